@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# dlbench: one non-recursive Makefile.  Each component describes itself in
+# its own build.mk (lib/, reference/, analyzer/, rt-app/, workloads/).
+#
+#   make                      build everything (warnings are errors)
+#   make check                build and run every test; last line "N passed, N failed, N skipped"
+#   make bench                run the benchmarks (reported, not timed tests)
+#   make install              PREFIX=/usr/local DESTDIR=
+#   make CROSS_COMPILE=aarch64-linux-gnu-      (or arm-linux-gnueabihf-; see docs/cross.md)
+#   make SANITIZE=address,undefined check
+#   make V=1                  show the commands
+
+CROSS_COMPILE	?=
+CC		:= $(CROSS_COMPILE)gcc
+AR		:= $(CROSS_COMPILE)ar
+PKG_CONFIG	?= pkg-config
+PREFIX		?= /usr/local
+DESTDIR		?=
+BINDIR		:= $(PREFIX)/bin
+DATADIR		:= $(PREFIX)/share/dlbench
+VERSION		:= $(shell cat VERSION 2>/dev/null || echo 0)
+
+ifneq ($(CROSS_COMPILE),)
+TRIPLET		:= $(patsubst %-,%,$(CROSS_COMPILE))
+BUILD		?= build-$(TRIPLET)
+SYSROOT		?= $(CURDIR)/build-sysroot/$(TRIPLET)
+# Target .pc files: Debian multiarch -dev packages, plus libtracecmd
+# unpacked into $(SYSROOT) by tools/cross-deps.sh (it is not Multi-Arch).
+export PKG_CONFIG_LIBDIR := $(SYSROOT)/usr/lib/$(TRIPLET)/pkgconfig:/usr/lib/$(TRIPLET)/pkgconfig:/usr/share/pkgconfig
+export PKG_CONFIG_SYSROOT_DIR :=
+CROSS_CPPFLAGS	:= -I$(SYSROOT)/usr/include -I$(SYSROOT)/usr/include/$(TRIPLET)
+CROSS_LDFLAGS	:= -L$(SYSROOT)/usr/lib/$(TRIPLET) -Wl,-rpath-link,$(SYSROOT)/usr/lib/$(TRIPLET) \
+		   -Wl,-rpath-link,/usr/lib/$(TRIPLET)
+else
+BUILD		?= build
+endif
+
+PKGS		:= libtracecmd libtraceevent libtracefs json-c
+PKG_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS	:= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ifeq ($(filter deps clean distclean help,$(MAKECMDGOALS)),)
+ifeq ($(PKG_LIBS),)
+$(error pkg-config cannot find $(PKGS): run tools/deps.sh (as root it installs them))
+endif
+endif
+
+SANITIZE	?=
+ifneq ($(SANITIZE),)
+SAN_FLAGS	:= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+ifeq ($(BUILD),build)
+BUILD		:= build-san
+endif
+endif
+
+OPT		?= -O2
+WARNINGS	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+		   -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation -Wpointer-arith -Wvla -Wundef
+CFLAGS		?= $(OPT) -g
+ALL_CFLAGS	:= -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) -fno-strict-aliasing
+ALL_CPPFLAGS	:= -Iinclude -Itests -D_GNU_SOURCE -DDLB_VERSION='"$(VERSION)"' $(CROSS_CPPFLAGS) \
+		   $(PKG_CFLAGS) $(CPPFLAGS)
+ALL_LDFLAGS	:= $(SAN_FLAGS) $(CROSS_LDFLAGS) -Wl,--as-needed $(LDFLAGS)
+LDLIBS_ALL	:= $(PKG_LIBS) -lpthread -lm $(LDLIBS)
+TEST_LIBS	:= $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+
+ifneq ($(V),1)
+Q		:= @
+quiet		= @printf '  %-7s %s\n' $(1) $(2);
+endif
+
+# Filled in by the build.mk fragments.
+PROGS		:=	# installed to BINDIR
+TEST_PROGS	:=	# cmocka test binaries, run by make check
+TEST_SCRIPTS	:=	# shell tests printing TAP, run by make check
+BENCHES		:=	# commands run by make bench
+DATA		:=	# files installed under DATADIR
+
+all:
+
+# $(call objs,SOURCES): object paths in $(BUILD) mirroring the sources.
+objs = $(patsubst %.c,$(BUILD)/%.o,$(1))
+
+# $(call test_prog,SOURCE.c,LIBS): a cmocka test binary from one file.
+define test_prog
+$(BUILD)/$(basename $(1)): $(call objs,$(1)) $(2)
+	$$(call quiet,LINK,$$@)$$(CC) $$(ALL_LDFLAGS) $$^ $$(TEST_LIBS) $$(LDLIBS_ALL) -o $$@
+TEST_PROGS += $(BUILD)/$(basename $(1))
+endef
+
+include lib/build.mk
+-include reference/build.mk
+-include analyzer/build.mk
+-include rt-app/build.mk
+-include workloads/build.mk
+-include tests/build.mk
+
+all: $(PROGS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(call quiet,CC,$@)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/%.a:
+	@mkdir -p $(@D)
+	$(call quiet,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
+$(BUILD)/bin/%:
+	@mkdir -p $(@D)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
+
+check: all $(TEST_PROGS)
+	@DLB_BUILD=$(CURDIR)/$(BUILD) DLB_SRC=$(CURDIR) tests/harness.sh $(TEST_PROGS) $(TEST_SCRIPTS)
+
+bench: all
+	@set -e; for b in $(BENCHES); do DLB_BUILD=$(CURDIR)/$(BUILD) DLB_SRC=$(CURDIR) $$b; done
+
+deps:
+	tools/deps.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
+	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)
+	install -m 755 run.sh $(DESTDIR)$(DATADIR)/run.sh
+	install -m 644 include/dlbench/exitcode.h $(DESTDIR)$(DATADIR)/exitcode.h
+	$(if $(DATA),tar cf - $(DATA) | tar xf - -C $(DESTDIR)$(DATADIR))
+
+clean:
+	rm -rf $(BUILD)
+
+distclean:
+	rm -rf build build-* 
+
+help:
+	@sed -n '3,13p' Makefile
+
+.PHONY: all check bench deps install clean distclean help
+.DELETE_ON_ERROR:
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

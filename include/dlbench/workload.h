@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The workload model: rt-app's JSON grammar (global, tasks, phases,
+ * events) loaded once, validated once, with every time in u64 ns.  Used by
+ * the generator's kernel backend and by the reference simulator alike.
+ *
+ * Grammar and what we support: docs/workload.md.  An rt-app key or event we
+ * do not support is refused by name ("event 'iorun' is not supported yet");
+ * a key rt-app does not know is refused as unknown; nothing is ignored.
+ */
+#ifndef DLBENCH_WORKLOAD_H
+#define DLBENCH_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cpumask.h"
+#include "dlparam.h"
+#include "dltime.h"
+#include "error.h"
+
+/* Policies; the values are the kernel's SCHED_* numbers. */
+enum wl_policy {
+	WL_POLICY_OTHER		= 0,
+	WL_POLICY_FIFO		= 1,
+	WL_POLICY_RR		= 2,
+	WL_POLICY_BATCH		= 3,
+	WL_POLICY_IDLE		= 5,
+	WL_POLICY_DEADLINE	= 6,
+};
+
+enum wl_event_type {
+	WL_EV_RUN,		/* busy loop of duration_ns of calibrated work */
+	WL_EV_RUNTIME,		/* busy until duration_ns of thread CPU time */
+	WL_EV_SLEEP,		/* relative sleep of duration_ns */
+	WL_EV_TIMER,		/* periodic release: res = timer, duration_ns = period */
+	WL_EV_LOCK,		/* res = mutex */
+	WL_EV_UNLOCK,		/* res = mutex */
+	WL_EV_WAIT,		/* res = cond, dep = mutex */
+	WL_EV_SIGNAL,		/* res = cond */
+	WL_EV_BROAD,		/* res = cond */
+	WL_EV_SYNC,		/* signal res and wait on it, dep = mutex */
+	WL_EV_BARRIER,		/* res = barrier */
+	WL_EV_YIELD,		/* DL: give up the rest of this period's runtime */
+	WL_EV_SUSPEND,		/* res = wake-up object */
+	WL_EV_RESUME,		/* res = wake-up object */
+	WL_EV_MEM,		/* size bytes of memset on the thread's buffer */
+};
+
+enum wl_res_type {
+	WL_RES_MUTEX,
+	WL_RES_COND,
+	WL_RES_BARRIER,
+	WL_RES_TIMER,
+	WL_RES_WAKEUP,		/* suspend/resume */
+};
+
+/* Where something was in the JSON file, for errors after parsing. */
+struct wl_pos {
+	int line;		/* 1-based; 0 if unknown */
+	int col;		/* 1-based */
+};
+
+struct wl_resource {
+	char *name;
+	enum wl_res_type type;
+	unsigned int users;	/* barrier: participating task instances */
+};
+
+struct wl_event {
+	enum wl_event_type type;
+	char *key;		/* the JSON key as written, e.g. "run1" */
+	u64 duration_ns;	/* run, runtime, sleep; timer period */
+	u64 size;		/* mem: bytes */
+	int res;		/* resource index, -1 if none */
+	int dep;		/* wait/sync: mutex index, -1 if none */
+	bool timer_relative;	/* timer "mode": "relative" (default absolute) */
+	struct wl_pos pos;
+};
+
+struct wl_phase {
+	char *name;		/* phase key, or "" for a task without phases */
+	int loop;		/* repetitions of the events; >= 1 */
+	size_t nr_events;
+	struct wl_event *events;
+	struct wl_pos pos;
+};
+
+struct wl_task {
+	char *name;
+	int instances;		/* "instance", >= 1 */
+	int loop;		/* "loop": -1 = until the run's duration */
+	enum wl_policy policy;
+	int priority;		/* FIFO/RR: 1..99; OTHER/BATCH: nice */
+	struct dl_params dl;	/* DEADLINE: ns, checked by dl_param_check() */
+	bool has_cpus;		/* "cpus" given */
+	struct dlb_cpumask cpus;
+	u64 delay_ns;		/* "delay" before the first phase */
+	size_t nr_phases;
+	struct wl_phase *phases;
+	struct wl_pos pos;
+};
+
+struct wl_global {
+	u64 duration_ns;	/* 0: no limit (rt-app's -1) */
+	u64 calibration_ns;	/* ns per loop if given as a number, else 0 */
+	int calibration_cpu;	/* "CPUn": n; -1 if a number was given */
+	enum wl_policy default_policy;
+	bool pi_enabled;
+	bool lock_pages;
+	bool ftrace;
+	bool gnuplot;
+	char *logdir;		/* default "./" */
+	char *log_basename;	/* default "rt-app" */
+};
+
+struct workload {
+	char *path;		/* as given to the loader, for messages */
+	struct wl_global global;
+	size_t nr_tasks;
+	struct wl_task *tasks;
+	size_t nr_resources;
+	struct wl_resource *resources;
+};
+
+/*
+ * Load and validate a workload file.  On error returns -1 with @err set to
+ * "file:line:col: key.path: what is wrong" and err->code DLB_EXIT_BAD_INPUT;
+ * *@out is untouched.  The caller frees the result with wl_free().
+ * @lim NULL: the kernel's default period limits.
+ */
+int wl_load_file(const char *path, const struct dl_param_limits *lim,
+		 struct workload **out, struct dlb_err *err);
+
+/* The same from a buffer; @name is used in messages in place of a path. */
+int wl_load_buffer(const char *name, const char *buf, size_t len,
+		   const struct dl_param_limits *lim,
+		   struct workload **out, struct dlb_err *err);
+
+void wl_free(struct workload *wl);
+
+/* Index of the resource called @name, or -1. */
+int wl_resource_find(const struct workload *wl, const char *name);
+
+const char *wl_policy_str(enum wl_policy policy);
+const char *wl_event_type_str(enum wl_event_type type);
+
+/* Total DL bandwidth of the workload (all instances), BW_SHIFT units. */
+u64 wl_dl_bandwidth(const struct workload *wl);
+
+#endif

@@ -1,0 +1,8 @@
+# The shared contracts: exit codes, errors, time, parameter validator,
+# marker grammar, workload loader.  Everything links libdlbench.a.
+LIB_SRCS	:= $(wildcard lib/*.c)
+LIBDLB		:= $(BUILD)/libdlbench.a
+
+$(LIBDLB): $(call objs,$(LIB_SRCS))
+
+$(foreach t,$(wildcard lib/tests/test_*.c),$(eval $(call test_prog,$(t),$(LIBDLB))))

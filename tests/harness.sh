@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs every test program and script given on the command line, reads the
+# TAP each prints (cmocka with CMOCKA_MESSAGE_OUTPUT=TAP, our scripts via
+# tests/lib.sh), and ends with the one line CI reads:
+#
+#	N passed, N failed, N skipped
+#
+# A program that exits non-zero, dies on a signal, prints fewer results than
+# its plan, or runs past DLB_TEST_TIMEOUT seconds counts as a failure.
+# Skips are listed with their reasons.  Output of each test: $DLB_BUILD/test-logs/.
+set -u
+export CMOCKA_MESSAGE_OUTPUT=TAP
+: "${DLB_TEST_TIMEOUT:=900}"
+logdir=${DLB_BUILD:-build}/test-logs
+mkdir -p "$logdir"
+pass=0 fail=0 skip=0
+failed=() skipped=()
+
+for t in "$@"; do
+	name=${t#"${DLB_SRC:-.}"/}
+	log=$logdir/$(basename "$t").log
+	start=$SECONDS
+	if [[ $t == *.sh ]]; then
+		timeout -k 10 "$DLB_TEST_TIMEOUT" bash "$t" >"$log" 2>&1
+	else
+		timeout -k 10 "$DLB_TEST_TIMEOUT" "$t" >"$log" 2>&1
+	fi
+	rc=$?
+	p=0 f=0 s=0 plan=-1
+	while IFS= read -r line; do
+		case $line in
+		1..*)		plan=${line#1..}; plan=${plan%%[!0-9]*} ;;
+		*"# SKIP"*|*"# skip"*)
+				s=$((s + 1)); skipped+=("$name: ${line#*# [Ss][Kk][Ii][Pp]}") ;;
+		"not ok"*)	f=$((f + 1)); failed+=("$name: $line") ;;
+		"ok"*)		p=$((p + 1)) ;;
+		esac
+	done < <(grep -aE '^(1\.\.[0-9]+|ok|not ok)' "$log")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1; failed+=("$name: exited with status $rc (see $log)")
+	fi
+	if [ "$plan" -ge 0 ] && [ $((p + f + s)) -lt "$plan" ]; then
+		f=$((f + 1)); failed+=("$name: $((p + f + s - 1)) of $plan results (see $log)")
+	fi
+	if [ "$plan" -lt 0 ] && [ $((p + f + s)) -eq 0 ]; then
+		f=1; failed+=("$name: printed no TAP result (see $log)")
+	fi
+	printf '%-44s %3d ok %3d fail %3d skip  %3ds\n' "$name" "$p" "$f" "$s" $((SECONDS - start))
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+done
+
+if [ ${#skipped[@]} -gt 0 ]; then
+	echo "skipped:"
+	printf '  %s\n' "${skipped[@]}"
+fi
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "failed:"
+	printf '  %s\n' "${failed[@]}"
+fi
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
