@@ -17,4 +17,4 @@ endif
 
 $(foreach t,$(wildcard analyzer/tests/test_metrics*.c analyzer/tests/test_stats*.c \
 	analyzer/tests/test_report*.c analyzer/tests/test_compare*.c),\
-	$(eval $(call test_prog,$(t),$(ANALYZER_LIB) $(LIBDLB))))
+	$(eval $(call test_prog,$(t),$(ANALYZER_LIB) $(INPUT_LIB) $(LIBDLB))))

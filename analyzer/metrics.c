@@ -39,6 +39,7 @@ struct task {
 
 	/* the current job */
 	bool in_job, expect_end, rtapp;
+	bool name_fixed;		/* named by a marker or the caller */
 	u64 job_idx, job_count, rel, dl, begin, exec;
 	bool dl_valid;
 	enum dlb_rel_src rel_src;
@@ -63,8 +64,15 @@ struct cpu {
 	u64 since;
 };
 
+struct named_params {
+	char name[DLB_NAME_MAX];
+	u64 runtime, deadline, period;
+};
+
 struct dlb_metrics {
 	struct dlb_metrics_opts opts;
+	struct named_params *named;	/* parameters for tasks known by name only */
+	size_t nr_named;
 	struct dlb_run_metrics run;
 	/* tid -> task, open addressing, power-of-two size */
 	struct task **hash;
@@ -83,16 +91,27 @@ struct dlb_metrics {
 };
 
 static const char *const quality_names[] = {
-#define X(id, name, text) name,
+#define X(id, name, sev, text) name,
 	DLB_QUALITY_FLAGS(X)
 #undef X
 };
 
 static const char *const quality_texts[] = {
-#define X(id, name, text) text,
+#define X(id, name, sev, text) text,
 	DLB_QUALITY_FLAGS(X)
 #undef X
 };
+
+static const int quality_sev[] = {
+#define X(id, name, sev, text) sev,
+	DLB_QUALITY_FLAGS(X)
+#undef X
+};
+
+int dlb_quality_severity(enum dlb_quality q)
+{
+	return (unsigned int)q < DLB_Q_NR ? quality_sev[q] : 1;
+}
 
 const char *dlb_quality_name(enum dlb_quality q)
 {
@@ -254,10 +273,63 @@ static struct task *task_get(struct dlb_metrics *m, int tid)
 	return t;
 }
 
-static void task_name(struct task *t, const char *comm)
+static void task_params(struct task *t, u64 runtime, u64 deadline, u64 period)
 {
-	if (!t->pub.name[0] && comm && comm[0])
-		snprintf(t->pub.name, sizeof(t->pub.name), "%.*s", DLB_COMM_LEN, comm);
+	t->pub.param_src = DLB_PARAM_GIVEN;
+	t->pub.runtime = runtime;
+	t->pub.deadline = deadline;
+	t->pub.period = period ? period : deadline;
+	t->pub.is_dl = true;
+}
+
+/* A task got its name: parameters given for that name apply now. */
+static void task_named(struct dlb_metrics *m, struct task *t)
+{
+	size_t i;
+
+	if (t->pub.param_src != DLB_PARAM_NONE)
+		return;
+	for (i = 0; i < m->nr_named; i++) {
+		if (strcmp(m->named[i].name, t->pub.name))
+			continue;
+		task_params(t, m->named[i].runtime, m->named[i].deadline, m->named[i].period);
+		/* a job begun before the name was known gets its deadline now */
+		if (t->in_job && !t->dl_valid && t->rel_src != DLB_REL_MARKER) {
+			t->dl = t->rel + t->pub.deadline;
+			t->dl_valid = true;
+			t->sched_dl = t->dl;
+			t->sched_dl_valid = true;
+		}
+		return;
+	}
+}
+
+/*
+ * A thread's comm changes (rt-app renames its threads after clone): the
+ * latest one names the task, unless a marker or the caller named it.
+ */
+static void task_name(struct dlb_metrics *m, struct task *t, const char *comm)
+{
+	if (t->name_fixed || !comm || !comm[0] || !strncmp(t->pub.name, comm, DLB_COMM_LEN))
+		return;
+	snprintf(t->pub.name, sizeof(t->pub.name), "%.*s", DLB_COMM_LEN, comm);
+	task_named(m, t);
+}
+
+int dlb_metrics_set_params_by_name(struct dlb_metrics *m, const char *name, u64 runtime,
+				   u64 deadline, u64 period)
+{
+	struct named_params *p = realloc(m->named, (m->nr_named + 1) * sizeof(*p));
+
+	if (!p)
+		return -1;
+	m->named = p;
+	p = &m->named[m->nr_named++];
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->runtime = runtime;
+	p->deadline = deadline;
+	p->period = period;
+	return 0;
 }
 
 int dlb_metrics_set_params(struct dlb_metrics *m, int tid, const char *name,
@@ -267,15 +339,13 @@ int dlb_metrics_set_params(struct dlb_metrics *m, int tid, const char *name,
 
 	if (!t)
 		return -1;
-	if (name && name[0])
+	if (name && name[0]) {
 		snprintf(t->pub.name, sizeof(t->pub.name), "%s", name);
+		t->name_fixed = true;
+	}
 	if (t->pub.param_src == DLB_PARAM_MARKER)
 		return 0;
-	t->pub.param_src = DLB_PARAM_GIVEN;
-	t->pub.runtime = runtime;
-	t->pub.deadline = deadline;
-	t->pub.period = period ? period : deadline;
-	t->pub.is_dl = true;
+	task_params(t, runtime, deadline, period);
 	return 0;
 }
 
@@ -419,6 +489,8 @@ static void account_inversion(struct dlb_metrics *m, u64 ts)
 	}
 	m->run.inversion_ns += ts - union_from;
 }
+
+static void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev);
 
 /* ---- jobs ---- */
 
@@ -569,10 +641,12 @@ static void job_begin(struct dlb_metrics *m, struct task *t, const struct dlb_ma
 	t->sched_dl = t->dl;
 	t->sched_dl_valid = t->dl_valid;
 	m->dirty = true;
-	/* the writer runs: if no sched_switch said so yet, now we know */
-	if (t->cpu < 0 && ev->pid == t->pub.tid) {
-		t->cpu = ev->cpu;
-		t->run_since = ev->ts;
+	/* the writer runs: a task first seen in its own begin marker is running now */
+	if (ev->pid == t->pub.tid && t->cpu != ev->cpu) {
+		struct cpu *c = cpu_get(m, ev->cpu);
+
+		if (c)
+			implicit_switch_in(m, c, ev);
 	}
 	t->seg_start = ev->ts;
 }
@@ -604,8 +678,11 @@ static void job_end(struct dlb_metrics *m, struct task *t, const struct dlb_mark
 
 static void marker_task(struct dlb_metrics *m, struct task *t, const struct dlb_marker *mk)
 {
-	if (mk->name[0])
+	if (mk->name[0]) {
 		snprintf(t->pub.name, sizeof(t->pub.name), "%s", mk->name);
+		t->name_fixed = true;
+		task_named(m, t);
+	}
 	if (mk->policy == 6)
 		t->pub.is_dl = true;
 	if (mk->flags & DLB_MF_PARAMS) {
@@ -614,7 +691,6 @@ static void marker_task(struct dlb_metrics *m, struct task *t, const struct dlb_
 		t->pub.deadline = mk->deadline;
 		t->pub.period = mk->period ? mk->period : mk->deadline;
 	}
-	(void)m;
 }
 
 static void marker_release(struct dlb_metrics *m, struct task *t, const struct dlb_marker *mk)
@@ -717,8 +793,8 @@ static void switch_out(struct dlb_metrics *m, struct task *t, const struct dlb_e
 		p->cpu_time += ts - t->run_since;
 		if (t->in_job && dl_time_before(t->seg_start, ts))
 			t->exec += ts - t->seg_start;
+		t->seg_start = ts;
 	}
-	t->cpu = -1;
 	if (ev->sw.prev_state != 0) {
 		task_set_ready(m, t, false);
 		/* rt-app writes its end marker after the timer's sleep: the job's work ended here */
@@ -726,8 +802,10 @@ static void switch_out(struct dlb_metrics *m, struct task *t, const struct dlb_e
 			job_finish(m, t, ts);
 			t->expect_end = true;
 		}
+		t->cpu = -1;
 		return;
 	}
+	t->cpu = -1;
 	/*
 	 * Switched out runnable: preempted, or throttled if the job has used
 	 * its runtime (the kernel dequeues it until the CBS replenishment at
@@ -746,19 +824,25 @@ static void switch_out(struct dlb_metrics *m, struct task *t, const struct dlb_e
 	task_set_ready(m, t, true);
 }
 
-static void switch_in(struct dlb_metrics *m, struct task *t, const struct dlb_event *ev)
+/* @t starts running on @cpu at @ts: a migration pending to @cpu is complete. */
+static void task_runs_on(struct dlb_metrics *m, struct task *t, int cpu, u64 ts)
 {
-	t->cpu = ev->cpu;
-	t->run_since = ev->ts;
-	t->seg_start = ev->ts;
-	t->pub.switches_in++;
+	t->cpu = cpu;
+	t->run_since = ts;
+	t->seg_start = ts;
 	t->throttled = false;
 	task_set_ready(m, t, false);
 	if (t->mig_pending) {
-		if (t->mig_dest == ev->cpu)
-			dlb_stat_add(&t->pub.mig_delay, (s64)(ev->ts - t->mig_ts));
+		if (t->mig_dest == cpu)
+			dlb_stat_add(&t->pub.mig_delay, (s64)(ts - t->mig_ts));
 		t->mig_pending = false;
 	}
+}
+
+static void switch_in(struct dlb_metrics *m, struct task *t, const struct dlb_event *ev)
+{
+	t->pub.switches_in++;
+	task_runs_on(m, t, ev->cpu, ev->ts);
 }
 
 static int ev_switch(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev)
@@ -786,13 +870,13 @@ static int ev_switch(struct dlb_metrics *m, struct cpu *c, const struct dlb_even
 	if (prev) {
 		if (prev_dl)
 			prev->pub.is_dl = true;
-		task_name(prev, ev->sw.prev_comm);
+		task_name(m, prev, ev->sw.prev_comm);
 		switch_out(m, prev, ev);
 	}
 	if (next) {
 		if (next_dl)
 			next->pub.is_dl = true;
-		task_name(next, ev->sw.next_comm);
+		task_name(m, next, ev->sw.next_comm);
 		switch_in(m, next, ev);
 	}
 	c->known = true;
@@ -816,7 +900,7 @@ static int ev_wakeup(struct dlb_metrics *m, const struct dlb_event *ev)
 	p = &t->pub;
 	if (dl)
 		p->is_dl = true;
-	task_name(t, ev->wake.comm);
+	task_name(m, t, ev->wake.comm);
 	if (t->cpu >= 0)
 		return 0;
 	if (!t->in_job) {
@@ -854,7 +938,7 @@ static int ev_migrate(struct dlb_metrics *m, const struct dlb_event *ev)
 		t->pub.is_dl = true;
 	if (!t->pub.is_dl)
 		return 0;
-	task_name(t, ev->mig.comm);
+	task_name(m, t, ev->mig.comm);
 	m->run.migrations++;
 	t->pub.migrations++;
 	t->mig_job++;
@@ -900,6 +984,36 @@ static void ev_exit(struct dlb_metrics *m, const struct dlb_event *ev)
 	t->cpu = -1;
 }
 
+/*
+ * An event recorded on CPU c with common_pid P proves that P runs on c.
+ * Traces do miss sched_switch events (seen here: a wake-up from idle,
+ * then markers of the woken task, with no switch between); without this,
+ * that task would look ready-and-waiting while it runs.
+ */
+static void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev)
+{
+	struct task *t = task_find(m, ev->pid);
+
+	if (!t || t->cpu == ev->cpu)
+		return;
+	m->run.implicit_switches++;
+	if (c->known) {
+		cpu_account(c, ev->ts, c->curr_pid, c->curr_dl, c->since);
+		if (c->curr && c->curr != t && c->curr->cpu == ev->cpu) {
+			c->curr->pub.cpu_time += ev->ts - c->curr->run_since;
+			c->curr->cpu = -1;
+		}
+		c->curr_pid = t->pub.tid;
+		c->curr_dl = t->pub.is_dl;
+		c->curr = t;
+		c->since = ev->ts;
+	}
+	if (t->cpu >= 0)
+		t->pub.cpu_time += ev->ts - t->run_since;
+	task_runs_on(m, t, ev->cpu, ev->ts);
+	m->dirty = true;
+}
+
 int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 {
 	struct dlb_metrics *m = arg;
@@ -929,6 +1043,8 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 		c->pub.first_ts = ev->ts;
 	}
 	c->pub.events++;
+	if (ev->pid > 0 && ev->type != DLB_EV_SWITCH)
+		implicit_switch_in(m, c, ev);
 	switch (ev->type) {
 	case DLB_EV_SWITCH:
 		return ev_switch(m, c, ev);
@@ -1063,6 +1179,7 @@ void dlb_metrics_free(struct dlb_metrics *m)
 		free(t);
 	}
 	free(m->hash);
+	free(m->named);
 	free(m->sorted);
 	free(m->cpus);
 	free(m->waiting);

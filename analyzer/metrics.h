@@ -95,24 +95,28 @@ struct dlb_cpu_metrics {
 	u64 switches, migrations_in, migrations_out;
 };
 
-/* Data-quality checks: name in report.json, meaning. */
+/*
+ * Data-quality checks: id, name in report.json, severity (1: the data is
+ * incomplete, exit DLB_EXIT_INCOMPLETE unless accepted; 0: a warning),
+ * meaning.
+ */
 #define DLB_QUALITY_FLAGS(X)								\
-	X(LOST_EVENTS,		"lost_events",		"the ring buffer lost events")	\
-	X(TRUNCATED,		"truncated",		"the trace file is truncated")	\
-	X(CPUS_WITHOUT_EVENTS,	"cpus_without_events",	"CPUs recorded no event")	\
-	X(BACKWARDS,		"backwards_timestamps",	"timestamps went backwards")	\
-	X(BAD_LINES,		"bad_lines",		"trace lines or records could not be parsed") \
-	X(BAD_MARKERS,		"bad_markers",		"markers of our dialect were malformed") \
-	X(UNMATCHED_BEGIN,	"unmatched_begin",	"job begin markers without an end") \
-	X(UNMATCHED_END,	"unmatched_end",	"job end markers without a begin") \
-	X(CLOCK_MISMATCH,	"clock_mismatch",	"trace clock and marker or log times disagree") \
-	X(MISSING_JOBS,		"missing_jobs",		"fewer jobs in the trace than in the generator's logs") \
-	X(NO_SCHED_SWITCH,	"no_sched_switch",	"no sched_switch events: execution time, migrations and inversion unknown") \
-	X(RUN_INCOMPLETE,	"run_incomplete",	"the generator says its run did not complete") \
-	X(SCHEDSTAT_DISAGREE,	"schedstat_disagree",	"the kernel's schedstats disagree with the trace")
+	X(LOST_EVENTS,		"lost_events",		1, "the ring buffer lost events")	\
+	X(TRUNCATED,		"truncated",		1, "the trace file is truncated")	\
+	X(CPUS_WITHOUT_EVENTS,	"cpus_without_events",	1, "CPUs recorded no event")	\
+	X(BACKWARDS,		"backwards_timestamps",	1, "timestamps went backwards")	\
+	X(BAD_LINES,		"bad_lines",		1, "trace lines or records could not be parsed") \
+	X(BAD_MARKERS,		"bad_markers",		1, "markers of our dialect were malformed") \
+	X(UNMATCHED_BEGIN,	"unmatched_begin",	1, "job begin markers without an end") \
+	X(UNMATCHED_END,	"unmatched_end",	1, "job end markers without a begin") \
+	X(CLOCK_MISMATCH,	"clock_mismatch",	1, "trace clock and marker or log times disagree") \
+	X(MISSING_JOBS,		"missing_jobs",		1, "fewer jobs in the trace than in the generator's logs") \
+	X(NO_SCHED_SWITCH,	"no_sched_switch",	1, "no sched_switch events: execution time, migrations and inversion unknown") \
+	X(RUN_INCOMPLETE,	"run_incomplete",	1, "the generator says its run did not complete") \
+	X(SCHEDSTAT_DISAGREE,	"schedstat_disagree",	0, "the kernel's schedstats disagree with the trace")
 
 enum dlb_quality {
-#define X(id, name, text) DLB_Q_##id,
+#define X(id, name, sev, text) DLB_Q_##id,
 	DLB_QUALITY_FLAGS(X)
 #undef X
 	DLB_Q_NR
@@ -126,6 +130,7 @@ struct dlb_quality_flag {
 struct dlb_run_metrics {
 	u64 events, first_ts, last_ts;
 	u64 switches, wakeups, migrations, markers, job_markers, other_markers;
+	u64 implicit_switches;		/* a task ran with no sched_switch saying so */
 	u64 jobs, misses;
 	u64 jobs_open_at_end;		/* begun, not ended when the trace stops */
 	u64 inversion_ns;		/* time with at least one inverted task (union) */
@@ -158,6 +163,10 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg);
 int dlb_metrics_set_params(struct dlb_metrics *m, int tid, const char *name,
 			   u64 runtime, u64 deadline, u64 period);
 
+/* The same for the task that will be called @name (rt-app logs, --params NAME=...). */
+int dlb_metrics_set_params_by_name(struct dlb_metrics *m, const char *name, u64 runtime,
+				   u64 deadline, u64 period);
+
 /* Close the open intervals at the last event's time.  Call once, after the last event. */
 void dlb_metrics_finish(struct dlb_metrics *m);
 
@@ -175,6 +184,8 @@ const struct dlb_run_metrics *dlb_metrics_run(const struct dlb_metrics *m);
 
 const char *dlb_quality_name(enum dlb_quality q);
 const char *dlb_quality_text(enum dlb_quality q);
+/* 1: raising @q makes the data incomplete; 0: a warning. */
+int dlb_quality_severity(enum dlb_quality q);
 /* Index of the flag called @name, or -1. */
 int dlb_quality_find(const char *name);
 
