@@ -61,7 +61,7 @@ static const struct metric_def metrics[] = {
 struct cmp_override {
 	char *task;		/* NULL: every task */
 	size_t metric;
-	double rel, abs;
+	double rel, abs;	/* NAN: not given */
 };
 
 struct dlb_compare {
@@ -160,7 +160,7 @@ static int parse_part(const char *s, const struct metric_def *d, double *rel, do
 int dlb_compare_threshold(struct dlb_compare *c, const char *spec, struct dlb_err *err)
 {
 	const char *eq = strchr(spec, '='), *colon, *name;
-	struct cmp_override o = { 0 };
+	struct cmp_override o = { .rel = NAN, .abs = NAN };
 	char *val, *part, *save = NULL;
 	struct cmp_override *p;
 	int mi, bad = 0;
@@ -217,11 +217,14 @@ static void threshold_for(const struct dlb_compare *c, const char *task, size_t 
 		if (o->task && strcmp(o->task, task))
 			continue;
 		rank = o->task ? 2 : 1;
-		if (rank >= best) {
-			best = rank;
+		if (rank < best)
+			continue;
+		best = rank;
+		/* a part not given keeps the default (or what a less specific override said) */
+		if (!isnan(o->rel))
 			*rel = o->rel;
+		if (!isnan(o->abs))
 			*abs = o->abs;
-		}
 	}
 }
 
@@ -348,6 +351,7 @@ static void compare_obj(const struct dlb_compare *c, FILE *out, const char *key,
 	for (mi = 0; mi < NR_METRICS; mi++) {
 		const struct metric_def *d = &metrics[mi];
 		double bv = 0, nv = 0, rel, abs;
+		char thr[64];
 		bool bk, nk;
 		const char *v;
 
@@ -369,10 +373,10 @@ static void compare_obj(const struct dlb_compare *c, FILE *out, const char *key,
 		put_val(out, d, bk, bv);
 		put_val(out, d, nk, nv);
 		if (d->unit == U_NS)
-			fprintf(out, "  %6g%%,%-8gus", rel, abs / 1000.0);
+			snprintf(thr, sizeof(thr), "%g%%,%gus", rel, abs / 1000.0);
 		else
-			fprintf(out, "  %6g%%,%-10g", rel, abs);
-		fprintf(out, " %s\n", v);
+			snprintf(thr, sizeof(thr), "%g%%,%g", rel, abs);
+		fprintf(out, "  %-18s %s\n", thr, v);
 	}
 }
 

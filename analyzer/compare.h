@@ -19,7 +19,8 @@ struct dlb_compare *dlb_compare_create(struct dlb_err *err);
 /*
  * "metric=VALUE" or "task:metric=VALUE", VALUE one or both of "N%"
  * (relative to the base) and an absolute amount ("50us", "3"), comma
- * separated: a change is beyond the threshold when it exceeds both.
+ * separated: a change is beyond the threshold when it exceeds both.  A
+ * part not given keeps its default.
  * Returns 0, or -1 with @err (unknown metric, bad value), code BAD_INPUT.
  */
 int dlb_compare_threshold(struct dlb_compare *c, const char *spec, struct dlb_err *err);
