@@ -293,7 +293,7 @@ static void test_empty(void **state)
 	assert_int_equal(dlb_metrics_nr_cpus(m), 0);
 	assert_int_equal(r->events, 0);
 	for (q = 0; q < DLB_Q_NR; q++)
-		assert_int_equal(r->quality[q].count, 0);
+		assert_int_equal(r->quality[q].count, q == DLB_Q_NO_EVENTS);
 	dlb_metrics_free(m);
 }
 
