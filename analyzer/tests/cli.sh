@@ -3,15 +3,8 @@
 # dlb-analyze end to end on hand-built text traces (analyzer/tests/data):
 # exact table rows, jobs.csv, exit codes for misses, lost events, no
 # sched_switch, no events, garbage lines; compare; bad inputs, exact errors.
-. "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-A=$BIN/dlb-analyze
-D=$DLB_SRC/analyzer/tests/data
-T=$(mktemp -d /tmp/dlb-cli.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+. "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
 plan 32
-
-# run CMD...: stdout in $T/out, stderr in $T/err, exit code in $rc
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
 
 # --- a miss of known lateness, a migration of known delay, inversion ---
 run "$A" -o "$T/miss" "$D/miss.txt"

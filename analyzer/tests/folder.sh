@@ -2,15 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Run folders: parameters and environment from summary.json, job counts
 # and clocks against the rt-app log, the seed's dl.stats against the trace.
-. "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-A=$BIN/dlb-analyze
-D=$DLB_SRC/analyzer/tests/data
-T=$(mktemp -d /tmp/dlb-folder.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+. "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
 plan 12
-
-# run CMD...: stdout in $T/out, stderr in $T/err, exit code in $rc
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
 
 # folder DIR STATUS LOGSTART ROWS RORUN_MAX: miss.txt without its task marker
 # (the parameters must come from summary.json), a log, a seed-style snapshot

@@ -5,11 +5,7 @@
 # thread's log has rows (rt-app logs no row for the job running at
 # shutdown), no misses, releases inferred from wake-ups; the trace.dat and
 # its `trace-cmd report -N` text give the same job counts.
-. "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-A=$BIN/dlb-analyze
-F=$DLB_SRC/analyzer/tests/fixtures
-T=$(mktemp -d /tmp/dlb-rtapp10.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+. "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
 plan 7
 if [ ! -f "$F/rtapp10.dat" ]; then
 	skip_rest "fixture analyzer/tests/fixtures/rtapp10.dat not in this tree"
