@@ -178,6 +178,68 @@ int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	return 0;
 }
 
+#if HAVE_SUMMARY
+/*
+ * The task a log "<base>-<task>-<idx>.log" belongs to, by name: rt-app
+ * names its threads after their task.  NULL (and a note) when no task or
+ * more than one has that name.
+ */
+static const struct dlb_task_metrics *log_task(const struct dlb_metrics *m, const char *file,
+					       struct dlb_report_info *ri)
+{
+	const struct dlb_task_metrics *found = NULL;
+	size_t i, n = 0, flen = strlen(file);
+
+	for (i = 0; i < dlb_metrics_nr_tasks(m); i++) {
+		const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
+		size_t tl = strlen(t->name);
+		const char *p;
+
+		/* "-NAME-" followed by digits and ".log" */
+		if (!tl || flen < tl + 7)
+			continue;
+		p = file + flen - 4;
+		while (p > file && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		if (p == file + flen - 4 || p - file < (long)tl + 2 || p[-1] != '-' ||
+		    p[-2 - (long)tl] != '-' || memcmp(p - 1 - tl, t->name, tl))
+			continue;
+		found = t;
+		n++;
+	}
+	if (n == 1)
+		return found;
+	dlb_report_note(ri, "log %s not checked: %s", file,
+			n ? "several tasks have its name" : "no task of its name in the trace");
+	return NULL;
+}
+
+/* A folder rt-app itself wrote: logs, no summary.json; tasks matched by name. */
+static void check_logs_by_name(struct dlb_metrics *m, const char *dir,
+			       struct dlb_report_info *ri)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	char what[300];
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const struct dlb_task_metrics *t;
+		size_t len = strlen(de->d_name);
+
+		if (len < 5 || strcmp(de->d_name + len - 4, ".log"))
+			continue;
+		t = log_task(m, de->d_name, ri);
+		if (!t)
+			continue;
+		snprintf(what, sizeof(what), "task %s (tid %d)", t->name, t->tid);
+		check_log(m, dir, de->d_name, t->tid, what, ri);
+	}
+	closedir(d);
+}
+#endif
+
 void dlb_crosscheck_after(struct dlb_metrics *m, const char *dir, struct dlb_report_info *ri)
 {
 #if HAVE_SUMMARY
@@ -185,8 +247,10 @@ void dlb_crosscheck_after(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	char what[128];
 	size_t i;
 
-	if (!s)
+	if (!s) {
+		check_logs_by_name(m, dir, ri);
 		return;
+	}
 	for (i = 0; i < s->nr_threads; i++) {
 		const struct dlb_summary_thread *t = &s->threads[i];
 

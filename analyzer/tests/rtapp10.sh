@@ -6,7 +6,7 @@
 # shutdown), no misses, releases inferred from wake-ups; the trace.dat and
 # its `trace-cmd report -N` text give the same job counts.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 7
+plan 9
 if [ ! -f "$F/rtapp10.dat" ]; then
 	skip_rest "fixture analyzer/tests/fixtures/rtapp10.dat not in this tree"
 	exit 0
@@ -31,5 +31,17 @@ if [ -f "$F/rtapp10.report-N.txt.gz" ]; then
 		"$(jobs_of "$T/out2" dl_a) $(jobs_of "$T/out2" dl_b)" \
 		"$(jobs_of "$T/out" dl_a) $(jobs_of "$T/out" dl_b)"
 else
-	skip_rest "fixture rtapp10.report-N.txt.gz not in this tree"
+	skip "text of the same recording" "fixture rtapp10.report-N.txt.gz not in this tree"
+	skip "text of the same recording" "fixture rtapp10.report-N.txt.gz not in this tree"
 fi
+
+# the folder rt-app 1.0 leaves (logs, no summary.json): logs matched by thread name
+mkdir "$T/run"
+cp "$F/rtapp10.dat" "$T/run/trace.dat"
+cp "$F"/rtapp10.log/*.log "$T/run/"
+run "$A" -q "${P[@]}" "$T/run"
+expect_eq "rt-app folder: logs agree, exit 0" "$rc $(cat "$T/err")" "0 "
+tail -n 3 "$F/rtapp10.log/rt-dl_b-1.log" >>"$T/run/rt-dl_b-1.log"
+run "$A" -q "${P[@]}" "$T/run"
+expect_eq "rt-app folder: a log with more jobs than the trace: exit 4" "$rc $(cat "$T/err")" \
+	"4 dlb-analyze: incomplete data: missing_jobs (task dl_b (tid 16396): 51 jobs in the trace, 53 in its log)"
