@@ -31,8 +31,11 @@ struct dlb_trace_quality {
 	u64 events;		/* events delivered */
 	u64 lost_events;	/* sum of known lost counts */
 	u64 lost_records;	/* lost-event records (count may be unknown) */
+	u64 stats_lost;		/* overrun + dropped in trace.dat's per-CPU stats; folded
+				 * into lost_events when larger (events lost with no
+				 * record saying where) */
 	u64 backwards;		/* timestamps going backwards within a CPU */
-	u64 bad_lines;		/* text lines that could not be parsed */
+	u64 bad_lines;		/* text lines (or trace.dat records) that could not be parsed */
 	u64 first_bad_line;	/* line number of the first one, 0 if none */
 	u64 unknown_events;	/* well-formed events we do not use */
 	bool truncated;		/* file ends mid-record / mid-line / mid-page */
