@@ -13,7 +13,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -100,20 +102,18 @@ static int rd_u32(const unsigned char *p, bool big)
  * The fixed part of the header: magic (10 bytes), version string, endian
  * byte, long size, page size; v7 adds the compression name and version and
  * the offset of the first section.  libtracecmd trusts these numbers, so
- * we check them first (a crash inside the library cannot be caught).
+ * we check them, and then every offset and size of the layout, first (a
+ * crash inside the library cannot be caught).
  */
 static int dat_check_header(const char *path, int fd, struct dlb_err *err)
 {
 	static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	unsigned char h[512];
-	struct stat st;
 	ssize_t len;
-	size_t p, e;
+	size_t p;
 	unsigned long version = 0;
 	int page;
 
-	if (fstat(fd, &st))
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", path, strerror(errno));
 	len = pread(fd, h, sizeof(h), 0);
 	if (len < 0)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: read error: %s", path,
@@ -147,24 +147,8 @@ static int dat_check_header(const char *path, int fd, struct dlb_err *err)
 	if (page < 1024 || page > (1 << 24) || (page & (page - 1)))
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: bad trace.dat page size %d", path,
 				   page);
-	p += 6;
-	if (version >= 7) {
-		/* compression name and version, NUL-terminated, then the u64 offset */
-		for (e = 0; e < 2; e++) {
-			while (p < (size_t)len && h[p])
-				p++;
-			p++;
-		}
-		if ((size_t)len < p + 8)
-			return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
-					   "%s: truncated trace.dat header (%zd bytes)", path, len);
-	}
-	/* headers, events, kallsyms ... follow: a header alone is no trace */
-	if (st.st_size < (off_t)(p + 64))
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
-				   "%s: truncated trace.dat (%lld bytes, header only)", path,
-				   (long long)st.st_size);
-	return 0;
+	/* from here on, a walk of the whole layout (datcheck.c) */
+	return dat_check_layout(path, fd, p + 6, (int)version, h[p], err);
 }
 
 /* ---- field access ---- */
@@ -455,12 +439,51 @@ static u64 dat_stats_lost(struct dat_reader *d)
 	return sum;
 }
 
+/*
+ * libtracecmd inflates the compressed metadata of a v7 file and parses it
+ * trusting what it finds: a single flipped byte there can crash it inside
+ * tracecmd_open(), where nothing can catch it.  So a child process opens
+ * the file first; only if that child survives does this process open it.
+ * (Data pages are decoded by kbuffer with its own checks and by us with
+ * bounds checks: corrupt data gives counted bad records, not crashes.)
+ */
+static int dat_probe(const char *path, struct dlb_err *err)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;		/* cannot probe: open directly */
+	if (pid == 0) {
+		struct tracecmd_input *h;
+
+		alarm(60);		/* a hang in the library becomes SIGALRM */
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		tep_set_loglevel(TEP_LOG_NONE);
+		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		_exit(h ? 0 : 1);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFSIGNALED(status))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "%s: corrupt trace.dat: libtracecmd crashed opening it (%s)", path,
+				   strsignal(WTERMSIG(status)));
+	if (WEXITSTATUS(status))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "%s: corrupt trace.dat: libtracecmd cannot open it", path);
+	return 0;
+}
+
 int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 {
 	struct dat_reader *d;
 	const char *clock;
 
-	if (dat_check_header(t->path, fd, err))
+	if (dat_check_header(t->path, fd, err) || dat_probe(t->path, err))
 		return -1;
 	d = calloc(1, sizeof(*d));
 	if (!d)
@@ -471,7 +494,7 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 	d->h = tracecmd_open(t->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->h)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
-				   "%s: corrupt or truncated trace.dat (libtracecmd cannot open it)",
+				   "%s: corrupt trace.dat: libtracecmd cannot open it",
 				   t->path);
 	d->tep = tracecmd_get_tep(d->h);
 	if (!d->tep)
