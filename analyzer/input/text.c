@@ -720,6 +720,7 @@ int text_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_err *e
 	while ((k = next_line(r, &s, &e, &err_no)) > 0) {
 		if (in_long) {		/* the rest of an over-long line */
 			in_long = k == 3;
+			r->lineno--;
 			continue;
 		}
 		if (k == 3) {
