@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # analyzer/input: trace files -> the normalized event stream (trace_input.h),
 # plus the schedstat parsers.  Included from analyzer/build.mk.
-INPUT_SRCS	:= $(wildcard analyzer/input/*.c)
+INPUT_SRCS	:= $(wildcard analyzer/input/*.c) analyzer/schedstat.c
 INPUT_LIB	:= $(BUILD)/libdlbinput.a
 
 $(INPUT_LIB): $(call objs,$(INPUT_SRCS))
