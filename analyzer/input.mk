@@ -15,7 +15,12 @@ $(BUILD)/analyzer/input/tests/tracestat: $(call objs,analyzer/input/tests/traces
 $(BUILD)/analyzer/input/tests/bare_iter: $(call objs,analyzer/input/tests/bare_iter.c)
 	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
 
-INPUT_HELPERS	:= $(BUILD)/analyzer/input/tests/tracestat $(BUILD)/analyzer/input/tests/bare_iter
+# Bench yardstick: fgets + sscanf, the naive text parser.
+$(BUILD)/analyzer/input/bench/sscanf_lines: $(call objs,analyzer/input/bench/sscanf_lines.c)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ -o $@
+
+INPUT_HELPERS	:= $(BUILD)/analyzer/input/tests/tracestat $(BUILD)/analyzer/input/tests/bare_iter \
+		   $(BUILD)/analyzer/input/bench/sscanf_lines
 check: $(INPUT_HELPERS)
 bench: $(INPUT_HELPERS)
 

@@ -23,7 +23,7 @@
 #include "dlbench/exitcode.h"
 #include "local.h"
 
-#define TEXT_BUF	(1 << 20)
+#define TEXT_BUF	(1 << 18)	/* the longest line we accept; markers are <= 4 KB */
 #define HEAD_LINES	1000	/* detection looks this far for an event line */
 #define MAX_KV		12
 
@@ -58,19 +58,21 @@ static const char *skip_sp(const char *p, const char *end)
 /* Signed decimal at p; *pp moves past it.  -1 if no digits or overflow. */
 static int scan_s64(const char **pp, const char *end, s64 *out)
 {
-	const char *p = *pp;
+	const char *p = *pp, *start;
 	bool neg = false;
 	u64 v = 0;
+	unsigned int d;
 
 	if (p < end && (*p == '-' || *p == '+'))
 		neg = *p++ == '-';
-	if (p == end || (unsigned)(*p - '0') > 9)
-		return -1;
-	for (; p < end && (unsigned)(*p - '0') <= 9; p++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (u64)(*p - '0');
+	start = p;
+	/* 19 digits cannot overflow a u64; longer numbers are refused */
+	while (p < end && (d = (unsigned int)(*p - '0')) <= 9 && p - start < 19) {
+		v = v * 10 + d;
+		p++;
 	}
+	if (p == start || (p < end && (unsigned int)(*p - '0') <= 9))
+		return -1;
 	*out = neg ? -(s64)v : (s64)v;
 	*pp = p;
 	return 0;
@@ -82,30 +84,32 @@ static int tok_num(const char *p, const char *end, s64 *out)
 	return scan_s64(&p, end, out) || p != end ? -1 : 0;
 }
 
-/* "SSSS.FFFFFF" with 0 to 9 fraction digits, into ns. */
-static int scan_ts(const char *p, const char *end, u64 *ns)
+/*
+ * "SSSS.FFFFFF" with 0 to 9 fraction digits, into ns.  Returns the first
+ * character after it, or NULL.
+ */
+static const char *scan_ts(const char *p, const char *end, u64 *ns)
 {
+	const char *start = p;
 	u64 sec = 0, frac = 0;
 	int digits = 0;
+	unsigned int d;
 
-	if (p == end || (unsigned)(*p - '0') > 9)
-		return -1;
-	for (; p < end && (unsigned)(*p - '0') <= 9; p++) {
-		if (sec > UINT64_MAX / 10 / NSEC_PER_SEC)
-			return -1;
-		sec = sec * 10 + (u64)(*p - '0');
+	while (p < end && (d = (unsigned int)(*p - '0')) <= 9 && p - start < 12) {
+		sec = sec * 10 + d;
+		p++;
 	}
+	if (p == start || (p < end && (unsigned int)(*p - '0') <= 9))
+		return NULL;
 	if (p < end && *p == '.') {
-		for (p++; p < end && (unsigned)(*p - '0') <= 9; p++, digits++)
+		for (p++; p < end && (d = (unsigned int)(*p - '0')) <= 9; p++, digits++)
 			if (digits < 9)
-				frac = frac * 10 + (u64)(*p - '0');
+				frac = frac * 10 + d;
 	}
-	if (p != end)
-		return -1;
 	for (; digits < 9; digits++)
 		frac *= 10;
 	*ns = sec * NSEC_PER_SEC + frac;
-	return 0;
+	return p;
 }
 
 static void copy_comm(char *dst, const char *s, size_t len)
@@ -253,12 +257,7 @@ static int short_switch(const char *p, const char *end, struct dlb_event *ev)
 {
 	const char *arrow = NULL, *q, *st;
 
-	for (q = p; q + 5 <= end; q++) {
-		if (q[0] == ' ' && q[1] == '=' && q[2] == '=' && q[3] == '>' && q[4] == ' ') {
-			arrow = q;
-			break;
-		}
-	}
+	arrow = memmem(p, (size_t)(end - p), " ==> ", 5);
 	if (!arrow)
 		return -1;
 	for (st = arrow; st > p && st[-1] != ' '; st--)
@@ -470,7 +469,7 @@ static bool is_flag_char(char c)
  */
 static int parse_header(const char *s, const char *end, struct line *l)
 {
-	const char *p = s, *lb, *rb, *q, *dash, *tok, *tend;
+	const char *p = s, *lb, *rb, *q, *dash, *tok;
 	s64 v;
 
 	for (;;) {
@@ -498,41 +497,38 @@ static int parse_header(const char *s, const char *end, struct line *l)
 		while (q > s && q[-1] == ' ')
 			q--;
 	}
-	for (dash = q - 1; dash > s && *dash != '-'; dash--)
-		;
-	if (*dash != '-' || tok_num(dash + 1, q, &v))
+	dash = q > s ? memrchr(s, '-', (size_t)(q - s)) : NULL;
+	if (!dash || tok_num(dash + 1, q, &v))
 		return -1;
 	l->pid = (int)v;
 	p = skip_sp(s, dash);
 	l->comm = p;
 	l->comm_len = (size_t)(dash - p);
 
-	/* optional flags column, then the timestamp ending in ':' */
+	/*
+	 * Optional flags column ("d..2.": never starts with a digit), then the
+	 * timestamp ending in ':'.
+	 */
 	p = skip_sp(rb + 1, end);
-	tok = p;
-	while (p < end && *p != ' ')
-		p++;
-	tend = p;
 	l->flags_column = false;
-	if (tend > tok && tend[-1] != ':') {
-		for (q = tok; q < tend && is_flag_char(*q); q++)
-			;
-		if (q != tend)
+	if (p < end && (unsigned int)(*p - '0') > 9) {
+		for (tok = p; p < end && *p != ' '; p++)
+			if (!is_flag_char(*p))
+				return -1;
+		if (p == tok)
 			return -1;
 		l->flags_column = true;
-		tok = p = skip_sp(p, end);
-		while (p < end && *p != ' ')
-			p++;
-		tend = p;
+		p = skip_sp(p, end);
 	}
-	if (tend - tok < 2 || tend[-1] != ':' || scan_ts(tok, tend - 1, &l->ts))
+	tok = p;
+	p = scan_ts(p, end, &l->ts);
+	if (!p || p == end || *p != ':')
 		return -1;
 
-	/* event name */
-	tok = p = skip_sp(p, end);
-	while (p < end && *p != ':' && *p != ' ')
-		p++;
-	if (p == end || *p != ':' || p == tok)
+	/* event name, up to its ':' */
+	tok = skip_sp(p + 1, end);
+	p = memchr(tok, ':', (size_t)(end - tok));
+	if (!p || p == tok || memchr(tok, ' ', (size_t)(p - tok)))
 		return -1;
 	l->event = tok;
 	l->event_len = (size_t)(p - tok);

@@ -386,7 +386,7 @@ static void test_read_twice(void **state)
 	unlink(path);
 }
 
-/* Lines longer than the 1 MB read buffer are garbage, and the rest is read. */
+/* Lines longer than the read buffer (256 KB) are garbage, and the rest is read. */
 static void test_long_line(void **state)
 {
 	size_t n = (1 << 20) + 100, len = strlen(two_events);
