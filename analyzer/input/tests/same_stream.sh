@@ -8,7 +8,7 @@ FIX=$DLB_SRC/analyzer/tests/fixtures
 TS=$DLB_BUILD/analyzer/input/tests/tracestat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 8
+plan 9
 
 "$TS" -d "$FIX/rtapp10.dat" > "$tmp/dat" || fail "tracestat rtapp10.dat"
 "$TS" -d -u "$FIX/rtapp10.dat" > "$tmp/dat.us"
@@ -17,6 +17,14 @@ expect_eq "rtapp10.dat dumps the events trace-cmd counts" "$n" \
 	"$(awk '!/^lost/ { s += $2 } END { print s }' "$FIX/rtapp10.expected")"
 "$TS" -d "$FIX/rtapp10.v6.dat" > "$tmp/v6"
 check "v6 conversion: same stream as v7" cmp -s "$tmp/dat" "$tmp/v6"
+if command -v trace-cmd > /dev/null &&
+	trace-cmd convert --file-version 7 --compression none -i "$FIX/rtapp10.dat" \
+		-o "$tmp/v7none.dat" > /dev/null 2>&1; then
+	"$TS" -d "$tmp/v7none.dat" > "$tmp/v7none"
+	check "v7 uncompressed (trace-cmd convert): same stream" cmp -s "$tmp/dat" "$tmp/v7none"
+else
+	skip "v7 uncompressed" "trace-cmd convert unavailable"
+fi
 gzip -dc "$FIX/rtapp10.report-t.txt.gz" > "$tmp/t.txt"
 "$TS" -d "$tmp/t.txt" > "$tmp/t"
 check "report -t (ns): same stream as trace.dat, same ns" cmp -s "$tmp/dat" "$tmp/t"
