@@ -77,6 +77,8 @@ static const struct dat_ev ev_table[] = {
 
 struct dat_reader {
 	struct tracecmd_input *h;
+	struct tracecmd_input **bufs;	/* h, then its buffer instances (trace-cmd -B) */
+	int nr_bufs;
 	struct tep_handle *tep;
 	struct dat_ev ev[NR_EV];
 	unsigned char by_id[65536];	/* common_type -> 1 + index in ev[], 0: not ours */
@@ -338,16 +340,17 @@ static int deliver(struct dat_reader *d, struct dlb_event *ev)
 	return r;
 }
 
-static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
+static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int iter_cpu, void *arg)
 {
 	struct dat_reader *d = arg;
 	struct dlb_trace_quality *q = &d->t->q;
 	struct dlb_event ev;
 	const struct dat_ev *e;
 	bool ok = true;
-	int idx;
+	int idx, cpu = rec->cpu;	/* iter_cpu counts across buffers in a multi-buffer file */
 
 	(void)h;
+	(void)iter_cpu;
 	/*
 	 * The ring buffer flags a page whose predecessor was overwritten or
 	 * dropped; kbuffer hands the count (or -1: unknown) to the first
@@ -420,13 +423,27 @@ static void dat_lookup(struct dat_reader *d)
  * and drops counted there are events lost even when no page carries a
  * missed-events flag (buffer in overwrite mode, reader too slow).
  */
+static u64 stats_sum(const char *s);
+
 static u64 dat_stats_lost(struct dat_reader *d)
 {
-	const char *s = tracecmd_get_cpustats(d->h), *p;
+	const char *s;
+	u64 sum = 0;
+	int b;
+
+	for (b = 0; b < d->nr_bufs; b++) {
+		s = tracecmd_get_cpustats(d->bufs[b]);
+		if (s)
+			sum += stats_sum(s);
+	}
+	return sum;
+}
+
+static u64 stats_sum(const char *s)
+{
+	const char *p;
 	u64 sum = 0;
 
-	if (!s)
-		return 0;
 	for (p = s; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
 		const char *v = NULL;
 
@@ -484,6 +501,32 @@ static int dat_probe(const char *path, struct dlb_err *err)
 	return 0;
 }
 
+/*
+ * A recording into a tracefs instance (trace-cmd record -B NAME, or a
+ * recorder using libtracefs instances) stores that buffer beside the top
+ * one; the top may then be empty.  All buffers are read, merged in time.
+ */
+static int dat_open_buffers(struct dlb_trace *t, struct dat_reader *d, struct dlb_err *err)
+{
+	int i, n = tracecmd_buffer_instances(d->h);
+
+	d->bufs = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof(*d->bufs));
+	if (!d->bufs)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
+	d->bufs[0] = d->h;
+	d->nr_bufs = 1;
+	for (i = 0; i < n; i++) {
+		struct tracecmd_input *b = tracecmd_buffer_instance_handle(d->h, i);
+
+		if (!b)
+			return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+					   "%s: corrupt trace.dat: cannot open buffer '%s'", t->path,
+					   tracecmd_buffer_instance_name(d->h, i));
+		d->bufs[d->nr_bufs++] = b;
+	}
+	return 0;
+}
+
 int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 {
 	struct dat_reader *d;
@@ -512,7 +555,7 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 	clock = tracecmd_get_trace_clock(d->h);
 	if (clock)
 		snprintf(t->q.clock, sizeof(t->q.clock), "%s", clock);
-	return 0;
+	return dat_open_buffers(t, d, err);
 }
 
 int dat_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_err *err)
@@ -525,7 +568,10 @@ int dat_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_err *er
 	d->fn = fn;
 	d->arg = arg;
 	d->stop = 0;
-	r = tracecmd_iterate_events(d->h, NULL, 0, dat_record, d);
+	if (d->nr_bufs > 1)
+		r = tracecmd_iterate_events_multi(d->bufs, d->nr_bufs, dat_record, d);
+	else
+		r = tracecmd_iterate_events(d->h, NULL, 0, dat_record, d);
 	if (d->oom)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
 	if (d->stop)
@@ -542,8 +588,14 @@ int dat_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_err *er
 
 void dat_close(struct dlb_trace *t)
 {
-	if (t->dat->h)
-		tracecmd_close(t->dat->h);
+	struct dat_reader *d = t->dat;
+	int i;
+
+	for (i = 1; i < d->nr_bufs; i++)
+		tracecmd_close(d->bufs[i]);
+	if (d->h)
+		tracecmd_close(d->h);
+	free(d->bufs);
 	free(t->dat);
 	t->dat = NULL;
 }

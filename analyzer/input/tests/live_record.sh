@@ -49,7 +49,8 @@ get() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/stat"; }
 ours=$(for t in sched_switch sched_wakeup sched_waking sched_migrate_task \
 	sched_stat_runtime; do echo "$t $(get $t)"; done; echo "print $(get marker)")
 theirs=$(trace-cmd report "$tmp/t.dat" 2>/dev/null | awk '
-	$4 ~ /:$/ { t = $4; sub(/:$/, "", t); c[t]++ }
+	{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+		t = $(i + 1); sub(/:$/, "", t); c[t]++; break } }
 	END { split("sched_switch sched_wakeup sched_waking sched_migrate_task sched_stat_runtime print", o, " ");
 	      for (i = 1; i <= 6; i++) print o[i], c[o[i]] + 0 }')
 expect_eq "per-type counts equal trace-cmd report's" "$ours" "$theirs"

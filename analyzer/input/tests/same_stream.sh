@@ -8,7 +8,7 @@ FIX=$DLB_SRC/analyzer/tests/fixtures
 TS=$DLB_BUILD/analyzer/input/tests/tracestat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 9
+plan 10
 
 "$TS" -d "$FIX/rtapp10.dat" > "$tmp/dat" || fail "tracestat rtapp10.dat"
 "$TS" -d -u "$FIX/rtapp10.dat" > "$tmp/dat.us"
@@ -33,6 +33,17 @@ for o in "" -N -R; do
 	"$TS" -d -u "$tmp/r.txt" > "$tmp/r"
 	check "report ${o:-default} (µs): same stream as trace.dat" cmp -s "$tmp/dat.us" "$tmp/r"
 done
+
+# A recording into an instance buffer (trace-cmd prefixes its lines with the name)
+if command -v trace-cmd > /dev/null; then
+	trace-cmd report -t "$FIX/instance.dat" > "$tmp/inst.txt" 2>/dev/null
+	"$TS" -d "$tmp/inst.txt" > "$tmp/inst.t"
+	"$TS" -d "$FIX/instance.dat" > "$tmp/inst.d"
+	check "instance buffer: report -t and trace.dat, same stream" \
+		cmp -s "$tmp/inst.d" "$tmp/inst.t"
+else
+	skip "instance buffer text" "trace-cmd unavailable"
+fi
 
 # The overrun buffer: text has no LOST events (only the header's count)
 "$TS" -d -u "$FIX/lost.dat" | grep -v ' lost ' > "$tmp/lost.dat"

@@ -260,12 +260,29 @@ static void test_lost(void **state)
 	assert_int_equal(qt.nr_cpus, 2);
 }
 
+/* trace-cmd record -B: the events are in an instance buffer, the top one is empty. */
+static void test_instance(void **state)
+{
+	struct dlb_trace_quality q;
+	struct counts c;
+	char path[512];
+	u64 total;
+
+	(void)state;
+	fixture(path, sizeof(path), "instance.dat");
+	q = read_counts(path, &c);
+	check_counts("instance.expected", &c, &q, &total);
+	assert_true(total > 0);
+	check_clean(&q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rtapp10_dat),
 		cmocka_unit_test(test_rtapp10_text),
 		cmocka_unit_test(test_lost),
+		cmocka_unit_test(test_instance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
