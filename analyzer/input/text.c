@@ -461,31 +461,12 @@ static bool is_flag_char(char c)
 	       c == '.';
 }
 
-/*
- * "<comm>-<pid> [CPU] [flags] TS: event: payload".  comm may contain
- * spaces, '-' and '[': the CPU field is the first " [digits]" after a
- * "-pid", and pid is after the last '-' before it.  Kernels with the tgid
- * option print "(tgid)" between them.
- */
-static int parse_header(const char *s, const char *end, struct line *l)
+/* "comm-pid" ending at @q (after any "(tgid)"): pid after the last '-'. */
+static int comm_pid(const char *s, const char *q, struct line *l)
 {
-	const char *p = s, *lb, *rb, *q, *dash, *tok;
+	const char *dash;
 	s64 v;
 
-	for (;;) {
-		lb = memchr(p, '[', (size_t)(end - p));
-		if (!lb || lb == s)
-			return -1;
-		for (rb = lb + 1; rb < end && (unsigned)(*rb - '0') <= 9; rb++)
-			;
-		if (rb < end && *rb == ']' && rb > lb + 1 && lb[-1] == ' ')
-			break;
-		p = lb + 1;
-	}
-	if (tok_num(lb + 1, rb, &v) || v >= DLB_TRACE_MAX_CPUS)
-		return -1;
-	l->cpu = (int)v;
-	q = lb;
 	while (q > s && q[-1] == ' ')
 		q--;
 	if (q > s && q[-1] == ')') {		/* "(tgid)" */
@@ -501,14 +482,92 @@ static int parse_header(const char *s, const char *end, struct line *l)
 	if (!dash || tok_num(dash + 1, q, &v))
 		return -1;
 	l->pid = (int)v;
-	p = skip_sp(s, dash);
-	l->comm = p;
-	l->comm_len = (size_t)(dash - p);
+	l->comm = skip_sp(s, dash);
+	l->comm_len = (size_t)(dash - l->comm);
+	return 0;
+}
 
-	/*
-	 * Optional flags column ("d..2.": never starts with a digit), then the
-	 * timestamp ending in ':'.
-	 */
+/* "TS: event: payload" at @p. */
+static int ts_event(const char *p, const char *end, struct line *l)
+{
+	const char *tok;
+
+	p = scan_ts(p, end, &l->ts);
+	if (!p || p == end || *p != ':')
+		return -1;
+	tok = skip_sp(p + 1, end);
+	p = memchr(tok, ':', (size_t)(end - tok));
+	if (!p || p == tok || memchr(tok, ' ', (size_t)(p - tok)))
+		return -1;
+	l->event = tok;
+	l->event_len = (size_t)(p - tok);
+	l->payload = skip_sp(p + 1, end);
+	l->end = end;
+	return 0;
+}
+
+/*
+ * trace-cmd report -l: "comm-pid  1d..3.  TS: event: payload", the CPU
+ * number leading the latency flags.  Found from the timestamp backwards:
+ * the first "digits.digits: " whose previous word is "<cpu><flags>".
+ */
+static int parse_header_latency(const char *s, const char *end, struct line *l)
+{
+	const char *c = s, *t, *f, *fe;
+	s64 v;
+
+	while ((c = memchr(c, ':', (size_t)(end - c))) != NULL) {
+		for (t = c; t > s && (((unsigned int)(t[-1] - '0') <= 9) || t[-1] == '.'); t--)
+			;
+		if (t < c && t > s && t[-1] == ' ') {
+			fe = t;
+			while (fe > s && fe[-1] == ' ')
+				fe--;
+			for (f = fe; f > s && f[-1] != ' '; f--)
+				;
+			for (t = f; t < fe && (unsigned int)(*t - '0') <= 9; t++)
+				;
+			if (t > f && t < fe && !tok_num(f, t, &v) && v < DLB_TRACE_MAX_CPUS) {
+				l->cpu = (int)v;
+				l->flags_column = true;
+				if (comm_pid(s, f, l))
+					return -1;
+				return ts_event(skip_sp(fe, end), end, l);
+			}
+		}
+		c++;
+	}
+	return -1;
+}
+
+/*
+ * "<comm>-<pid> [CPU] [flags] TS: event: payload".  comm may contain
+ * spaces, '-' and '[': the CPU field is the first " [digits]" after a
+ * "-pid", and pid is after the last '-' before it.  Kernels with the tgid
+ * option print "(tgid)" between them.
+ */
+static int parse_header_std(const char *s, const char *end, struct line *l)
+{
+	const char *p = s, *lb, *rb, *tok;
+	s64 v;
+
+	for (;;) {
+		lb = memchr(p, '[', (size_t)(end - p));
+		if (!lb || lb == s)
+			return -1;
+		for (rb = lb + 1; rb < end && (unsigned)(*rb - '0') <= 9; rb++)
+			;
+		if (rb < end && *rb == ']' && rb > lb + 1 && lb[-1] == ' ')
+			break;
+		p = lb + 1;
+	}
+	if (tok_num(lb + 1, rb, &v) || v >= DLB_TRACE_MAX_CPUS)
+		return -1;
+	l->cpu = (int)v;
+	if (comm_pid(s, lb, l))
+		return -1;
+
+	/* optional flags column ("d..2.": never starts with a digit) */
 	p = skip_sp(rb + 1, end);
 	l->flags_column = false;
 	if (p < end && (unsigned int)(*p - '0') > 9) {
@@ -520,21 +579,15 @@ static int parse_header(const char *s, const char *end, struct line *l)
 		l->flags_column = true;
 		p = skip_sp(p, end);
 	}
-	tok = p;
-	p = scan_ts(p, end, &l->ts);
-	if (!p || p == end || *p != ':')
-		return -1;
+	return ts_event(p, end, l);
+}
 
-	/* event name, up to its ':' */
-	tok = skip_sp(p + 1, end);
-	p = memchr(tok, ':', (size_t)(end - tok));
-	if (!p || p == tok || memchr(tok, ' ', (size_t)(p - tok)))
-		return -1;
-	l->event = tok;
-	l->event_len = (size_t)(p - tok);
-	l->payload = skip_sp(p + 1, end);
-	l->end = end;
-	return 0;
+/* The usual layout, else trace-cmd's latency layout (report -l). */
+static int parse_header(const char *s, const char *end, struct line *l)
+{
+	if (parse_header_std(s, end, l) == 0)
+		return 0;
+	return parse_header_latency(s, end, l);
 }
 
 /* ---- lines that are not events ---- */

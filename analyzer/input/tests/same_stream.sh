@@ -8,7 +8,7 @@ FIX=$DLB_SRC/analyzer/tests/fixtures
 TS=$DLB_BUILD/analyzer/input/tests/tracestat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 10
+plan 11
 
 "$TS" -d "$FIX/rtapp10.dat" > "$tmp/dat" || fail "tracestat rtapp10.dat"
 "$TS" -d -u "$FIX/rtapp10.dat" > "$tmp/dat.us"
@@ -33,6 +33,15 @@ for o in "" -N -R; do
 	"$TS" -d -u "$tmp/r.txt" > "$tmp/r"
 	check "report ${o:-default} (µs): same stream as trace.dat" cmp -s "$tmp/dat.us" "$tmp/r"
 done
+
+# trace-cmd report -l: the CPU leads the latency flags ("1dN.4.")
+if command -v trace-cmd > /dev/null; then
+	trace-cmd report -l -t "$FIX/rtapp10.dat" > "$tmp/l.txt" 2>/dev/null
+	"$TS" -d "$tmp/l.txt" > "$tmp/l"
+	check "report -l -t (latency layout): same stream as trace.dat" cmp -s "$tmp/dat" "$tmp/l"
+else
+	skip "report -l" "trace-cmd unavailable"
+fi
 
 # A recording into an instance buffer (trace-cmd prefixes its lines with the name)
 if command -v trace-cmd > /dev/null; then

@@ -228,6 +228,31 @@ static void test_tracecmd_default(void **state)
 	assert_int_equal(q.cpus_without_events, 1);
 }
 
+/* trace-cmd report -l: the CPU number leads the latency flags. */
+static void test_tracecmd_latency(void **state)
+{
+	static const char trace[] =
+		"cpus=2\n"
+		"  rt-app-16394   1dN.4.  2724.858208: sched_wakeup:         migration/1:23 [0] "
+		"CPU:001\n"
+		"  my task-7      0d..2.  2724.858212123: sched_switch:         my task:7 [120] R ==> "
+		"migration/1:23 [0]\n";
+	struct got g = { 0 };
+	struct dlb_trace_quality q;
+
+	(void)state;
+	q = read_text(trace, &g, 0);
+	assert_int_equal(q.bad_lines, 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.ev[0].cpu, 1);
+	assert_int_equal(g.ev[0].pid, 16394);
+	assert_int_equal(g.ev[0].wake.pid, 23);
+	assert_int_equal(g.ev[1].cpu, 0);
+	assert_int_equal(g.ev[1].pid, 7);
+	assert_int_equal(g.ev[1].ts, 2724858212123ULL);
+	assert_string_equal(g.ev[1].sw.prev_comm, "my task");
+}
+
 static const char two_events[] =
 	"  a-1 [000] d..2. 1.000001: sched_wakeup: comm=b pid=2 prio=120 target_cpu=001\n"
 	"  a-1 [001] d..2. 1.000002: sched_wakeup: comm=b pid=2 prio=120 target_cpu=001\n";
@@ -413,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_reference_ns),
 		cmocka_unit_test(test_kernel_usec),
 		cmocka_unit_test(test_tracecmd_default),
+		cmocka_unit_test(test_tracecmd_latency),
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_overwritten_header),
 		cmocka_unit_test(test_truncated_last_line),
