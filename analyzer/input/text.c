@@ -670,6 +670,9 @@ static int parse_line(struct dlb_trace *t, const char *s, const char *end, struc
 		parse_comment(t, p, end);
 		return 0;
 	}
+	/* older trace-cmd report opens with "version = 6" */
+	if (*p == 'v' && end - p > 10 && !memcmp(p, "version = ", 10))
+		return 0;
 	if (*p == 'c' && end - p > 5 && !memcmp(p, "cpus=", 5)) {
 		p += 5;
 		if (tok_num(p, end, &cpus) || cpus <= 0 || cpus >= DLB_TRACE_MAX_CPUS)
@@ -825,7 +828,8 @@ static int text_detect(struct dlb_trace *t, const char *head, size_t len, struct
 			nl = end;
 		lines++;
 		p = skip_sp(p, nl);
-		if (nl - p >= 5 && !memcmp(p, "cpus=", 5)) {
+		if ((nl - p >= 5 && !memcmp(p, "cpus=", 5)) ||
+		    (nl - p >= 10 && !memcmp(p, "version = ", 10))) {
 			t->fmt = DLB_FMT_TRACECMD_REPORT;
 			return 0;
 		}

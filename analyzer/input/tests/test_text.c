@@ -257,6 +257,33 @@ static const char two_events[] =
 	"  a-1 [000] d..2. 1.000001: sched_wakeup: comm=b pid=2 prio=120 target_cpu=001\n"
 	"  a-1 [001] d..2. 1.000002: sched_wakeup: comm=b pid=2 prio=120 target_cpu=001\n";
 
+/* An older trace-cmd report, as other tools' tests quote it. */
+static void test_tracecmd_old(void **state)
+{
+	static const char trace[] =
+		"version = 6\n"
+		"cpus=8\n"
+		"CPU:7 [204600 EVENTS DROPPED]\n"
+		"           <...>-3979  [007]   217.975284: sched_stat_runtime:   comm=Thread-103 "
+		"pid=3979 runtime=5014167 [ns] vruntime=244334517704 [ns]\n";
+	struct got g = { 0 };
+	struct dlb_trace_quality q;
+
+	(void)state;
+	q = read_text(trace, &g, 0);
+	assert_int_equal(q.format, DLB_FMT_TRACECMD_REPORT);
+	assert_int_equal(q.bad_lines, 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.ev[0].type, DLB_EV_LOST);
+	assert_int_equal(g.ev[0].cpu, 7);
+	assert_int_equal(g.ev[0].lost.count, 204600);
+	assert_int_equal(g.ev[1].pid, 3979);
+	assert_int_equal(g.ev[1].rt.runtime, 5014167);
+	assert_string_equal(g.ev[1].rt.comm, "Thread-103");
+	assert_int_equal(q.nr_cpus, 8);
+	assert_int_equal(q.cpus_without_events, 7);
+}
+
 static void test_lost(void **state)
 {
 	char trace[1024];
@@ -439,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_usec),
 		cmocka_unit_test(test_tracecmd_default),
 		cmocka_unit_test(test_tracecmd_latency),
+		cmocka_unit_test(test_tracecmd_old),
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_overwritten_header),
 		cmocka_unit_test(test_truncated_last_line),
