@@ -43,6 +43,7 @@ struct dlb_trace_quality {
 	int cpus_without_events;	/* of nr_cpus, how many recorded nothing */
 	u64 first_ts, last_ts;
 	char clock[16];		/* trace clock if known ("mono", "local"...), else "" */
+	u64 ts_unit_ns;		/* timestamp resolution: 1, or 1000 for µs text */
 	enum dlb_trace_format format;
 };
 
@@ -66,6 +67,9 @@ int dlb_trace_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_e
 
 const struct dlb_trace_quality *dlb_trace_quality(const struct dlb_trace *t);
 enum dlb_trace_format dlb_trace_format(const struct dlb_trace *t);
+
+/* Events CPU @cpu recorded (after dlb_trace_read); 0 for a CPU out of range. */
+u64 dlb_trace_cpu_events(const struct dlb_trace *t, int cpu);
 const char *dlb_trace_format_str(enum dlb_trace_format f);
 
 void dlb_trace_close(struct dlb_trace *t);

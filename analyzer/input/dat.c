@@ -565,6 +565,7 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 	d->swap = tep_is_file_bigendian(d->tep) != (__BYTE_ORDER == __BIG_ENDIAN);
 	dat_lookup(d);
 	t->q.nr_cpus = tep_get_cpus(d->tep);
+	t->q.ts_unit_ns = 1;
 	clock = tracecmd_get_trace_clock(d->h);
 	if (clock)
 		snprintf(t->q.clock, sizeof(t->q.clock), "%s", clock);

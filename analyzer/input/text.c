@@ -44,6 +44,7 @@ struct line {
 	const char *event, *payload, *end;
 	size_t event_len;
 	bool flags_column;
+	int ts_digits;		/* fraction digits of the timestamp */
 };
 
 /* ---- scanning helpers ---- */
@@ -88,7 +89,7 @@ static int tok_num(const char *p, const char *end, s64 *out)
  * "SSSS.FFFFFF" with 0 to 9 fraction digits, into ns.  Returns the first
  * character after it, or NULL.
  */
-static const char *scan_ts(const char *p, const char *end, u64 *ns)
+static const char *scan_ts(const char *p, const char *end, u64 *ns, int *ndigits)
 {
 	const char *start = p;
 	u64 sec = 0, frac = 0;
@@ -106,6 +107,7 @@ static const char *scan_ts(const char *p, const char *end, u64 *ns)
 			if (digits < 9)
 				frac = frac * 10 + d;
 	}
+	*ndigits = digits;
 	for (; digits < 9; digits++)
 		frac *= 10;
 	*ns = sec * NSEC_PER_SEC + frac;
@@ -492,7 +494,7 @@ static int ts_event(const char *p, const char *end, struct line *l)
 {
 	const char *tok;
 
-	p = scan_ts(p, end, &l->ts);
+	p = scan_ts(p, end, &l->ts, &l->ts_digits);
 	if (!p || p == end || *p != ':')
 		return -1;
 	tok = skip_sp(p + 1, end);
@@ -694,6 +696,18 @@ static int parse_line(struct dlb_trace *t, const char *s, const char *end, struc
 	ev->ts = l.ts;
 	ev->cpu = l.cpu;
 	ev->pid = l.pid;
+	/* the coarsest timestamp seen sets the resolution */
+	if (l.ts_digits < 9) {
+		u64 unit = 1;
+		int d;
+
+		for (d = l.ts_digits; d < 9; d++)
+			unit *= 10;
+		if (unit > t->q.ts_unit_ns)
+			t->q.ts_unit_ns = unit;
+	} else if (!t->q.ts_unit_ns) {
+		t->q.ts_unit_ns = 1;
+	}
 	r = parse_payload(&l, ev);
 	if (r == 0) {
 		t->q.unknown_events++;

@@ -207,6 +207,11 @@ const struct dlb_trace_quality *dlb_trace_quality(const struct dlb_trace *t)
 	return &t->q;
 }
 
+u64 dlb_trace_cpu_events(const struct dlb_trace *t, int cpu)
+{
+	return cpu >= 0 && cpu < t->nr_track ? t->cpus[cpu].events : 0;
+}
+
 enum dlb_trace_format dlb_trace_format(const struct dlb_trace *t)
 {
 	return t->fmt;

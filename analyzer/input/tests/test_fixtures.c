@@ -196,6 +196,7 @@ static void test_rtapp10_dat(void **state)
 		check_clean(&q);
 		assert_int_equal(q.format, DLB_FMT_TRACE_DAT);
 		assert_string_equal(q.clock, "mono");
+		assert_int_equal(q.ts_unit_ns, 1);
 		assert_int_equal(q.lost_events, 0);
 		check_rtapp10_markers(&c);
 	}
@@ -223,6 +224,7 @@ static void test_rtapp10_text(void **state)
 		check_counts("rtapp10.expected", &c, &q, &total);
 		check_clean(&q);
 		assert_int_equal(q.format, DLB_FMT_TRACECMD_REPORT);
+		assert_int_equal(q.ts_unit_ns, strstr(files[i], "-t") ? 1 : 1000);
 		check_rtapp10_markers(&c);
 		/* µs text rounds; -t keeps the ns of the trace.dat */
 		assert_true(q.first_ts / 1000 - qd.first_ts / 1000 <= 1);

@@ -19,6 +19,7 @@ struct got {
 	struct dlb_event ev[MAX_EV];
 	char text[MAX_EV][128];
 	int stop_at;		/* return 7 at this event (1-based), 0: never */
+	u64 cpu_events[4];	/* dlb_trace_cpu_events() after the read */
 };
 
 static int collect(const struct dlb_event *ev, void *arg)
@@ -67,6 +68,10 @@ static struct dlb_trace_quality read_text(const char *content, struct got *g, in
 	if (r != want_ret)
 		fail_msg("read returned %d (%s), want %d", r, err.msg, want_ret);
 	q = *dlb_trace_quality(t);
+	for (r = 0; r < 4; r++)
+		g->cpu_events[r] = dlb_trace_cpu_events(t, r);
+	assert_int_equal(dlb_trace_cpu_events(t, -1), 0);
+	assert_int_equal(dlb_trace_cpu_events(t, 100000), 0);
 	dlb_trace_close(t);
 	unlink(path);
 	return q;
@@ -148,6 +153,10 @@ static void test_reference_ns(void **state)
 	assert_int_equal(q.last_ts, 100000007123ULL);
 	assert_int_equal(q.nr_cpus, 2);
 	assert_int_equal(q.cpus_without_events, 0);
+	assert_int_equal(q.ts_unit_ns, 1);
+	assert_int_equal(g.cpu_events[0], 7);
+	assert_int_equal(g.cpu_events[1], 1);
+	assert_int_equal(g.cpu_events[2], 0);
 }
 
 /* The kernel's own µs text, with its header, and a tgid column. */
@@ -178,6 +187,7 @@ static void test_kernel_usec(void **state)
 	assert_string_equal(g.text[1], "hello world");
 	assert_int_equal(g.ev[2].sw.prev_state, 2);		/* D (K is no report bit) */
 	assert_int_equal(q.nr_cpus, 4);				/* from #P:4 */
+	assert_int_equal(q.ts_unit_ns, 1000);
 	assert_int_equal(q.cpus_without_events, 3);
 	assert_int_equal(q.lost_events, 0);
 }

@@ -84,8 +84,9 @@ static void print_stats(const struct stat_ctx *c, const struct dlb_trace_quality
 {
 	int i;
 
-	printf("format %s\nclock %s\nevents %" PRIu64 "\n", dlb_trace_format_str(q->format),
-	       q->clock[0] ? q->clock : "-", q->events);
+	printf("format %s\nclock %s\nts_unit_ns %" PRIu64 "\nevents %" PRIu64 "\n",
+	       dlb_trace_format_str(q->format), q->clock[0] ? q->clock : "-", q->ts_unit_ns,
+	       q->events);
 	for (i = DLB_EV_SWITCH; i <= DLB_EV_LOST; i++)
 		printf("%s %" PRIu64 "\n", dlb_ev_type_str((enum dlb_ev_type)i), c->by_type[i]);
 	printf("lost_events %" PRIu64 "\nlost_records %" PRIu64 "\nstats_lost %" PRIu64 "\n"
