@@ -378,7 +378,7 @@ static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int iter
 		q->lost_records++;
 		q->lost_events += ev.lost.count;
 		if (deliver(d, &ev))
-			return 1;
+			return -1;	/* only a negative value stops tracecmd_iterate_events */
 	}
 	if (rec->size < 8 || !rec->data) {
 		q->bad_lines++;
@@ -400,7 +400,7 @@ static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int iter
 		q->bad_lines++;
 		return 0;
 	}
-	return deliver(d, &ev) ? 1 : 0;
+	return deliver(d, &ev) ? -1 : 0;
 }
 
 /* ---- open / read / close ---- */

@@ -278,6 +278,30 @@ static void test_instance(void **state)
 	check_clean(&q);
 }
 
+static int stop_at_10(const struct dlb_event *ev, void *arg)
+{
+	(void)ev;
+	return ++*(int *)arg == 10 ? 42 : 0;
+}
+
+/* A consumer's non-zero return stops the stream and is returned. */
+static void test_dat_stop(void **state)
+{
+	struct dlb_err err = { 0, "" };
+	struct dlb_trace *t;
+	char path[512];
+	int n = 0;
+
+	(void)state;
+	fixture(path, sizeof(path), "rtapp10.dat");
+	t = dlb_trace_open(path, &err);
+	assert_non_null(t);
+	assert_int_equal(dlb_trace_read(t, stop_at_10, &n, &err), 42);
+	assert_int_equal(n, 10);
+	assert_int_equal(dlb_trace_quality(t)->events, 10);
+	dlb_trace_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_rtapp10_text),
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_instance),
+		cmocka_unit_test(test_dat_stop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,10 +7,13 @@
  *     -d, --dump      one canonical line per event (formats compare equal)
  *     -u, --usec      timestamps rounded to µs in the dump (text traces)
  *     -n, --no-op     deliver to a no-op consumer, print only the event count
+ *     -m, --memory    also print the anonymous memory in use after the read
+ *                     (RssAnon, KB: file pages mapped by libtracecmd are not ours)
  */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dlbench/exitcode.h"
@@ -98,12 +101,25 @@ static void print_stats(const struct stat_ctx *c, const struct dlb_trace_quality
 	       q->cpus_without_events, q->first_ts, q->last_ts);
 }
 
+static void print_rss_anon(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "RssAnon:", 8))
+			printf("rss_anon_kb %ld\n", strtol(line + 8, NULL, 10));
+	if (f)
+		fclose(f);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: tracestat [-d] [-u] [-n] FILE\n"
 		   "  -d, --dump     one canonical line per event\n"
 		   "  -u, --usec     timestamps in the dump rounded to microseconds\n"
-		   "  -n, --no-op    no-op consumer; print the event count only\n");
+		   "  -n, --no-op    no-op consumer; print the event count only\n"
+		   "  -m, --memory   print the anonymous memory in use after the read\n");
 }
 
 int main(int argc, char **argv)
@@ -112,20 +128,22 @@ int main(int argc, char **argv)
 		{ "dump", no_argument, NULL, 'd' },
 		{ "usec", no_argument, NULL, 'u' },
 		{ "no-op", no_argument, NULL, 'n' },
+		{ "memory", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct stat_ctx c = { { 0 }, false, false };
 	struct dlb_trace *t;
 	struct dlb_err err = { 0, "" };
-	bool nop = false;
+	bool nop = false, mem = false;
 	int o, r;
 
-	while ((o = getopt_long(argc, argv, "dunh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "dunmh", opts, NULL)) != -1) {
 		switch (o) {
 		case 'd': c.dump = true; break;
 		case 'u': c.usec = true; break;
 		case 'n': nop = true; break;
+		case 'm': mem = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return DLB_EXIT_BAD_INPUT;
 		}
@@ -149,6 +167,8 @@ int main(int argc, char **argv)
 		printf("events %" PRIu64 "\n", dlb_trace_quality(t)->events);
 	else if (!c.dump)
 		print_stats(&c, dlb_trace_quality(t));
+	if (mem)
+		print_rss_anon();
 	dlb_trace_close(t);
 	return 0;
 }
