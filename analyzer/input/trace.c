@@ -61,12 +61,14 @@ int trace_note_event(struct dlb_trace *t, const struct dlb_event *ev)
 	if (ev->cpu < 0 || trace_track_cpu(t, ev->cpu))
 		return -1;
 	c = &t->cpus[ev->cpu];
-	if (c->events && dl_time_before(ev->ts, c->last_ts))
-		t->q.backwards++;
-	else
-		c->last_ts = ev->ts;
-	if (ev->type != DLB_EV_LOST)
+	/* a text LOST line carries no time of its own: it takes part in no order */
+	if (ev->type != DLB_EV_LOST) {
+		if (c->events && dl_time_before(ev->ts, c->last_ts))
+			t->q.backwards++;
+		else
+			c->last_ts = ev->ts;
 		c->events++;
+	}
 	if (!t->q.events || dl_time_before(ev->ts, t->q.first_ts))
 		t->q.first_ts = ev->ts;
 	if (!t->q.events || dl_time_before(t->q.last_ts, ev->ts))

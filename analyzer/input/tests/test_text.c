@@ -420,6 +420,28 @@ static void test_backwards(void **state)
 	assert_int_equal(q.last_ts, 2000001000ULL);
 }
 
+/* A LOST line takes the last time seen on any CPU; it must not make its own
+ * CPU's next event look backwards. */
+static void test_lost_no_false_backwards(void **state)
+{
+	static const char trace[] =
+		"  a-1 [001] d..2. 1.000005: sched_wakeup: comm=b pid=2 prio=120 target_cpu=001\n"
+		"  a-1 [000] d..2. 1.000010: sched_wakeup: comm=b pid=2 prio=120 target_cpu=001\n"
+		"CPU:1 [LOST 3 EVENTS]\n"
+		"  a-1 [001] d..2. 1.000008: sched_wakeup: comm=b pid=2 prio=120 target_cpu=001\n"
+		"  a-1 [001] d..2. 1.000007: sched_wakeup: comm=b pid=2 prio=120 target_cpu=001\n";
+	struct got g = { 0 };
+	struct dlb_trace_quality q;
+
+	(void)state;
+	q = read_text(trace, &g, 0);
+	assert_int_equal(g.n, 5);
+	assert_int_equal(g.ev[2].type, DLB_EV_LOST);
+	assert_int_equal(g.ev[2].ts, 1000010000ULL);
+	assert_int_equal(q.backwards, 1);	/* only the real one: 1.000007 after 1.000008 */
+	assert_int_equal(g.cpu_events[1], 3);
+}
+
 static void test_callback_stops(void **state)
 {
 	struct got g = { .stop_at = 1 };
@@ -483,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_header_only_and_no_switch),
 		cmocka_unit_test(test_backwards),
+		cmocka_unit_test(test_lost_no_false_backwards),
 		cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_read_twice),
 		cmocka_unit_test(test_long_line),
