@@ -72,7 +72,11 @@ if [ ! -s "$txt" ]; then
 fi
 lines=$(wc -l < "$txt")
 
+dat_none=$dir/input-3M.none.dat
+[ -s "$dat_none" ] || trace-cmd convert --file-version 7 --compression none -i "$dat" \
+	-o "$dat_none" > /dev/null 2>&1
 ours=$(secs "$T/tracestat" -n "$dat")
+ours_none=$( [ -s "$dat_none" ] && secs "$T/tracestat" -n "$dat_none" || echo 0)
 bare=$(secs "$T/bare_iter" "$dat")
 report=$(secs1 trace-cmd report "$dat")
 text=$(secs "$T/tracestat" -n "$txt")
@@ -80,9 +84,6 @@ naive=$(secs "$DLB_BUILD/analyzer/input/bench/sscanf_lines" "$txt")
 
 # anonymous memory after the read: streaming means it does not grow with the trace
 anon() { "$T/tracestat" -n -m "$1" | awk '/^rss_anon_kb/ { print $2 }'; }
-dat_none=$dir/input-3M.none.dat
-[ -s "$dat_none" ] || trace-cmd convert --file-version 7 --compression none -i "$dat" \
-	-o "$dat_none" > /dev/null 2>&1
 small=$DLB_SRC/analyzer/tests/fixtures/rtapp10.dat
 mem_small=$(anon "$small")
 mem_dat=$(anon "$dat")
@@ -95,6 +96,8 @@ printf '# trace input: %s events in %s (%s bytes)\n' "$events" "$(basename "$dat
 	"$(stat -c %s "$dat")"
 printf '%-36s %8s s %8s M events/s\n' "dlb_trace_read, no-op consumer" "$ours" \
 	"$(rate "$events" "$ours")"
+[ "$ours_none" != 0 ] && printf '%-36s %8s s %8s M events/s\n' \
+	"dlb_trace_read, same file uncompressed" "$ours_none" "$(rate "$events" "$ours_none")"
 printf '%-36s %8s s %8s M events/s\n' "bare libtracecmd, two fields" "$bare" \
 	"$(rate "$events" "$bare")"
 printf '%-36s %8s s %8s M events/s\n' "trace-cmd report > /dev/null" "$report" \
