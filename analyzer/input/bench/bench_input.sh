@@ -75,9 +75,15 @@ lines=$(wc -l < "$txt")
 dat_none=$dir/input-3M.none.dat
 [ -s "$dat_none" ] || trace-cmd convert --file-version 7 --compression none -i "$dat" \
 	-o "$dat_none" > /dev/null 2>&1
-ours=$(secs "$T/tracestat" -n "$dat")
+# ours and bare alternate, best of 3 each: the machine is shared, load comes and goes
+ours= bare=
+for i in 1 2 3; do
+	o=$(secs1 "$T/tracestat" -n "$dat")
+	b=$(secs1 "$T/bare_iter" "$dat")
+	if [ -z "$ours" ] || awk -v x="$o" -v y="$ours" 'BEGIN { exit !(x < y) }'; then ours=$o; fi
+	if [ -z "$bare" ] || awk -v x="$b" -v y="$bare" 'BEGIN { exit !(x < y) }'; then bare=$b; fi
+done
 ours_none=$( [ -s "$dat_none" ] && secs "$T/tracestat" -n "$dat_none" || echo 0)
-bare=$(secs "$T/bare_iter" "$dat")
 report=$(secs1 trace-cmd report "$dat")
 text=$(secs "$T/tracestat" -n "$txt")
 naive=$(secs "$DLB_BUILD/analyzer/input/bench/sscanf_lines" "$txt")
