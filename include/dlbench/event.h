@@ -64,6 +64,7 @@ struct dlb_event {
 			int pid;
 			s64 runtime;	/* remaining runtime after the event */
 			u64 deadline;	/* absolute deadline after the event */
+			char comm[DLB_COMM_LEN];
 		} dl;
 		struct {
 			const char *text;	/* valid until the next event */
