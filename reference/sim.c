@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "dlbench/exitcode.h"
+#include "dlbench/marker.h"
 
 #include "sched.h"
 #include "sim.h"
@@ -204,21 +205,17 @@ static int curr_pid(struct dlb_sim *sim, int cpu)
 	return cpu_rq(sim->s, cpu)->curr->pid;
 }
 
-static void emit_marker(struct dlb_sim *sim, int cpu, int pid, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void emit_marker(struct dlb_sim *sim, int cpu, int pid, const char *fmt, ...)
+/* A marker in the shared grammar (dlb_marker_format), written by @pid on @cpu. */
+static void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_marker *m)
 {
 	struct dlb_event ev = { .cpu = cpu, .pid = pid, .type = DLB_EV_MARKER };
-	char buf[256];
-	va_list ap;
-	int n;
+	char buf[DLB_MARKER_MAX];
+	int n = dlb_marker_format(buf, sizeof(buf), m);
 
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
+	if (n < 0)
+		return;		/* cannot happen: our fields fit DLB_MARKER_MAX */
 	ev.mark.text = buf;
-	ev.mark.len = n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+	ev.mark.len = (size_t)n;
 	emit(sim, &ev);
 }
 
@@ -230,24 +227,6 @@ static u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t)
 	if (t->task.on_cpu && t->task.se.exec_start && sim->now > t->task.se.exec_start)
 		e += sim->now - t->task.se.exec_start;
 	return e;
-}
-
-static const char *policy_str(int policy)
-{
-	switch (policy) {
-	case SCHED_DEADLINE:
-		return "deadline";
-	case SCHED_FIFO:
-		return "fifo";
-	case SCHED_RR:
-		return "rr";
-	case SCHED_BATCH:
-		return "batch";
-	case SCHED_IDLE:
-		return "idle";
-	default:
-		return "other";
-	}
 }
 
 /* ---- scheduler callbacks ---------------------------------------------- */
@@ -395,27 +374,30 @@ static u64 thr_dl(struct sim_thread *t)
 	return t->wt->policy == WL_POLICY_DEADLINE ? t->task.dl.dl_deadline : 0;
 }
 
-/* " dl=NS" for -deadline threads (the job's absolute deadline), else "". */
-static const char *dl_suffix(char *buf, size_t size, struct sim_thread *t, u64 rel)
+static void emit_job_marker(struct dlb_sim *sim, struct sim_thread *t,
+			    enum dlb_marker_kind kind, u64 job, u64 rel)
 {
-	buf[0] = '\0';
-	if (thr_dl(t))
-		snprintf(buf, size, " dl=%llu", (unsigned long long)(rel + thr_dl(t)));
-	return buf;
-}
+	struct dlb_marker m;
 
-static void emit_job_marker(struct dlb_sim *sim, struct sim_thread *t, const char *what, u64 rel)
-{
-	char dl[32];
-
-	emit_marker(sim, task_cpu(&t->task), t->tid, "dlb_job: tid=%d job=%llu event=%s rel=%llu%s",
-		    t->tid, (unsigned long long)t->jobs_started, what, (unsigned long long)rel,
-		    dl_suffix(dl, sizeof(dl), t, rel));
+	memset(&m, 0, sizeof(m));
+	m.kind = kind;
+	m.tid = t->tid;
+	m.job = job;
+	m.flags = DLB_MF_JOB;
+	if (kind != DLB_MARK_JOB_END) {
+		m.rel = rel;
+		m.flags |= DLB_MF_REL;
+		if (thr_dl(t)) {
+			m.dl = rel + thr_dl(t);
+			m.flags |= DLB_MF_DL;
+		}
+	}
+	emit_marker(sim, task_cpu(&t->task), t->tid, &m);
 }
 
 static void emit_release(struct dlb_sim *sim, struct sim_thread *t, u64 rel)
 {
-	emit_job_marker(sim, t, "release", rel);
+	emit_job_marker(sim, t, DLB_MARK_JOB_RELEASE, t->jobs_started, rel);
 	t->rel_marked = true;
 }
 
@@ -431,7 +413,7 @@ static void job_open(struct dlb_sim *sim, struct sim_thread *t)
 	t->exec0 = thr_exec(sim, t);
 	t->run_ns = t->period_ns = 0;
 	t->slack = 0;
-	emit_job_marker(sim, t, "begin", t->rel);
+	emit_job_marker(sim, t, DLB_MARK_JOB_BEGIN, t->jobs_started, t->rel);
 }
 
 static void job_close(struct dlb_sim *sim, struct sim_thread *t)
@@ -463,8 +445,7 @@ static void job_close(struct dlb_sim *sim, struct sim_thread *t)
 	t->jobs++;
 	if (j.deadline && j.end > j.deadline)
 		t->jobs_missed++;
-	emit_marker(sim, task_cpu(&t->task), t->tid, "dlb_job: tid=%d job=%llu event=end", t->tid,
-		    (unsigned long long)j.job);
+	emit_job_marker(sim, t, DLB_MARK_JOB_END, j.job, 0);
 	if (sim->job_fn && !sim->stop) {
 		rc = sim->job_fn(&j, sim->job_arg);
 		if (rc) {
@@ -593,7 +574,10 @@ static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
 			continue;
 		}
 		if (t->exit_pending) {
+			struct dlb_marker m = { .kind = DLB_MARK_TASK_EXIT, .tid = t->tid };
+
 			job_close(sim, t);
+			emit_marker(sim, cpu, t->tid, &m);
 			t->st = THR_DONE;
 			sched_exit_curr(sim->s, cpu);
 			return;
@@ -761,6 +745,41 @@ static void replan_dirty(struct dlb_sim *sim)
 
 /* ---- the event loop --------------------------------------------------- */
 
+static void emit_task_marker(struct dlb_sim *sim, struct sim_thread *t)
+{
+	struct dlb_marker m;
+
+	memset(&m, 0, sizeof(m));
+	m.kind = DLB_MARK_TASK;
+	m.tid = t->tid;
+	snprintf(m.name, sizeof(m.name), "%s", t->task.comm);
+	m.policy = t->task.policy;
+	m.prio = dl_task(&t->task) ? DLB_PRIO_DL : t->task.prio;
+	if (task_has_dl_policy(&t->task)) {
+		m.flags = DLB_MF_PARAMS;
+		m.runtime = t->task.dl.dl_runtime;
+		m.deadline = t->task.dl.dl_deadline;
+		m.period = t->task.dl.dl_period;
+	}
+	emit_marker(sim, task_cpu(&t->task), t->tid, &m);
+}
+
+static void emit_run_marker(struct dlb_sim *sim, enum dlb_marker_kind kind)
+{
+	struct dlb_marker m;
+	const char *name = sim->wl->path ? sim->wl->path : "workload", *slash;
+
+	memset(&m, 0, sizeof(m));
+	m.kind = kind;
+	m.status = DLB_RUN_COMPLETE;
+	m.cpus = sim->s->nr_cpus;
+	snprintf(m.backend, sizeof(m.backend), "reference");
+	snprintf(m.clock, sizeof(m.clock), "virtual");
+	slash = strrchr(name, '/');
+	snprintf(m.workload, sizeof(m.workload), "%s", slash ? slash + 1 : name);
+	emit_marker(sim, 0, 0, &m);
+}
+
 static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 {
 	struct sched *s = sim->s;
@@ -773,13 +792,7 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 		t->t_first = sim->now;
 		t->next_rel = sim->now;
 		t->have_next_rel = true;
-		emit_marker(sim, task_cpu(&t->task), t->tid,
-			    "dlb_task: tid=%d name=%s policy=%s prio=%d runtime=%llu deadline=%llu "
-			    "period=%llu", t->tid, t->task.comm, policy_str(t->task.policy),
-			    dl_task(&t->task) ? DLB_PRIO_DL : t->task.prio,
-			    (unsigned long long)t->task.dl.dl_runtime,
-			    (unsigned long long)t->task.dl.dl_deadline,
-			    (unsigned long long)t->task.dl.dl_period);
+		emit_task_marker(sim, t);
 		emit_release(sim, t, sim->now);
 		wake_thread(sim, t, task_cpu(&t->task));
 		break;
@@ -835,19 +848,10 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 {
 	struct dlb_err ierr;
-	const char *name, *slash;
-	char wname[64];
 	size_t i;
 
-	name = sim->wl->path ? sim->wl->path : "workload";
-	slash = strrchr(name, '/');
-	snprintf(wname, sizeof(wname), "%s", slash ? slash + 1 : name);
-	for (i = 0; wname[i]; i++)
-		if (wname[i] == ' ' || wname[i] == '=')
-			wname[i] = '_';
 	sim->now = sim->s->now = 0;
-	emit_marker(sim, 0, 0, "dlb_run: event=start backend=reference cpus=%d clock=virtual "
-		    "tool=%s workload=%s", sim->s->nr_cpus, DLB_VERSION, wname);
+	emit_run_marker(sim, DLB_MARK_RUN_START);
 	for (i = 0; i < sim->nr_thr; i++)
 		evq_push(sim, sim->thr[i].wt->delay_ns, SE_START, (int)i, 0);
 
@@ -873,7 +877,7 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 	}
 	if (sim->q.n && sim->end != UINT64_MAX)
 		sim->now = sim->s->now = sim->end;
-	emit_marker(sim, 0, 0, "dlb_run: event=end status=complete");
+	emit_run_marker(sim, DLB_MARK_RUN_END);
 	if (sim->stop) {
 		if (err)
 			*err = sim->stop_err;
