@@ -1372,8 +1372,8 @@ int dl_bw_admit(struct sched *s, struct task_struct *p, u64 new_bw, struct dlb_e
 	cap = (u64)dl_b->bw * (u64)s->nr_cpus;
 	if (dl_b->total_bw - old_bw + new_bw > cap) {
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
-			"sched_setattr: EBUSY: %s: bandwidth %.6f would bring the -deadline total to "
-			"%.6f of %d CPUs, over the admitted %.6f (%.6f per CPU)",
+			"sched_setattr: EBUSY: %s: bandwidth %.4f would bring the -deadline total to "
+			"%.4f of %d CPUs, over the admitted %.4f (%.4f per CPU)",
 			p->comm, dl_bw_to_double(new_bw),
 			dl_bw_to_double(dl_b->total_bw - old_bw + new_bw), s->nr_cpus,
 			dl_bw_to_double(cap), dl_bw_to_double((u64)dl_b->bw));

@@ -721,9 +721,11 @@ static void replan(struct dlb_sim *sim, int cpu)
 		return;
 	}
 	if (dl_task(curr)) {
+		/* runtime is accounted up to exec_start: what is left now */
+		s64 left = curr->dl.runtime - (s64)(now - curr->se.exec_start);
+
 		if (!RB_EMPTY_NODE(&curr->dl.rb_node))
-			evq_push(sim, now + (curr->dl.runtime > 0 ? (u64)curr->dl.runtime : 0),
-				 SE_CPU_BUDGET, cpu, gen);
+			evq_push(sim, now + (left > 0 ? (u64)left : 0), SE_CPU_BUDGET, cpu, gen);
 	} else if (curr->policy != SCHED_FIFO || !rt_task(curr)) {
 		u64 slice = rt_task(curr) ? RR_TIMESLICE_NS : FAIR_SLICE_NS;
 		u64 used = curr->se.slice_used + (now - curr->se.exec_start);
@@ -858,8 +860,10 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 	while (sim->q.n && !sim->stop) {
 		struct sim_ev e = evq_pop(&sim->q);
 
-		if (e.time >= sim->end)
+		if (e.time >= sim->end) {
+			sim->now = sim->s->now = sim->end;
 			break;
+		}
 		sim->now = sim->s->now = e.time;
 		sim->steps++;
 		handle(sim, &e);
@@ -875,8 +879,6 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 			*err = sim->stop_err;
 		return -1;
 	}
-	if (sim->q.n && sim->end != UINT64_MAX)
-		sim->now = sim->s->now = sim->end;
 	emit_run_marker(sim, DLB_MARK_RUN_END);
 	if (sim->stop) {
 		if (err)
