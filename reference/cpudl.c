@@ -41,6 +41,21 @@ static void cpudl_exchange(struct cpudl *cp, int a, int b)
 	cp->cpu_to_idx[cpu_b] = ti;
 }
 
+/*
+ * Heap order: a later deadline is "greater".  Deviation: on equal deadlines
+ * the lower CPU number is greater, the CPU latest_cpu_find()'s scan keeps;
+ * the seed leaves ties to the heap's history, so heap and linear selection
+ * could pick different CPUs and the two schedules could not be compared.
+ */
+static inline bool cpudl_less(const struct cpudl *cp, int a, int b)
+{
+	const struct array_item *x = &cp->elements[a], *y = &cp->elements[b];
+
+	if (x->dl != y->dl)
+		return dl_time_before(x->dl, y->dl);
+	return x->cpu > y->cpu;
+}
+
 /* Sift @idx down: adapted in the seed from lib/prio_heap.c. */
 static void cpudl_heapify(struct cpudl *cp, int idx)
 {
@@ -51,9 +66,9 @@ static void cpudl_heapify(struct cpudl *cp, int idx)
 		r = right_child(idx);
 		largest = idx;
 
-		if (l < cp->size && dl_time_before(cp->elements[idx].dl, cp->elements[l].dl))
+		if (l < cp->size && cpudl_less(cp, idx, l))
 			largest = l;
-		if (r < cp->size && dl_time_before(cp->elements[largest].dl, cp->elements[r].dl))
+		if (r < cp->size && cpudl_less(cp, largest, r))
 			largest = r;
 		if (largest == idx)
 			break;
@@ -64,6 +79,15 @@ static void cpudl_heapify(struct cpudl *cp, int idx)
 	}
 }
 
+static int cpudl_sift_up(struct cpudl *cp, int idx)
+{
+	while (idx > 0 && cpudl_less(cp, parent(idx), idx)) {
+		cpudl_exchange(cp, idx, parent(idx));
+		idx = parent(idx);
+	}
+	return idx;
+}
+
 /* An earlier key sifts down, a later one sifts up (max-heap). */
 static void cpudl_change_key(struct cpudl *cp, int idx, u64 new_dl)
 {
@@ -72,11 +96,8 @@ static void cpudl_change_key(struct cpudl *cp, int idx, u64 new_dl)
 		cpudl_heapify(cp, idx);
 	} else {
 		cp->elements[idx].dl = new_dl;
-		while (idx > 0 && dl_time_before(cp->elements[parent(idx)].dl,
-						 cp->elements[idx].dl)) {
-			cpudl_exchange(cp, idx, parent(idx));
-			idx = parent(idx);
-		}
+		idx = cpudl_sift_up(cp, idx);
+		cpudl_heapify(cp, idx);		/* an equal key may need to go down */
 	}
 }
 
@@ -150,11 +171,8 @@ void cpudl_set(struct cpudl *cp, int cpu, u64 dl, int is_valid)
 		cp->size--;
 		cp->cpu_to_idx[new_cpu] = old_idx;
 		cp->cpu_to_idx[cpu] = IDX_INVALID;
-		while (old_idx > 0 && old_idx < cp->size &&
-		       dl_time_before(cp->elements[parent(old_idx)].dl, cp->elements[old_idx].dl)) {
-			cpudl_exchange(cp, old_idx, parent(old_idx));
-			old_idx = parent(old_idx);
-		}
+		if (old_idx < cp->size)
+			old_idx = cpudl_sift_up(cp, old_idx);
 		dlb_cpumask_set(&cp->free_cpus, (unsigned int)cpu);
 		cpudl_heapify(cp, old_idx);
 		return;
@@ -210,7 +228,7 @@ int cpudl_check(const struct cpudl *cp, const char **why)
 			*why = "cpudl: cpu_to_idx does not point back to the heap slot";
 			return -1;
 		}
-		if (i > 0 && dl_time_before(cp->elements[parent(i)].dl, cp->elements[i].dl)) {
+		if (i > 0 && cpudl_less(cp, parent(i), i)) {
 			*why = "cpudl: heap order broken (child later than parent)";
 			return -1;
 		}

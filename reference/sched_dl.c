@@ -639,10 +639,21 @@ static void enqueue_dl_entity(struct sched_dl_entity *dl_se,
 	 * If this is a wakeup or a new instance, the scheduling
 	 * parameters of the task might need updating.  Otherwise,
 	 * we want a replenishment of its runtime.
+	 *
+	 * Seed bug fixed: the seed runs update_dl_entity() for every enqueue
+	 * that is not a replenishment, so a task moved by push_dl_task() or
+	 * pull_dl_task() (deactivate + activate, flags 0) or re-queued by
+	 * rt_mutex_setprio() goes through the wake-up rule and, with runtime
+	 * left and its deadline still ahead, fails dl_entity_overflow() and
+	 * gets a new, later deadline: every migration postpones it, and task
+	 * sets under the GFB bound miss deadlines.  As the comment says (and
+	 * as mainline later did, ENQUEUE_WAKEUP), only a wake-up or a new
+	 * instance updates the parameters; a migration keeps them
+	 * (test_golden.c: pull_on_idle, test_property.c: GFB).
 	 */
 	if (!dl_se->dl_new && (flags & ENQUEUE_REPLENISH))
 		replenish_dl_entity(dl_se, pi_se);
-	else
+	else if (dl_se->dl_new || (flags & ENQUEUE_WAKEUP))
 		update_dl_entity(dl_se, pi_se);
 
 	__enqueue_dl_entity(dl_se);

@@ -121,10 +121,19 @@ struct dlb_sim {
 
 /* ---- event queue: binary min-heap on (time, seq) ----------------------- */
 
+/*
+ * Order: time, then work completions before anything else at that instant,
+ * then insertion.  A job whose work ends at t is finished at t: a wake-up,
+ * timer or preemption at the same t must not cut it off between the end of
+ * its work and its (zero-time) next event, which would leave it throttled
+ * with its job unfinished.
+ */
 static inline bool ev_less(const struct sim_ev *a, const struct sim_ev *b)
 {
 	if (a->time != b->time)
 		return a->time < b->time;
+	if ((a->type == SE_CPU_WORK) != (b->type == SE_CPU_WORK))
+		return a->type == SE_CPU_WORK;
 	return a->seq < b->seq;
 }
 
@@ -1124,6 +1133,11 @@ int dlb_sim_task_stats(const struct dlb_sim *sim, size_t i, struct dlb_sim_task_
 	st->nr_replenished = t->nr_replenished;
 	st->jobs = t->jobs;
 	st->jobs_missed = t->jobs_missed;
+	if (thr_dl((struct sim_thread *)t) && t->st != THR_DONE) {
+		u64 rel = t->in_job ? t->rel : t->have_next_rel ? t->next_rel : UINT64_MAX;
+
+		st->late_pending = rel != UINT64_MAX && rel + thr_dl((struct sim_thread *)t) < sim->now;
+	}
 	return 0;
 }
 

@@ -132,6 +132,8 @@ struct dlb_sim_task_stats {
 	u64 last_dmiss, dmiss_max, last_rorun, rorun_max;	/* patch 005 */
 	u64 nr_throttled, nr_replenished;
 	u64 jobs, jobs_missed;		/* finished jobs, those with end > deadline */
+	u64 late_pending;		/* 1 if a released, unfinished job is past its
+					 * deadline at the end of the run */
 };
 
 /*

@@ -287,6 +287,11 @@ static void test_pull_on_idle(void **state)
 		   "4000 1 c>swapper/1\n"
 		   "5000 0 a>swapper/0\n");
 	assert_int_equal(dlb_sim_opcount(sim, DLB_OP_PULL)->done, 1);
+	/*
+	 * The pull kept c's deadline (0 + 15 ms).  The seed's enqueue would run
+	 * the wake-up rule on the migration: 3/(15-1) > 3/15, new deadline 16.
+	 */
+	assert_int_equal(stats(sim, 2).dl_deadline_abs, 15 * MS);
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }
