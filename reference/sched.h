@@ -395,6 +395,16 @@ void rt_mutex_unlock(struct sched *s, struct rt_mutex *m, int cpu);
 /* Account the running time of @cpu's current task up to now. */
 void sched_update_curr(struct sched *s, int cpu);
 
+/*
+ * For the benchmark: the CPU selection alone.  sched_bench_set_cpu_dl()
+ * makes @cpu look as if its earliest -deadline task had deadline @dl (0:
+ * none), updating what the configured selection reads (the rq caches for
+ * linear, the cpudl heap too for heap) as inc/dec_dl_deadline() do;
+ * sched_bench_find() is find_later_rq()'s call of the selection.
+ */
+void sched_bench_set_cpu_dl(struct sched *s, int cpu, u64 dl);
+int sched_bench_find(struct sched *s, struct task_struct *p);
+
 /* invariants.c: 0 if all hold, else -1 with a message in @err. */
 int check_sched_invariants(struct sched *s, struct dlb_err *err);
 

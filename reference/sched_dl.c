@@ -1357,6 +1357,20 @@ static void prio_changed_dl(struct rq *rq, struct task_struct *p, int oldprio)
 	}
 }
 
+void sched_bench_set_cpu_dl(struct sched *s, int cpu, u64 dl)
+{
+	struct rq *rq = cpu_rq(s, cpu);
+
+	rq->dl.dl_nr_running = dl ? 1 : 0;
+	rq->dl.earliest_dl.curr = dl;
+	dl_cpudl_set(rq, dl, dl != 0);
+}
+
+int sched_bench_find(struct sched *s, struct task_struct *p)
+{
+	return dl_find_cpu(s, p, &s->local_cpu_mask_dl[0]);
+}
+
 void init_dl_rq(struct dl_rq *dl_rq)
 {
 	memset(dl_rq, 0, sizeof(*dl_rq));
