@@ -10,7 +10,8 @@
  *     side by side with their ratio (goal: heap >= 50x cheaper at 1024).
  *
  * Reported, never asserted (timings depend on the machine).  Options:
- * --quick (1 s instead of 60 s, fewer calls), or DLB_BENCH_QUICK=1.
+ * --quick (1 s instead of 60 s, fewer calls), or DLB_BENCH_QUICK=1;
+ * "--quick --sim-only" or "--full --sim-only": the first simulation alone (profiling).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +103,8 @@ static void big_free(struct workload *wl)
 	free(wl);
 }
 
-static void bench_sim(enum dlb_sim_cpu_select sel, u64 duration)
+/* @hook: deliver every event (markers formatted); else the scheduler alone. */
+static void bench_sim(enum dlb_sim_cpu_select sel, u64 duration, bool hook)
 {
 	struct workload *wl = big_workload(640, duration);
 	struct dlb_sim_opts o;
@@ -120,17 +122,20 @@ static void bench_sim(enum dlb_sim_cpu_select sel, u64 duration)
 		fprintf(stderr, "dlb-sim-bench: %s\n", err.msg);
 		exit(1);
 	}
-	dlb_sim_set_event_hook(sim, count_event, &events);
+	if (hook)
+		dlb_sim_set_event_hook(sim, count_event, &events);
 	t0 = wall();
 	if (dlb_sim_run(sim, &err) < 0) {
 		fprintf(stderr, "dlb-sim-bench: %s\n", err.msg);
 		exit(1);
 	}
 	t = wall() - t0;
-	printf("sim  64 CPUs 640 tasks %4.0f s simulated  %-6s  wall %7.2f s  events %10llu "
-	       "(%6.2f M/s)  steps %10llu (%6.2f M/s)  push %llu pull %llu\n",
-	       (double)duration / 1e9, dlb_sim_cpu_select_str(sel), t,
-	       (unsigned long long)events, (double)events / t / 1e6,
+	if (!hook)
+		events = dlb_sim_nr_events(sim);
+	printf("sim  64 CPUs 640 tasks %3.0f s simulated  %-6s %-8s wall %6.2f s  events %9llu "
+	       "(%5.2f M/s)  steps %9llu (%5.2f M/s)  push %llu pull %llu\n",
+	       (double)duration / 1e9, dlb_sim_cpu_select_str(sel), hook ? "+markers" : "sched",
+	       t, (unsigned long long)events, (double)events / t / 1e6,
 	       (unsigned long long)dlb_sim_nr_steps(sim), (double)dlb_sim_nr_steps(sim) / t / 1e6,
 	       (unsigned long long)dlb_sim_opcount(sim, DLB_OP_PUSH)->calls,
 	       (unsigned long long)dlb_sim_opcount(sim, DLB_OP_PULL)->calls);
@@ -176,12 +181,18 @@ static double bench_select(enum cpu_select sel, int cpus, int calls)
 int main(int argc, char **argv)
 {
 	bool quick = getenv("DLB_BENCH_QUICK") || (argc > 1 && !strcmp(argv[1], "--quick"));
+	bool sim_only = argc > 2 && !strcmp(argv[2], "--sim-only");
 	u64 duration = (quick ? 1 : 60) * NSEC_PER_SEC;
 	int cpus;
 
 	printf("# dlb-sim-bench: reference scheduler costs (%s)\n", quick ? "quick" : "full");
-	bench_sim(DLB_SIM_HEAP, duration);
-	bench_sim(DLB_SIM_LINEAR, duration);
+	printf("# +markers: every event delivered and job markers formatted (what dlb-sim -o\n"
+	       "# does before writing); sched: no consumer, the scheduler and simulator alone\n");
+	bench_sim(DLB_SIM_HEAP, duration, true);
+	if (sim_only)
+		return 0;
+	bench_sim(DLB_SIM_HEAP, duration, false);
+	bench_sim(DLB_SIM_LINEAR, duration, false);
 	printf("# find+set per call, %s per call (lower is better)\n", dlb_opstat_unit());
 	printf("%6s %12s %12s %14s\n", "cpus", "heap", "linear", "linear/heap");
 	for (cpus = 2; cpus <= 1024; cpus *= 2) {

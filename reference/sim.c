@@ -219,8 +219,13 @@ static void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_
 {
 	struct dlb_event ev = { .cpu = cpu, .pid = pid, .type = DLB_EV_MARKER };
 	char buf[DLB_MARKER_MAX];
-	int n = dlb_marker_format(buf, sizeof(buf), m);
+	int n;
 
+	if (!sim->ev_fn) {
+		sim->events++;
+		return;
+	}
+	n = dlb_marker_format(buf, sizeof(buf), m);
 	if (n < 0)
 		return;		/* cannot happen: our fields fit DLB_MARKER_MAX */
 	ev.mark.text = buf;
@@ -733,8 +738,14 @@ static void replan(struct dlb_sim *sim, int cpu)
 		/* runtime is accounted up to exec_start: what is left now */
 		s64 left = curr->dl.runtime - (s64)(now - curr->se.exec_start);
 
-		if (!RB_EMPTY_NODE(&curr->dl.rb_node))
-			evq_push(sim, now + (left > 0 ? (u64)left : 0), SE_CPU_BUDGET, cpu, gen);
+		/*
+		 * Only if the budget ends before the work: a work completion
+		 * re-plans the CPU anyway (fewer stale events in the heap).
+		 */
+		if (left < 0)
+			left = 0;
+		if (!RB_EMPTY_NODE(&curr->dl.rb_node) && (u64)left < t->work_left)
+			evq_push(sim, now + (u64)left, SE_CPU_BUDGET, cpu, gen);
 	} else if (curr->policy != SCHED_FIFO || !rt_task(curr)) {
 		u64 slice = rt_task(curr) ? RR_TIMESLICE_NS : FAIR_SLICE_NS;
 		u64 used = curr->se.slice_used + (now - curr->se.exec_start);
