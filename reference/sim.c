@@ -303,7 +303,8 @@ static void cb_switch(void *arg, int cpu, struct task_struct *prev, long prev_st
 	ev.sw.next_pid = next->pid;
 	ev.sw.prev_prio = dl_task(prev) ? DLB_PRIO_DL : prev->prio;
 	ev.sw.next_prio = dl_task(next) ? DLB_PRIO_DL : next->prio;
-	ev.sw.prev_state = prev_state;
+	/* an exiting task: 6.x reports its exit_state, EXIT_ZOMBIE, printed "Z" */
+	ev.sw.prev_state = prev_state == TASK_DEAD ? 0x20 : prev_state;
 	memcpy(ev.sw.prev_comm, prev->comm, DLB_COMM_LEN);
 	memcpy(ev.sw.next_comm, next->comm, DLB_COMM_LEN);
 	emit(sim, &ev);
@@ -589,9 +590,13 @@ static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
 		}
 		if (t->exit_pending) {
 			struct dlb_marker m = { .kind = DLB_MARK_TASK_EXIT, .tid = t->tid };
+			struct dlb_event ev = { .cpu = cpu, .pid = t->tid, .type = DLB_EV_EXIT };
 
 			job_close(sim, t);
 			emit_marker(sim, cpu, t->tid, &m);
+			ev.exit.pid = t->tid;
+			memcpy(ev.exit.comm, t->task.comm, DLB_COMM_LEN);
+			emit(sim, &ev);
 			t->st = THR_DONE;
 			sched_exit_curr(sim->s, cpu);
 			return;
