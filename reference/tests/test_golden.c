@@ -378,6 +378,63 @@ static void test_inheritance(void **state)
 	assert_int_equal(inheritance_w_end(false), 202000);
 }
 
+/*
+ * A fair owner boosted by a -deadline waiter (patch 006's first boosting
+ * condition): o (SCHED_OTHER) holds m for 3 ms; w (-deadline) blocks on it
+ * at 0.5; a FIFO task f, ready at 0.6 for 10 ms, outranks a fair task.
+ * With inheritance o runs as -deadline with w's parameters until it
+ * unlocks at 3, and w ends at 4; without, f preempts o and w waits until
+ * f is done (10.6) and o finishes (13): w ends at 14.
+ */
+static u64 fair_owner_w_end(bool pi)
+{
+	struct workload *wl = wlb_new(50 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	const char *p;
+	u64 end = 0;
+	int ow, w, f, m;
+
+	wl->global.pi_enabled = pi;
+	m = wlb_res(wl, "m", WL_RES_MUTEX);
+	ow = wlb_task(wl, "o", WL_POLICY_OTHER, 0, 0, 0);
+	wlb_ev(wl, ow, WL_EV_LOCK, 0, m);
+	wlb_ev(wl, ow, WL_EV_RUN, 3 * MS, -1);
+	wlb_ev(wl, ow, WL_EV_UNLOCK, 0, m);
+	wlb_ev(wl, ow, WL_EV_SLEEP, 300 * MS, -1);
+	w = wlb_task(wl, "w", WL_POLICY_DEADLINE, 2 * MS, 10 * MS, 10 * MS);
+	wl->tasks[w].delay_ns = 500 * US;
+	wlb_ev(wl, w, WL_EV_LOCK, 0, m);
+	wlb_ev(wl, w, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, w, WL_EV_UNLOCK, 0, m);
+	wlb_ev(wl, w, WL_EV_SLEEP, 300 * MS, -1);
+	f = wlb_task(wl, "f", WL_POLICY_FIFO, 0, 0, 0);
+	wl->tasks[f].priority = 50;
+	wl->tasks[f].delay_ns = 600 * US;
+	wlb_ev(wl, f, WL_EV_RUN, 10 * MS, -1);
+	wlb_ev(wl, f, WL_EV_SLEEP, 300 * MS, -1);
+	opts(&o, 1);
+	sim = run(wl, &o, 1u << DLB_EV_MARKER, &log);
+	p = strstr(log.buf, "dlb_job: tid=1001 job=0 event=end");
+	if (p) {
+		while (p > log.buf && p[-1] != '\n')
+			p--;
+		end = strtoull(p, NULL, 10);
+	}
+	free(log.buf);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+	return end;
+}
+
+static void test_inheritance_fair_owner(void **state)
+{
+	(void)state;
+	assert_int_equal(fair_owner_w_end(true), 4000);
+	assert_int_equal(fair_owner_w_end(false), 14000);
+}
+
 /* Admission as the kernel's: 2 CPUs give 1.8 of DL bandwidth (fair server 5 %). */
 static void test_admission(void **state)
 {
@@ -448,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_pull_on_idle),
 		cmocka_unit_test(test_dhall),
 		cmocka_unit_test(test_inheritance),
+		cmocka_unit_test(test_inheritance_fair_owner),
 		cmocka_unit_test(test_admission),
 		cmocka_unit_test(test_checkparam),
 	};
