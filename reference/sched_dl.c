@@ -213,7 +213,8 @@ static void replenish_dl_entity(struct sched_dl_entity *dl_se,
 {
 	struct rq *rq = rq_of_dl_rq(dl_rq_of_se(dl_se));
 
-	WARN_ON_S(rq->s, pi_se->dl_runtime <= 0);
+	if (WARN_ON_S(rq->s, pi_se->dl_runtime == 0))
+		return;		/* the seed's BUG_ON: cannot replenish from nothing */
 
 	/*
 	 * [006] This could be the case for a !-dl task that is boosted.
@@ -675,8 +676,19 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 	 * smaller than our one... OTW we keep our runtime and
 	 * deadline.
 	 */
-	if (pi_task && p->dl.dl_boosted && dl_prio(pi_task->normal_prio))
+	if (pi_task && p->dl.dl_boosted && dl_prio(pi_task->normal_prio)) {
 		pi_se = &pi_task->dl;
+	} else if (!dl_prio(p->normal_prio)) {
+		/*
+		 * Seed bug fixed (draft 006), as mainline 3.14 does: a
+		 * !-deadline task being de-boosted (pi_top_task already NULL)
+		 * that exhausts its runtime on the way out would be
+		 * replenished with its own dl_runtime, 0: the replenishment
+		 * loop never ends.  It returns to its own class right after
+		 * this; there is nothing to replenish.
+		 */
+		return;
+	}
 
 	/*
 	 * If p is throttled, we do nothing.  In fact, if it exhausted

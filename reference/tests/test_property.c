@@ -145,12 +145,90 @@ static void test_heap_linear_same(void **state)
 	run_sets(2, 8, 0x5eed3, true);
 }
 
+/*
+ * Mixed random workloads: -deadline, FIFO, RR and fair tasks, shared
+ * mutexes with and without inheritance, sleeps, yields, pinned tasks, tick
+ * accounting and overheads, heap or linear.  No schedulability claim: every
+ * invariant after every step, and the run ends without error.
+ */
+static void test_mixed_invariants(void **state)
+{
+	u64 seed = 0x5eed4;
+	int set, nsets = nr_sets / 3 > 0 ? nr_sets / 3 : 1;
+
+	(void)state;
+	for (set = 0; set < nsets; set++) {
+		struct workload *wl = wlb_new(40 * MS);
+		int m = 1 + (int)(rnd(&seed) % 4), n = 2 + (int)(rnd(&seed) % 6), i;
+		int mtx = wlb_res(wl, "m", WL_RES_MUTEX);
+		struct dlb_sim_opts o;
+		struct wlb_log log;
+		struct dlb_err err;
+
+		wl->global.pi_enabled = rnd(&seed) & 1;
+		for (i = 0; i < n; i++) {
+			u64 period = (2000 + rnd(&seed) % 8000) * US;
+			u64 run = (50 + rnd(&seed) % 2000) * US;
+			int pol = (int)(rnd(&seed) % 5), t, tmr;
+			char name[16];
+
+			snprintf(name, sizeof(name), "m%d", i);
+			if (pol >= 2) {
+				t = wlb_task(wl, name, WL_POLICY_DEADLINE,
+					     period / 8 > 1024 ? period / 8 : 1024, period, period);
+			} else {
+				t = wlb_task(wl, name, pol ? WL_POLICY_FIFO : WL_POLICY_OTHER, 0, 0, 0);
+				wl->tasks[t].priority = pol ? 1 + (int)(rnd(&seed) % 98) : 0;
+				if (pol && rnd(&seed) % 2)
+					wl->tasks[t].policy = WL_POLICY_RR;
+			}
+			if (rnd(&seed) % 2) {	/* a critical section first */
+				wlb_ev(wl, t, WL_EV_LOCK, 0, mtx);
+				wlb_ev(wl, t, WL_EV_RUN, run / 2, -1);
+				wlb_ev(wl, t, WL_EV_UNLOCK, 0, mtx);
+			}
+			wlb_ev(wl, t, WL_EV_RUN, run, -1);
+			if (rnd(&seed) % 8 == 0)
+				wlb_ev(wl, t, WL_EV_YIELD, 0, -1);
+			if (pol >= 2) {
+				snprintf(name, sizeof(name), "tm%d", i);
+				tmr = wlb_res(wl, name, WL_RES_TIMER);
+				wlb_ev(wl, t, WL_EV_TIMER, period, tmr);
+			} else {
+				wlb_ev(wl, t, WL_EV_SLEEP, period, -1);
+			}
+			if (m > 1 && rnd(&seed) % 5 == 0) {
+				wl->tasks[t].has_cpus = true;
+				dlb_cpumask_set(&wl->tasks[t].cpus, (unsigned int)(rnd(&seed) % (u64)m));
+			}
+			wl->tasks[t].delay_ns = rnd(&seed) % 3 * MS;
+		}
+		dlb_sim_opts_init(&o);
+		o.nr_cpus = m;
+		o.admission = false;
+		o.check = true;
+		o.timed = false;
+		o.cpu_select = rnd(&seed) & 1 ? DLB_SIM_LINEAR : DLB_SIM_HEAP;
+		if (rnd(&seed) % 3 == 0)
+			o.tick_ns = (1 + rnd(&seed) % 4) * MS;
+		if (rnd(&seed) % 3 == 0) {
+			o.ctx_switch_ns = rnd(&seed) % 50 * US;
+			o.migration_ns = rnd(&seed) % 100 * US;
+		}
+		if (wlb_run(wl, &o, WLB_SCHED, &log, NULL, &err) < 0)
+			fail_msg("mixed set %d (%d CPUs, %d tasks): %s", set, m, n, err.msg);
+		free(log.buf);
+		wlb_free(wl);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_uniprocessor_edf),
 		cmocka_unit_test(test_global_edf_gfb),
 		cmocka_unit_test(test_heap_linear_same),
+		cmocka_unit_test(test_mixed_invariants),
 	};
 	const char *n = getenv("DLB_PROPERTY_SETS");
 
