@@ -129,8 +129,15 @@ int cpudl_find(struct cpudl *cp, const struct dlb_cpumask *dlo_mask,
 
 	(void)dlo_mask;
 	if (later_mask) {
-		/* cpumask_and(later_mask, free_cpus, cpus_allowed) (all CPUs active) */
-		for (i = 0; i < DLB_MAX_CPUS / 64; i++) {
+		/*
+		 * cpumask_and(later_mask, free_cpus, cpus_allowed) (all CPUs
+		 * active), over the words that hold this simulation's CPUs
+		 */
+		unsigned int words = ((unsigned int)cp->nr_cpus + 63) / 64;
+
+		for (i = words; i < DLB_MAX_CPUS / 64; i++)
+			later_mask->bits[i] = 0;
+		for (i = 0; i < words; i++) {
 			later_mask->bits[i] = cp->free_cpus.bits[i] & p->cpus_allowed.bits[i];
 			any |= later_mask->bits[i] != 0;
 		}
