@@ -950,10 +950,8 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 	t->relock = -1;
 	t->last_cpu = -1;
 	t->st = THR_NEW;
-	if (wt->instances > 1)
-		snprintf(comm, sizeof(comm), "%s-%d", wt->name, instance);
-	else
-		snprintf(comm, sizeof(comm), "%s", wt->name);
+	/* upstream rt-app (thread_data_set_unique_name): "<task>-<thread index>" */
+	snprintf(comm, sizeof(comm), "%s-%zu", wt->name, idx);
 	t->task.owner = t;
 	sched_task_init(s, &t->task, t->tid, comm, (int)(idx % (size_t)s->nr_cpus));
 	if (sim->wl->nr_resources) {

@@ -22,10 +22,12 @@
  *
  * Threads: every task instance of the workload is one simulated thread,
  * in workload order (task 0 instance 0, task 0 instance 1, ..., task 1 ...),
- * with TID first_tid + index (default 1000 + index) and comm the task name,
- * or "name-N" (N = instance index from 0) when the task has instances > 1,
- * truncated to 15 characters.  Thread i starts on CPU i % nr_cpus, after
- * its "delay", as a wake-up.
+ * with TID first_tid + index (default 1000 + index) and comm
+ * "<task name>-<thread index>" as upstream rt-app names its threads
+ * (thread_data_set_unique_name(): "a-0", "b-1", "b-2" for a task a and a
+ * task b of 2 instances), truncated to 15 characters (where rt-app's
+ * pthread_setname_np() would fail and leave "rt-app").  Thread i starts on
+ * CPU i % nr_cpus, after its "delay", as a wake-up.
  *
  * Jobs: one iteration of a phase's event list is one job.  release: the
  * expiry of the timer (or sleep) that ended the previous iteration, else the

@@ -25,7 +25,7 @@ expect_eq "bad --cpu-select" "$out:$rc" "dlb-sim: --cpu-select: 'tree' is neithe
 
 "$SIM" -m 2 --check --no-timing -d 200ms -o "$T/a" "$D/two_dl.json"; rc=$?
 expect_eq "run exits 0" "$rc" 0
-check "trace has -deadline switches" grep -q 'sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=1000 next_prio=-1' "$T/a/trace.txt"
+check "trace has -deadline switches" grep -q 'sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a-0 next_pid=1000 next_prio=-1' "$T/a/trace.txt"
 check "trace has job markers" grep -q 'tracing_mark_write: dlb_job: tid=1001 job=0 event=begin rel=0 dl=10000000' "$T/a/trace.txt"
 check "schedstats have the seed's dl.stats" grep -q '^dl.stats.dmiss_max ' "$T/a/sched/1000.sched"
 expect_eq "jobs.csv: 40 + 20 jobs" "$(tail -n +2 "$T/a/jobs.csv" | wc -l)" 60

@@ -68,16 +68,16 @@ static void test_edf_two_periodic(void **state)
 	opts(&o, 1);
 	sim = run(wl, &o, WLB_SWITCH | WLB_DL, &log);
 	expect_log(&log,
-		   "0 0 swapper/0>a\n"
-		   "1000 0 a>b\n"
-		   "4000 0 b>swapper/0\n"
-		   "5000 0 swapper/0>a\n"
-		   "6000 0 a>swapper/0\n"
-		   "10000 0 swapper/0>a\n"
-		   "11000 0 a>b\n"
-		   "14000 0 b>swapper/0\n"
-		   "15000 0 swapper/0>a\n"
-		   "16000 0 a>swapper/0\n");
+		   "0 0 swapper/0>a-0\n"
+		   "1000 0 a-0>b-1\n"
+		   "4000 0 b-1>swapper/0\n"
+		   "5000 0 swapper/0>a-0\n"
+		   "6000 0 a-0>swapper/0\n"
+		   "10000 0 swapper/0>a-0\n"
+		   "11000 0 a-0>b-1\n"
+		   "14000 0 b-1>swapper/0\n"
+		   "15000 0 swapper/0>a-0\n"
+		   "16000 0 a-0>swapper/0\n");
 	assert_int_equal(stats(sim, 0).jobs, 4);
 	assert_int_equal(stats(sim, 1).jobs, 2);
 	assert_int_equal(stats(sim, 0).jobs_missed + stats(sim, 1).jobs_missed, 0);
@@ -105,21 +105,21 @@ static void test_throttle_replenish(void **state)
 	opts(&o, 1);
 	sim = run(wl, &o, WLB_SWITCH | WLB_DL, &log);
 	expect_log(&log,
-		   "0 0 swapper/0>hog\n"
-		   "2000 throttle hog 0 10000\n"
-		   "2000 0 hog>swapper/0\n"
-		   "10000 repl hog 2000 20000\n"
-		   "10000 0 swapper/0>hog\n"
-		   "12000 throttle hog 0 20000\n"
-		   "12000 0 hog>swapper/0\n"
-		   "20000 repl hog 2000 30000\n"
-		   "20000 0 swapper/0>hog\n"
-		   "22000 throttle hog 0 30000\n"
-		   "22000 0 hog>swapper/0\n"
-		   "30000 repl hog 2000 40000\n"
-		   "30000 0 swapper/0>hog\n"
-		   "32000 throttle hog 0 40000\n"
-		   "32000 0 hog>swapper/0\n");
+		   "0 0 swapper/0>hog-0\n"
+		   "2000 throttle hog-0 0 10000\n"
+		   "2000 0 hog-0>swapper/0\n"
+		   "10000 repl hog-0 2000 20000\n"
+		   "10000 0 swapper/0>hog-0\n"
+		   "12000 throttle hog-0 0 20000\n"
+		   "12000 0 hog-0>swapper/0\n"
+		   "20000 repl hog-0 2000 30000\n"
+		   "20000 0 swapper/0>hog-0\n"
+		   "22000 throttle hog-0 0 30000\n"
+		   "22000 0 hog-0>swapper/0\n"
+		   "30000 repl hog-0 2000 40000\n"
+		   "30000 0 swapper/0>hog-0\n"
+		   "32000 throttle hog-0 0 40000\n"
+		   "32000 0 hog-0>swapper/0\n");
 	assert_int_equal(stats(sim, 0).nr_throttled, 4);
 	/* the seed's schedstats: exactly the budget used, no overrun amount */
 	assert_int_equal(stats(sim, 0).rorun_max, 0);
@@ -181,11 +181,11 @@ static void test_wakeup_rule(void **state)
 	opts(&o, 1);
 	sim = run(wl, &o, WLB_SWITCH, &log);
 	expect_log(&log,
-		   "0 0 swapper/0>x\n"
-		   "1000 0 x>swapper/0\n"
-		   "5000 0 swapper/0>y\n"
-		   "7000 0 y>x\n"
-		   "8000 0 x>swapper/0\n");
+		   "0 0 swapper/0>x-0\n"
+		   "1000 0 x-0>swapper/0\n"
+		   "5000 0 swapper/0>y-1\n"
+		   "7000 0 y-1>x-0\n"
+		   "8000 0 x-0>swapper/0\n");
 	assert_int_equal(stats(sim, 0).dl_deadline_abs, 16 * MS);
 	dlb_sim_free(sim);
 	wlb_free(wl);
@@ -212,19 +212,19 @@ static void test_push_on_wakeup(void **state)
 	opts(&o, 2);
 	sim = run(wl, &o, WLB_SCHED, &log);
 	expect_log(&log,
-		   "0 0 swapper/0>a\n"
-		   "0 1 swapper/1>b\n"
-		   "1000 mig c 0>1\n"
-		   "1000 1 b>c\n"
-		   "3000 1 c>b\n"
-		   "5000 0 a>swapper/0\n"
-		   "7000 1 b>swapper/1\n"
-		   "10000 0 swapper/0>a\n"
-		   "15000 0 a>swapper/0\n"
-		   "20000 1 swapper/1>b\n"
-		   "20000 0 swapper/0>a\n"
-		   "25000 1 b>swapper/1\n"
-		   "25000 0 a>swapper/0\n");
+		   "0 0 swapper/0>a-0\n"
+		   "0 1 swapper/1>b-1\n"
+		   "1000 mig c-2 0>1\n"
+		   "1000 1 b-1>c-2\n"
+		   "3000 1 c-2>b-1\n"
+		   "5000 0 a-0>swapper/0\n"
+		   "7000 1 b-1>swapper/1\n"
+		   "10000 0 swapper/0>a-0\n"
+		   "15000 0 a-0>swapper/0\n"
+		   "20000 1 swapper/1>b-1\n"
+		   "20000 0 swapper/0>a-0\n"
+		   "25000 1 b-1>swapper/1\n"
+		   "25000 0 a-0>swapper/0\n");
 	assert_int_equal(stats(sim, 2).nr_migrations, 1);
 	assert_true(dlb_sim_opcount(sim, DLB_OP_FIND)->calls > 0);
 	dlb_sim_free(sim);
@@ -250,12 +250,12 @@ static void test_pinned(void **state)
 	opts(&o, 2);
 	sim = run(wl, &o, WLB_SCHED, &log);
 	expect_log(&log,
-		   "0 0 swapper/0>a\n"
-		   "0 1 swapper/1>b\n"
-		   "5000 0 a>c\n"
-		   "5000 1 b>swapper/1\n"
-		   "7000 0 c>swapper/0\n"
-		   "10000 0 swapper/0>a\n");
+		   "0 0 swapper/0>a-0\n"
+		   "0 1 swapper/1>b-1\n"
+		   "5000 0 a-0>c-2\n"
+		   "5000 1 b-1>swapper/1\n"
+		   "7000 0 c-2>swapper/0\n"
+		   "10000 0 swapper/0>a-0\n");
 	assert_int_equal(stats(sim, 2).nr_migrations, 0);
 	dlb_sim_free(sim);
 	wlb_free(wl);
@@ -280,12 +280,12 @@ static void test_pull_on_idle(void **state)
 	opts(&o, 2);
 	sim = run(wl, &o, WLB_SCHED, &log);
 	expect_log(&log,
-		   "0 0 swapper/0>a\n"
-		   "0 1 swapper/1>b\n"
-		   "1000 mig c 0>1\n"
-		   "1000 1 b>c\n"
-		   "4000 1 c>swapper/1\n"
-		   "5000 0 a>swapper/0\n");
+		   "0 0 swapper/0>a-0\n"
+		   "0 1 swapper/1>b-1\n"
+		   "1000 mig c-2 0>1\n"
+		   "1000 1 b-1>c-2\n"
+		   "4000 1 c-2>swapper/1\n"
+		   "5000 0 a-0>swapper/0\n");
 	assert_int_equal(dlb_sim_opcount(sim, DLB_OP_PULL)->done, 1);
 	/*
 	 * The pull kept c's deadline (0 + 15 ms).  The seed's enqueue would run
@@ -455,7 +455,7 @@ static void test_admission(void **state)
 	sim = dlb_sim_create(wl, &o, &err);
 	assert_null(sim);
 	assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
-	assert_string_equal(err.msg, "sched_setattr: EBUSY: t3: bandwidth 0.5000 would bring the "
+	assert_string_equal(err.msg, "sched_setattr: EBUSY: t3-3: bandwidth 0.5000 would bring the "
 			    "-deadline total to 2.0000 of 2 CPUs, over the admitted 1.8000 "
 			    "(0.9000 per CPU)");
 	/* without the fair server's reservation 1.9 fit: still not 2.0 */
@@ -488,7 +488,7 @@ static void test_checkparam(void **state)
 	assert_true(dl_param_check_seed_v4(&wl->tasks[0].dl));
 	opts(&o, 1);
 	assert_null(dlb_sim_create(wl, &o, &err));
-	assert_string_equal(err.msg, "sched_setattr: EINVAL: bad: runtime 20000000 ns exceeds "
+	assert_string_equal(err.msg, "sched_setattr: EINVAL: bad-0: runtime 20000000 ns exceeds "
 			    "deadline 10000000 ns (runtime must not exceed deadline)");
 	wlb_free(wl);
 }

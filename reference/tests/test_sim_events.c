@@ -106,12 +106,12 @@ static void test_barrier(void **state)
 	opts(&o, 2);
 	sim = run(wl, &o, WLB_SWITCH, &log);
 	expect_log(&log,
-		   "0 0 swapper/0>a\n"
-		   "0 1 swapper/1>b\n"
-		   "1000 0 a>swapper/0\n"
-		   "3000 0 swapper/0>a\n"
-		   "4000 1 b>swapper/1\n"
-		   "4000 0 a>swapper/0\n");
+		   "0 0 swapper/0>a-0\n"
+		   "0 1 swapper/1>b-1\n"
+		   "1000 0 a-0>swapper/0\n"
+		   "3000 0 swapper/0>a-0\n"
+		   "4000 1 b-1>swapper/1\n"
+		   "4000 0 a-0>swapper/0\n");
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }
@@ -150,11 +150,11 @@ static void test_cond(void **state)
 	 * 3, takes m again (free) and runs 1 ms.
 	 */
 	expect_log(&log,
-		   "0 0 swapper/0>w\n"
-		   "0 0 w>swapper/0\n"
-		   "2000 0 swapper/0>s\n"
-		   "3000 0 s>w\n"
-		   "4000 0 w>swapper/0\n");
+		   "0 0 swapper/0>w-0\n"
+		   "0 0 w-0>swapper/0\n"
+		   "2000 0 swapper/0>s-1\n"
+		   "3000 0 s-1>w-0\n"
+		   "4000 0 w-0>swapper/0\n");
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }
@@ -182,11 +182,11 @@ static void test_suspend_resume(void **state)
 	opts(&o, 1);
 	sim = run(wl, &o, WLB_SWITCH, &log);
 	expect_log(&log,
-		   "0 0 swapper/0>p\n"
-		   "0 0 p>swapper/0\n"
-		   "5000 0 swapper/0>q\n"
-		   "5000 0 q>p\n"
-		   "6000 0 p>swapper/0\n");
+		   "0 0 swapper/0>p-0\n"
+		   "0 0 p-0>swapper/0\n"
+		   "5000 0 swapper/0>q-1\n"
+		   "5000 0 q-1>p-0\n"
+		   "6000 0 p-0>swapper/0\n");
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }

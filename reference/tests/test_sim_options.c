@@ -62,13 +62,13 @@ static void test_tick_overrun(void **state)
 	o.tick_ns = 4 * MS;
 	sim = run(wl, &o, WLB_SWITCH | WLB_DL, &log);
 	expect_log(&log,
-		   "0 0 swapper/0>hog\n"
-		   "4000 throttle hog -2000 10000\n"
-		   "4000 0 hog>swapper/0\n"
-		   "10000 repl hog 2000 30000\n"
-		   "10000 0 swapper/0>hog\n"
-		   "12000 throttle hog 0 30000\n"
-		   "12000 0 hog>swapper/0\n");
+		   "0 0 swapper/0>hog-0\n"
+		   "4000 throttle hog-0 -2000 10000\n"
+		   "4000 0 hog-0>swapper/0\n"
+		   "10000 repl hog-0 2000 30000\n"
+		   "10000 0 swapper/0>hog-0\n"
+		   "12000 throttle hog-0 0 30000\n"
+		   "12000 0 hog-0>swapper/0\n");
 	dlb_sim_task_stats(sim, 0, &st);
 	assert_int_equal(st.rorun_max, 2 * MS);
 	assert_int_equal(st.last_rorun, 0);	/* the second throttle: exactly 0 */
@@ -132,11 +132,11 @@ static void test_yield(void **state)
 	opts(&o, 1);
 	sim = run(wl, &o, WLB_SWITCH | WLB_DL, &log);
 	expect_log(&log,
-		   "0 0 swapper/0>y\n"
-		   "1000 throttle y -1000 10000\n"
-		   "1000 0 y>swapper/0\n"
-		   "10000 0 swapper/0>y\n"
-		   "11000 0 y>swapper/0\n");
+		   "0 0 swapper/0>y-0\n"
+		   "1000 throttle y-0 -1000 10000\n"
+		   "1000 0 y-0>swapper/0\n"
+		   "10000 0 swapper/0>y-0\n"
+		   "11000 0 y-0>swapper/0\n");
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }
@@ -166,14 +166,14 @@ static void test_lower_classes(void **state)
 	opts(&o, 1);
 	sim = run(wl, &o, WLB_SWITCH, &log);
 	expect_log(&log,
-		   "0 0 swapper/0>fifo\n"
-		   "1000 0 fifo>dl\n"
-		   "2000 0 dl>fifo\n"
-		   "5000 0 fifo>fair\n"
-		   "6000 0 fair>dl\n"
-		   "7000 0 dl>fair\n"
-		   "8000 0 fair>swapper/0\n"
-		   "11000 0 swapper/0>dl\n");
+		   "0 0 swapper/0>fifo-0\n"
+		   "1000 0 fifo-0>dl-2\n"
+		   "2000 0 dl-2>fifo-0\n"
+		   "5000 0 fifo-0>fair-1\n"
+		   "6000 0 fair-1>dl-2\n"
+		   "7000 0 dl-2>fair-1\n"
+		   "8000 0 fair-1>swapper/0\n"
+		   "11000 0 swapper/0>dl-2\n");
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }
@@ -265,7 +265,7 @@ static void test_bad_options(void **state)
 	wl->tasks[0].has_cpus = true;
 	dlb_cpumask_set(&wl->tasks[0].cpus, 5);
 	assert_null(dlb_sim_create(wl, &o, &err));
-	assert_string_equal(err.msg, "task a: sched_setaffinity: EINVAL: a: no CPU of the mask "
+	assert_string_equal(err.msg, "task a: sched_setaffinity: EINVAL: a-0: no CPU of the mask "
 			    "below 1");
 	wlb_free(wl);
 }
