@@ -801,7 +801,7 @@ static int dl_find_cpu(struct sched *s, struct task_struct *p, struct dlb_cpumas
  * task can!) we prefer to send it somewhere else.  If it has a shorter
  * deadline, we try to make it stay here, it might be important.
  */
-static int select_task_rq_dl(struct task_struct *p, int sd_flag, int flags)
+static int __select_task_rq_dl(struct task_struct *p, int sd_flag, int flags)
 {
 	struct sched *s = sched_of(p);
 	struct rq *rq;
@@ -823,6 +823,18 @@ static int select_task_rq_dl(struct task_struct *p, int sd_flag, int flags)
 		if (target != -1)
 			cpu = target;
 	}
+	return cpu;
+}
+
+/* select_task_rq_dl, counted and timed (done: the task goes to another CPU). */
+static int select_task_rq_dl(struct task_struct *p, int sd_flag, int flags)
+{
+	struct sched *s = sched_of(p);
+	u64 t0 = s->opstat.timed ? dlb_opstat_now() : 0;
+	int cpu = __select_task_rq_dl(p, sd_flag, flags);
+
+	dlb_opstat_add(&s->opstat, DLB_OP_SELECT, s->opstat.timed ? dlb_opstat_now() - t0 : 0,
+		       cpu != task_cpu(p));
 	return cpu;
 }
 
