@@ -227,6 +227,8 @@ static void test_push_on_wakeup(void **state)
 		   "25000 0 a-0>swapper/0\n");
 	assert_int_equal(stats(sim, 2).nr_migrations, 1);
 	assert_true(dlb_sim_opcount(sim, DLB_OP_FIND)->calls > 0);
+	/* the one wake-up placed elsewhere than its previous CPU: c's */
+	assert_int_equal(dlb_sim_opcount(sim, DLB_OP_SELECT)->done, 1);
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }
