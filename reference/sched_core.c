@@ -778,6 +778,13 @@ int sched_setattr(struct sched *s, struct task_struct *p, int policy, int prio,
 	if (p->on_rq)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "sched_setattr: %s is runnable", p->comm);
 	if (dl_policy(policy)) {
+		/*
+		 * Seed bug fixed: patch 002's __checkparam_dl() compares the
+		 * addresses of sched_deadline and sched_runtime, not their
+		 * values, and so accepts anything.  What it means (deadline
+		 * != 0, runtime <= deadline) and mainline's other rules are
+		 * dl_param_check() (test_golden.c: test_checkparam).
+		 */
 		enum dl_param_rule r = dl_param_check(dl, lim);
 		char buf[256];
 		u64 period = dl_params_period(dl), bw = to_ratio(period, dl->runtime);
