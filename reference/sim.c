@@ -36,7 +36,7 @@ enum sim_ev_type {
 
 struct sim_ev {
 	u64 time;
-	u64 seq;
+	u64 seq;		/* bit 62: not a work completion; below: insertion order */
 	u64 gen;
 	int type;
 	int idx;
@@ -130,17 +130,16 @@ struct dlb_sim {
  */
 static inline bool ev_less(const struct sim_ev *a, const struct sim_ev *b)
 {
-	if (a->time != b->time)
-		return a->time < b->time;
-	if ((a->type == SE_CPU_WORK) != (b->type == SE_CPU_WORK))
-		return a->type == SE_CPU_WORK;
-	return a->seq < b->seq;
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
+
+#define SEQ_NOT_WORK	(1ULL << 62)
 
 static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
 {
 	struct evq *q = &sim->q;
-	struct sim_ev e = { time, sim->seq++, gen, type, idx };
+	struct sim_ev e = { time, sim->seq++ | (type == SE_CPU_WORK ? 0 : SEQ_NOT_WORK), gen, type,
+			    idx };
 	size_t i;
 
 	if (q->n == q->cap) {
