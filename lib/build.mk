@@ -6,3 +6,4 @@ LIBDLB		:= $(BUILD)/libdlbench.a
 $(LIBDLB): $(call objs,$(LIB_SRCS))
 
 $(foreach t,$(wildcard lib/tests/test_*.c),$(eval $(call test_prog,$(t),$(LIBDLB))))
+TEST_SCRIPTS	+= lib/tests/readme_exitcodes.sh

@@ -19,7 +19,7 @@ pass=0 fail=0 skip=0
 failed=() skipped=()
 
 for t in "$@"; do
-	name=${t#"${DLB_SRC:-.}"/}
+	name=${t#"${DLB_SRC:-.}"/}; name=${name#"${DLB_BUILD:-build}"/}
 	log=$logdir/$(basename "$t").log
 	start=$SECONDS
 	if [[ $t == *.sh ]]; then
@@ -28,16 +28,18 @@ for t in "$@"; do
 		timeout -k 10 "$DLB_TEST_TIMEOUT" "$t" >"$log" 2>&1
 	fi
 	rc=$?
-	p=0 f=0 s=0 plan=-1
+	p=0 f=0 s=0 plan=-1 why=
 	while IFS= read -r line; do
 		case $line in
 		1..*)		plan=${line#1..}; plan=${plan%%[!0-9]*} ;;
+		"# SKIP "*)	why=${line#\# SKIP } ;;	# dlb_skip()'s reason, before cmocka's line
 		*"# SKIP"*|*"# skip"*)
-				s=$((s + 1)); skipped+=("$name: ${line#*# [Ss][Kk][Ii][Pp]}") ;;
+				s=$((s + 1))
+				skipped+=("$name:${line#*# [Ss][Kk][Ii][Pp]}${why:+ ($why)}"); why= ;;
 		"not ok"*)	f=$((f + 1)); failed+=("$name: $line") ;;
 		"ok"*)		p=$((p + 1)) ;;
 		esac
-	done < <(grep -aE '^(1\.\.[0-9]+|ok|not ok)' "$log")
+	done < <(grep -aE '^(1\.\.[0-9]+|ok|not ok|# SKIP )' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1; failed+=("$name: exited with status $rc (see $log)")
 	fi
