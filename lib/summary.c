@@ -10,12 +10,6 @@
 #include "dlbench/exitcode.h"
 #include "dlbench/summary.h"
 
-static const char *const status_name[] = {
-	[DLB_RUN_COMPLETE] = "complete",
-	[DLB_RUN_INCOMPLETE] = "incomplete",
-	[DLB_RUN_ERROR] = "error",
-};
-
 static void add_str(json_object *o, const char *key, const char *v)
 {
 	json_object_object_add(o, key, json_object_new_string(v));
@@ -70,13 +64,13 @@ int dlb_summary_write(const char *path, const struct dlb_summary *s, struct dlb_
 			       json_object_new_double(s->calibration_ns));
 	add_u64(root, "start_ns", s->start_ns);
 	add_u64(root, "end_ns", s->end_ns);
-	add_str(root, "status", (unsigned int)s->status < 3 ? status_name[s->status] : "error");
+	add_str(root, "status", dlb_run_status_str(s->status));
 	add_str(root, "cmdline", s->cmdline);
 	for (i = 0; i < s->nr_threads; i++)
 		json_object_array_add(arr, thread_to_json(&s->threads[i]));
 	json_object_object_add(root, "threads", arr);
 
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE |
 					      JSON_C_TO_STRING_SPACED);
 	f = fopen(path, "w");
 	if (!f || fprintf(f, "%s\n", text) < 0)
@@ -165,11 +159,11 @@ static int thread_from_json(struct rd *rd, json_object *o, struct dlb_summary_th
 
 static int status_from_str(struct rd *rd, const char *str, enum dlb_run_status *st)
 {
-	size_t i;
+	enum dlb_run_status i;
 
-	for (i = 0; i < sizeof(status_name) / sizeof(status_name[0]); i++) {
-		if (!strcmp(str, status_name[i])) {
-			*st = (enum dlb_run_status)i;
+	for (i = DLB_RUN_COMPLETE; i <= DLB_RUN_ERROR; i++) {
+		if (!strcmp(str, dlb_run_status_str(i))) {
+			*st = i;
 			return 0;
 		}
 	}
