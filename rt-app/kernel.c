@@ -634,8 +634,11 @@ static int threads_init(struct rtapp_run *run, struct dlb_err *err)
 	return 0;
 }
 
-/* Bandwidth admitted so far by this run's threads, for EBUSY messages. */
-static u64 admitted_bw(const struct rtapp_run *run)
+/*
+ * Bandwidth admitted so far by this run's threads in @task's root domain
+ * (the whole machine, or the task's cpuset partition), for EBUSY messages.
+ */
+static u64 admitted_bw(const struct rtapp_run *run, const struct wl_task *task)
 {
 	u64 bw = 0;
 	size_t i;
@@ -643,15 +646,19 @@ static u64 admitted_bw(const struct rtapp_run *run)
 	for (i = 0; i < run->nr_threads; i++) {
 		const struct wl_task *t = run->threads[i].task;
 
-		if (run->threads[i].setup == SETUP_DONE && t->policy == WL_POLICY_DEADLINE)
-			bw += to_ratio(dl_params_period(&t->dl), t->dl.runtime);
+		if (run->threads[i].setup != SETUP_DONE || t->policy != WL_POLICY_DEADLINE)
+			continue;
+		if (task->has_cpus && memcmp(&t->cpus, &task->cpus, sizeof(t->cpus)))
+			continue;
+		bw += to_ratio(dl_params_period(&t->dl), t->dl.runtime);
 	}
 	return bw;
 }
 
 static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct dlb_err *err)
 {
-	struct rtapp_admit_ctx ctx = { admitted_bw(run), (unsigned int)sysconf(_SC_NPROCESSORS_ONLN) };
+	struct rtapp_admit_ctx ctx = { admitted_bw(run, th->task),
+				       (unsigned int)sysconf(_SC_NPROCESSORS_ONLN) };
 
 	if (th->task->has_cpus && th->task->policy == WL_POLICY_DEADLINE)
 		ctx.cpus = dlb_cpumask_weight(&th->task->cpus);
