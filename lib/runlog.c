@@ -20,13 +20,21 @@ static int fit(int n, size_t size)
 	return n < 0 || (size_t)n >= size ? -1 : n;
 }
 
-int dlb_runlog_header(char *buf, size_t size, const char *policy_name, int prio)
+int dlb_runlog_header(char *buf, size_t size, const char *policy_name, bool with_prio, int prio)
 {
+	int n;
+
+	if (with_prio)
+		n = snprintf(buf, size, "# Policy : %s priority : %d\n", policy_name, prio);
+	else
+		n = snprintf(buf, size, "# Policy : %s\n", policy_name);
+	if (fit(n, size) < 0)
+		return -1;
 	/* rt-app 1.0's widths: "%s %8s %8s %8s %15s %15s %15s %10s %10s %10s %10s" */
-	return fit(snprintf(buf, size, "# Policy : %s priority : %d\n"
-			    "#idx %8s %8s %8s %15s %15s %15s %10s %10s %10s %10s\n",
-			    policy_name, prio, "perf", "run", "period", "start", "end",
-			    "rel_st", "slack", "c_duration", "c_period", "wu_lat"), size);
+	return fit(n + snprintf(buf + n, size - (size_t)n,
+				"#idx %8s %8s %8s %15s %15s %15s %10s %10s %10s %10s\n",
+				"perf", "run", "period", "start", "end", "rel_st", "slack",
+				"c_duration", "c_period", "wu_lat"), size);
 }
 
 int dlb_runlog_format(char *buf, size_t size, const struct dlb_runlog_rec *r)

@@ -50,9 +50,11 @@ struct dlb_runlog_rec {
 
 /*
  * The two header lines ("# Policy : NAME priority : P" and "#idx ...")
- * into @buf, newline-terminated.  Returns the length, -1 if it does not fit.
+ * into @buf, newline-terminated; without @with_prio the first line is
+ * "# Policy : NAME", as rt-app 1.0 writes it for SCHED_DEADLINE.  Returns
+ * the length, -1 if it does not fit.
  */
-int dlb_runlog_header(char *buf, size_t size, const char *policy_name, int prio);
+int dlb_runlog_header(char *buf, size_t size, const char *policy_name, bool with_prio, int prio);
 
 /* One record as a newline-terminated line.  Returns the length or -1. */
 int dlb_runlog_format(char *buf, size_t size, const struct dlb_runlog_rec *r);

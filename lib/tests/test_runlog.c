@@ -19,25 +19,32 @@ static void test_header_matches_rtapp(void **state)
 	int n;
 
 	(void)state;
-	n = dlb_runlog_header(buf, sizeof(buf), "SCHED_OTHER", 0);
+	n = dlb_runlog_header(buf, sizeof(buf), "SCHED_OTHER", true, 0);
 	assert_int_equal(n, (int)strlen(buf));
 	/* the first two lines of rt-app 1.0's file, byte for byte */
 	assert_int_equal(memcmp(buf, rtapp10_log, (size_t)n), 0);
-	assert_int_equal(dlb_runlog_header(buf, 20, "SCHED_OTHER", 0), -1);
+	assert_int_equal(dlb_runlog_header(buf, 20, "SCHED_OTHER", true, 0), -1);
+	/* rt-app 1.0 writes no priority for SCHED_DEADLINE */
+	n = dlb_runlog_header(buf, sizeof(buf), "SCHED_DEADLINE", false, 0);
+	assert_int_equal(n, (int)strlen(buf));
+	assert_int_equal(strncmp(buf, "# Policy : SCHED_DEADLINE\n", 26), 0);
+	/* and the same column line */
+	assert_int_equal(strncmp(buf + 26, strchr(rtapp10_log, '\n') + 1, (size_t)n - 26), 0);
 }
 
 static void test_format_and_parse_back(void **state)
 {
-	struct dlb_runlog_rec r = {
-		.idx = 3, .perf = 250000, .run = 1001, .period = 10000, .start = 12345678,
-		.end = 12355678, .rel_st = 1000, .slack = -12, .c_duration = 1000,
-		.c_period = 10000, .wu_lat = 4,
-	}, back;
+	struct dlb_runlog_rec r, back;
 	char buf[DLB_RUNLOG_LINE_MAX];
 	struct dlb_err err;
 	int n;
 
 	(void)state;
+	memset(&r, 0, sizeof(r));
+	memset(&back, 0, sizeof(back));
+	r.idx = 3, r.perf = 250000, r.run = 1001, r.period = 10000, r.start = 12345678;
+	r.end = 12355678, r.rel_st = 1000, r.slack = -12, r.c_duration = 1000;
+	r.c_period = 10000, r.wu_lat = 4;
 	n = dlb_runlog_format(buf, sizeof(buf), &r);
 	assert_int_equal(n, (int)strlen(buf));
 	assert_string_equal(buf, "   3   250000     1001    10000        12345678        12355678"
