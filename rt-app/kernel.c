@@ -367,7 +367,8 @@ static void thread_loop(struct rtapp_thread *th)
 		job_begin(th, ref);
 	for (loop = 0; t->loop < 0 || loop < t->loop; loop++) {
 		for (p = 0; p < t->nr_phases; p++) {
-			for (pl = 0; pl < t->phases[p].loop; pl++) {
+			/* a phase loop of -1 repeats until the run ends */
+			for (pl = 0; t->phases[p].loop < 0 || pl < t->phases[p].loop; pl++) {
 				if (stopping(th) || !run_pass(th, &t->phases[p]))
 					return;
 			}
@@ -423,7 +424,8 @@ static int thread_setup(struct rtapp_thread *th)
 	th->tid = gettid();
 	/* no timer slack: a release must wake the thread at the instant asked */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	pthread_setname_np(pthread_self(), t->name);	/* fails (ERANGE) past 15 chars */
+	/* comm = the task's name, as rt-app; the kernel truncates it to 15 chars */
+	prctl(PR_SET_NAME, t->name, 0, 0, 0);
 	if (t->has_cpus && t->policy == WL_POLICY_DEADLINE) {
 		/* join the partition while still SCHED_OTHER (FACTS: never move a DL task) */
 		rc = rtapp_cpusets_join(&run->cpusets, &t->cpus, th->tid);
