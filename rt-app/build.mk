@@ -8,4 +8,6 @@ $(BUILD)/bin/dlb-rtapp: $(call objs,$(RTAPP_SRCS)) $(LIBDLB)
 ifneq ($(wildcard lib/workload.c),)
 PROGS		+= $(BUILD)/bin/dlb-rtapp
 TEST_SCRIPTS	+= $(sort $(wildcard rt-app/tests/*.sh))
+$(foreach t,$(wildcard rt-app/tests/test_*.c),$(eval $(call test_prog,$(t),\
+	$(call objs,rt-app/sched.c rt-app/calib.c) $(LIBDLB))))
 endif

@@ -596,7 +596,7 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 	th->log = fopen(path, "w");
 	if (!th->log)
 		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
-	dlb_runlog_header(hdr, sizeof(hdr), rtapp_policy_name(t->policy),
+	dlb_runlog_header(hdr, sizeof(hdr), wl_policy_str(t->policy),
 			  t->policy != WL_POLICY_DEADLINE, t->priority);
 	fputs(hdr, th->log);
 	return 0;

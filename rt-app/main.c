@@ -53,25 +53,6 @@ static void on_signal(int sig)
 	rtapp_signalled = 1;
 }
 
-const char *rtapp_policy_name(int policy)
-{
-	switch (policy) {
-	case WL_POLICY_OTHER:
-		return "SCHED_OTHER";
-	case WL_POLICY_FIFO:
-		return "SCHED_FIFO";
-	case WL_POLICY_RR:
-		return "SCHED_RR";
-	case WL_POLICY_BATCH:
-		return "SCHED_BATCH";
-	case WL_POLICY_IDLE:
-		return "SCHED_IDLE";
-	case WL_POLICY_DEADLINE:
-		return "SCHED_DEADLINE";
-	}
-	return "SCHED_UNKNOWN";
-}
-
 static int die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int die(int code, const char *fmt, ...)

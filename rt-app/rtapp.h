@@ -133,9 +133,6 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 /* The simulated run (reference backend).  Returns an exit code. */
 int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err);
 
-/* "SCHED_DEADLINE" ... for the log header. */
-const char *rtapp_policy_name(int policy);
-
 /* Set by the signal handler. */
 extern volatile sig_atomic_t rtapp_signalled;
 

@@ -94,7 +94,7 @@ setpriv --reuid nobody --regid nogroup --clear-groups --inh-caps=-all \
 	"$RTAPP" -q -n -o "$TMP/nobody/out" "$DATA/dl2.json" >"$TMP/nobody.out" 2>&1
 expect_eq "unprivileged run exits 3 (environment)" "$?" 3
 check "EPERM explained, reference backend suggested" \
-	grep -q "task 'dl_a' instance 0: not permitted to set policy deadline (EPERM): it needs root or CAP_SYS_NICE (uid 65534); run as root, or simulate with --backend reference" "$TMP/nobody.out"
+	grep -q "task 'dl_a' instance 0: not permitted to set policy SCHED_DEADLINE (EPERM): it needs root or CAP_SYS_NICE (uid 65534); run as root, or simulate with --backend reference" "$TMP/nobody.out"
 
 # ---- calibration: 5 ms runs on an idle CPU within 2 % (median of 100) ----
 "$RTAPP" -q -n -o "$TMP/calib" "$DATA/calib.json" >"$TMP/calib.out" 2>&1
