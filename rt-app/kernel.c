@@ -29,6 +29,7 @@
 #define LOG_RECS	1024	/* records buffered per thread between writes */
 #define RUN_CHUNK_NS	(50 * NSEC_PER_USEC)	/* stop is checked between chunks */
 #define SLEEP_CHUNK_NS	(20 * NSEC_PER_MSEC)
+#define THREAD_STACK	(256 * 1024)
 
 static u64 now_mono(void)
 {
@@ -675,11 +676,22 @@ static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct 
 /* Create thread i and wait until it has set its policy (or failed). */
 static int thread_start(struct rtapp_run *run, struct rtapp_thread *th, struct dlb_err *err)
 {
-	int rc = pthread_create(&th->pth, NULL, thread_main, th);
+	pthread_attr_t attr;
+	int rc;
 
+	/*
+	 * A small stack: with lock_pages (rt-app's default) every stack is
+	 * locked in memory, and 8 MiB ones exhaust RLIMIT_MEMLOCK at once.
+	 */
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK);
+	rc = pthread_create(&th->pth, &attr, thread_main, th);
+	pthread_attr_destroy(&attr);
 	if (rc)
-		return dlb_err_set(err, DLB_EXIT_ENV, "task '%s': cannot create a thread: %s",
-				   th->task->name, strerror(rc));
+		return dlb_err_set(err, DLB_EXIT_ENV, "task '%s': cannot create a thread: %s%s",
+				   th->task->name, strerror(rc), rc == EAGAIN &&
+				   run->wl->global.lock_pages ? " (lock_pages: RLIMIT_MEMLOCK "
+				   "too small? set \"lock_pages\": false or raise it)" : "");
 	th->created = true;
 	pthread_mutex_lock(&run->lock);
 	while (th->setup == SETUP_PENDING)
