@@ -29,6 +29,9 @@ TMP=$(mktemp -d /tmp/dlb-accuracy.XXXXXX)
 [ "$KEEP" -eq 1 ] || trap 'rm -rf "$TMP"' EXIT
 
 # One workload for both: absolute timers (rt-app 1.0 defaults to relative),
+# note: dlb-rtapp releases every task at one common instant t0 (the critical
+# instant), rt-app 1.0 each thread from its own start: simultaneous wake-ups
+# cost dlb-rtapp some wake-up latency here;
 # each task its own timer, no ftrace (rt-app 1.0 would need debugfs tracing).
 workload() {	# $1: logdir
 	cat <<JSON
@@ -53,7 +56,7 @@ workload "$TMP/dlb" >"$TMP/dlb.json"
 workload "$TMP/rtapp" >"$TMP/rtapp.json"
 exec 9>/tmp/dlbench-kernel.lock
 flock 9
-"$RTAPP" -q -n "$TMP/dlb.json" >"$TMP/dlb.out" 2>&1 || { cat "$TMP/dlb.out"; exit 3; }
+"$RTAPP" -n "$TMP/dlb.json" >"$TMP/dlb.out" 2>&1 || { cat "$TMP/dlb.out"; exit 3; }
 rt-app "$TMP/rtapp.json" >"$TMP/rtapp.out" 2>&1 || { tail -3 "$TMP/rtapp.out"; exit 3; }
 flock -u 9
 
