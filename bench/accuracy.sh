@@ -29,10 +29,10 @@ TMP=$(mktemp -d /tmp/dlb-accuracy.XXXXXX)
 [ "$KEEP" -eq 1 ] || trap 'rm -rf "$TMP"' EXIT
 
 # One workload for both: absolute timers (rt-app 1.0 defaults to relative),
-# note: dlb-rtapp releases every task at one common instant t0 (the critical
-# instant), rt-app 1.0 each thread from its own start: simultaneous wake-ups
-# cost dlb-rtapp some wake-up latency here;
 # each task its own timer, no ftrace (rt-app 1.0 would need debugfs tracing).
+# Note: dlb-rtapp releases every task at one common instant t0 (the critical
+# instant), rt-app 1.0 each thread from its own start; the simultaneous
+# wake-ups cost dlb-rtapp some wake-up latency on this comparison.
 workload() {	# $1: logdir
 	cat <<JSON
 {
