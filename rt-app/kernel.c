@@ -307,7 +307,16 @@ static bool run_event(struct rtapp_thread *th, const struct wl_event *ev)
 		sched_yield();
 		break;
 	case WL_EV_SUSPEND:
+		/*
+		 * Without a timer, a resume is what releases the task (a
+		 * sporadic activation): the job ends before the wait and the
+		 * next one is released at the wake-up.
+		 */
+		if (!th->has_timer)
+			job_end(th, now_mono());
 		ev_suspend(th, &r->wakeup);
+		if (!th->has_timer && !stopping(th))
+			job_begin(th, now_mono());
 		break;
 	case WL_EV_RESUME:
 		ev_resume(&r->wakeup);
@@ -343,7 +352,8 @@ static bool run_pass(struct rtapp_thread *th, const struct wl_phase *ph)
 
 	phase_config(ph, &c_duration, &c_period);
 	log_pass_start(th);
-	if (!th->has_timer)
+	if (!th->has_timer && !th->job_open &&
+	    !(ph->nr_events && ph->events[0].type == WL_EV_SUSPEND))
 		job_begin(th, now_mono());
 	for (i = 0; i < ph->nr_events && go; i++)
 		go = run_event(th, &ph->events[i]);

@@ -227,7 +227,7 @@ int main(int argc, char **argv)
 	struct rtapp_run run = { 0 };
 	struct workload *wl = NULL;
 	struct dlb_err err = { 0 };
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 16], calib_where[32];
 	struct sigaction sa;
 	int rc;
 
@@ -257,10 +257,10 @@ int main(int argc, char **argv)
 	} else {
 		if (calibrate(&run, &err))
 			goto fail;
+		snprintf(calib_where, sizeof(calib_where), "measured on CPU%d", run.calib_cpu);
 		if (!o.quiet)
-			printf("# calibration: %.3f ns per loop (%s%d)\n", run.ns_per_loop,
-			       run.calib_cpu >= 0 ? "measured on CPU" : "given, CPU ",
-			       run.calib_cpu);
+			printf("# calibration: %.3f ns per loop (%s)\n", run.ns_per_loop,
+			       run.calib_cpu >= 0 ? calib_where : "given");
 		if (setup_markers(&run, &o, &err))
 			goto fail;
 		rc = rtapp_kernel_run(&run, &sum, &err);
