@@ -7,7 +7,7 @@
 # calibration accuracy.  Needs root, SCHED_DEADLINE and tracefs; holds the
 # machine-wide kernel lock throughout.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 24
+plan 26
 
 need_root && need_sched_deadline && need_tracefs || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 exec 9>/tmp/dlbench-kernel.lock
@@ -75,6 +75,11 @@ expect_eq "over-subscribed workload exits 3 (environment)" "$?" 3
 check "EBUSY explained: task, bandwidth, admitted, capacity" \
 	grep -q "task 'big' instance 2: SCHED_DEADLINE admission refused (EBUSY): bandwidth 0.900 (runtime 9000000 ns / period 10000000 ns) does not fit: this run had admitted 1.800 of the 1.800 available to tasks (2 CPUs x sched_rt_runtime_us 950000 / sched_rt_period_us 1000000 = 1.900, less the fair servers' 0.050 per CPU)" "$TMP/busy.out"
 expect_eq "no DL thread left after EBUSY" "$(dl_threads)" 0
+
+# ---- a sched_setscheduler2 number this kernel does not have ----
+"$RTAPP" -q -n --setscheduler2=999 -o "$TMP/nosys" "$DATA/dl2.json" >"$TMP/nosys.out" 2>&1
+expect_eq "--setscheduler2 without the patch exits 3" "$?" 3
+check "ENOSYS explained" grep -q "task 'dl_a' instance 0: this kernel has no such system call (ENOSYS): no SCHED_DEADLINE here; try --backend reference" "$TMP/nosys.out"
 
 # ---- SIGINT mid-run: every thread stops within one period (100 ms) ----
 "$RTAPP" -q -n -o "$TMP/int" "$DATA/long.json" >"$TMP/int.out" 2>&1 &
