@@ -435,8 +435,8 @@ static int thread_setup(struct rtapp_thread *th)
 	th->tid = gettid();
 	/* no timer slack: a release must wake the thread at the instant asked */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	/* comm = the task's name, as rt-app; the kernel truncates it to 15 chars */
-	prctl(PR_SET_NAME, t->name, 0, 0, 0);
+	/* comm "<task>-<thread index>" as upstream rt-app; the kernel keeps 15 chars */
+	prctl(PR_SET_NAME, th->comm, 0, 0, 0);
 	if (t->has_cpus && t->policy == WL_POLICY_DEADLINE) {
 		/* join the partition while still SCHED_OTHER (FACTS: never move a DL task) */
 		rc = rtapp_cpusets_join(&run->cpusets, &t->cpus, th->tid);
@@ -601,6 +601,7 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 	if (th->mem)
 		memset(th->mem, 0, th->mem_size);	/* fault the pages in now */
 	/* rt-app 1.0's names: <basename>-<task>-<thread index>.log */
+	snprintf(th->comm, sizeof(th->comm), "%s-%d", t->name, index);
 	snprintf(th->log_name, sizeof(th->log_name), "%s-%s-%d.log", base, t->name, index);
 	snprintf(th->sched_name, sizeof(th->sched_name), "%s-%s-%d.sched", base, t->name, index);
 	snprintf(path, sizeof(path), "%s/%s", run->outdir, th->log_name);
@@ -712,6 +713,20 @@ static int thread_start(struct rtapp_run *run, struct rtapp_thread *th, struct d
 	return 0;
 }
 
+/* The prio the kernel shows in sched events: -1 DL, 99 - p RT, 120 + nice fair. */
+static int kernel_prio(const struct wl_task *t)
+{
+	switch (t->policy) {
+	case WL_POLICY_DEADLINE:
+		return -1;
+	case WL_POLICY_FIFO:
+	case WL_POLICY_RR:
+		return 99 - t->priority;
+	default:
+		return 120 + t->priority;
+	}
+}
+
 static void mark_run_start(struct rtapp_run *run)
 {
 	char buf[DLB_MARKER_MAX];
@@ -732,9 +747,9 @@ static void mark_run_start(struct rtapp_run *run)
 		memset(&m, 0, sizeof(m));
 		m.kind = DLB_MARK_TASK;
 		m.tid = th->tid;
-		snprintf(m.name, sizeof(m.name), "%s", th->task->name);
+		snprintf(m.name, sizeof(m.name), "%s", th->comm);
 		m.policy = (int)th->task->policy;
-		m.prio = th->task->priority;
+		m.prio = kernel_prio(th->task);
 		if (th->task->policy == WL_POLICY_DEADLINE) {
 			m.flags = DLB_MF_PARAMS;
 			m.runtime = th->task->dl.runtime;

@@ -103,6 +103,7 @@ struct rtapp_thread {
 	char log_name[DLB_SUMMARY_PATH_MAX];
 	char sched_name[DLB_SUMMARY_PATH_MAX];
 	char mark[DLB_MARKER_MAX];	/* preformatted marker buffer */
+	char comm[DLB_NAME_MAX];	/* "<task>-<index>", as upstream rt-app and the reference */
 };
 
 struct rtapp_run {

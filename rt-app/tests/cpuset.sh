@@ -34,7 +34,7 @@ done | sort | tr '\n' ' ')
 expect_eq "split while running" "$(cat "$CPUSET/cpuset.sched_load_balance")" 0
 wait "$pid"
 expect_eq "pinned DL run exits 0" "$?" 0
-expect_eq "each DL thread on its CPU only" "$allowed" "pin0=0 pin1=1 "
+expect_eq "each DL thread on its CPU only" "$allowed" "pin0-0=0 pin1-1=1 "
 check "both pinned tasks ran 100 +-1 jobs" \
 	eval "grep -c '\"jobs\": 1\(00\|01\|99\)' $TMP/pin/summary.json | grep -qx 2"
 expect_eq "no cpuset left after the run" "$(left_behind)" 0

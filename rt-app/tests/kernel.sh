@@ -61,7 +61,7 @@ rels=$(grep "dlb_job: tid=${tids[0]} .*event=begin" "$TMP/trace.txt" |
 	     END { print bad + 0 }')
 expect_eq "dl_a releases 10 ms apart, dl = rel + 10 ms" "$rels" 0
 check "run start marker with the task attributes" \
-	grep -q "dlb_task: tid=${tids[1]} name=dl_b policy=deadline prio=0 runtime=5000000 deadline=20000000 period=20000000" "$TMP/trace.txt"
+	grep -q "dlb_task: tid=${tids[1]} name=dl_b-1 policy=deadline prio=-1 runtime=5000000 deadline=20000000 period=20000000" "$TMP/trace.txt"
 check "run end marker, complete" grep -q "dlb_run: event=end status=complete" "$TMP/trace.txt"
 check "marker timestamps on the mono clock match the log's start (us)" \
 	eval "awk -v s=\$(awk '!/^#/ { print \$5; exit }' $TMP/dl2/rt-app-dl_a-0.log) \
