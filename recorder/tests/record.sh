@@ -43,7 +43,10 @@ fi
 expect_eq "text: exit code" "$?" 0
 dlpid=$(sed -n 's/.*dlb-test-marker pid=\([0-9]*\).*/\1/p' "$tmp/txt/trace.txt" | head -1)
 n=$(grep -c "next_pid=$dlpid next_prio=-1" "$tmp/txt/trace.txt")
-check "text: marker and >= 20 DL switches ($n)" test -n "$dlpid" -a "$n" -ge 20
+# 0.4 s of a 10 ms period is ~40 jobs; on a loaded 2-CPU machine the
+# process may start late, so ask for a quarter: enough to show the DL
+# task's switch-ins were all recorded through trace_pipe, not just one.
+check "text: marker and >= 10 DL switches ($n)" test -n "$dlpid" -a "$n" -ge 10
 check "text: clock is mono" grep -qx 'clock=mono' "$tmp/txt/record.txt"
 
 # 3. a stray reader of the top-level trace_pipe: refused, PID named
