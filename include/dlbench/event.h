@@ -40,7 +40,11 @@ struct dlb_event {
 		struct {
 			int prev_pid, next_pid;
 			int prev_prio, next_prio;	/* DL: -1 */
-			long prev_state;		/* 0: runnable (preempted) */
+			long prev_state;		/* 0: runnable (preempted); the
+							 * kernel's raw value may add
+							 * 0x100 (TASK_REPORT_MAX,
+							 * printed "R+"): runnable is
+							 * (prev_state & 0xff) == 0 */
 			char prev_comm[DLB_COMM_LEN], next_comm[DLB_COMM_LEN];
 		} sw;
 		struct {		/* WAKEUP, WAKEUP_NEW, WAKING */
@@ -64,6 +68,7 @@ struct dlb_event {
 			int pid;
 			s64 runtime;	/* remaining runtime after the event */
 			u64 deadline;	/* absolute deadline after the event */
+			char comm[DLB_COMM_LEN];
 		} dl;
 		struct {
 			const char *text;	/* valid until the next event */

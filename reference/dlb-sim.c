@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlb-sim: run a workload on the reference SCHED_DEADLINE scheduler.
+ *
+ * Writes into -o DIR:
+ *   trace.txt          every event, one kernel-format ftrace line each
+ *                      (include/dlbench/event_text.h), markers included
+ *   sched/<tid>.sched  per thread, /proc/PID/sched style, with the seed's
+ *                      dl.stats.* lines (patch 005)
+ *   jobs.csv           one line per finished job
+ *   ops.csv            push/pull/find/set/select: calls and cost per call
+ * Without -o it prints a per-thread summary only.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dlbench/error.h"
+#include "dlbench/event_text.h"
+#include "dlbench/exitcode.h"
+#include "dlbench/workload.h"
+
+#include "sim.h"
+
+static const char *prog = "dlb-sim";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: %s [options] WORKLOAD.json\n"
+"Run an rt-app workload on the reference SCHED_DEADLINE v4 scheduler (simulated).\n"
+"\n"
+"  -m, --cpus=N              simulated CPUs, 1..1024 (default 1)\n"
+"  -s, --cpu-select=SEL      heap (cpudl, patch 007; default) or linear\n"
+"                            (latest_cpu_find, patch 004)\n"
+"  -a, --admission=MODE      kernel: 950000/1000000 us less 5%% per CPU for the\n"
+"                            fair server (default); noreserve: without it;\n"
+"                            off: admit anything; R/P[:PCT]: sched_rt_runtime_us\n"
+"                            R, sched_rt_period_us P, PCT %% reserved per CPU\n"
+"  -d, --duration=DUR        simulated time (default: the workload's duration;\n"
+"                            if none, until every thread ends, at most 1h)\n"
+"      --seed=N              seed (reserved: the model has no randomness yet)\n"
+"  -t, --tick=DUR            budget accounting at ticks of DUR (e.g. 4ms);\n"
+"                            default 0: exact, at the budget's end (hrtick)\n"
+"      --ctx-switch=DUR      overhead charged to a task switched in (default 0)\n"
+"      --migration=DUR       overhead charged to a migrated task (default 0)\n"
+"  -o, --output=DIR          write trace.txt, sched/, jobs.csv, ops.csv there\n"
+"  -c, --check               check every invariant after every step\n"
+"      --no-timing           do not time push/pull/find/set (costs written as 0:\n"
+"                            the output is then byte-identical run to run)\n"
+"      --runtime-events      also write sched_stat_runtime events\n"
+"  -h, --help                this help\n"
+"\n"
+"DUR takes a unit: ns, us, ms, s (a bare number is seconds for --duration,\n"
+"ns otherwise).  Exit codes: 0 ok, 2 bad input (also: a parameter or bandwidth\n"
+"the kernel would refuse, EINVAL/EBUSY), 3 output unwritable, 4 stopped early,\n"
+"5 an invariant failed.\n", prog);
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (try --help)\n");
+	return DLB_EXIT_BAD_INPUT;
+}
+
+static int parse_admission(const char *s, struct dlb_sim_opts *o)
+{
+	unsigned long long r, p;
+	double pct = 0;
+	int n = 0;
+
+	if (!strcmp(s, "kernel"))
+		return 0;
+	if (!strcmp(s, "noreserve")) {
+		o->reserved_bw = 0;
+		return 0;
+	}
+	if (!strcmp(s, "off")) {
+		o->admission = false;
+		return 0;
+	}
+	if (sscanf(s, "%llu/%llu%n", &r, &p, &n) != 2)
+		return -1;
+	if (s[n] == ':' && (sscanf(s + n + 1, "%lf", &pct) != 1 || pct < 0 || pct > 100))
+		return -1;
+	if (s[n] && s[n] != ':')
+		return -1;
+	if (!p || r > p)
+		return -1;
+	o->rt_runtime_us = r;
+	o->rt_period_us = p;
+	o->reserved_bw = (u64)(pct / 100.0 * (double)BW_UNIT + 0.5);
+	return 0;
+}
+
+struct out {
+	struct dlb_sim *sim;
+	FILE *trace, *jobs;
+	int err;
+};
+
+static int on_event(const struct dlb_event *ev, void *arg)
+{
+	struct out *o = arg;
+	char line[DLB_EVENT_TEXT_MAX];
+	int n = dlb_event_format(line, sizeof(line), ev, dlb_sim_comm(o->sim, ev->pid));
+
+	if (n < 0)
+		return 0;
+	line[n++] = '\n';
+	if (fwrite(line, 1, (size_t)n, o->trace) != (size_t)n) {
+		o->err = errno;
+		return DLB_EXIT_ENV;
+	}
+	return 0;
+}
+
+static int on_job(const struct dlb_sim_job *j, void *arg)
+{
+	struct out *o = arg;
+
+	fprintf(o->jobs, "%d,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%llu\n", j->tid,
+		j->comm, (unsigned long long)j->job, (unsigned long long)j->release,
+		(unsigned long long)j->begin, (unsigned long long)j->end,
+		(unsigned long long)j->deadline, (unsigned long long)j->exec_ns,
+		(unsigned long long)j->run_ns, (unsigned long long)j->period_ns,
+		(long long)j->slack_ns, (unsigned long long)j->wu_lat_ns);
+	return 0;
+}
+
+/* /proc/PID/sched layout: P() "%-45s:%21lld", PN() "%-45s:%14lld.%06lld" (ms). */
+static void write_sched(FILE *f, const struct dlb_sim_task_stats *st)
+{
+#define P(name, v) fprintf(f, "%-45s:%21lld\n", name, (long long)(v))
+#define PN(name, v) fprintf(f, "%-45s:%14lld.%06lld\n", name, (long long)((v) / 1000000), \
+			    (long long)((v) % 1000000))
+	fprintf(f, "%s (%d, #threads: 1)\n", st->comm, st->tid);
+	fprintf(f, "-------------------------------------------------------------------\n");
+	PN("se.sum_exec_runtime", st->sum_exec_runtime);
+	P("se.nr_migrations", st->nr_migrations);
+	P("se.statistics.nr_wakeups", st->nr_wakeups);
+	P("nr_switches", st->nr_switches);
+	P("nr_voluntary_switches", st->nr_voluntary_switches);
+	P("nr_involuntary_switches", st->nr_involuntary_switches);
+	P("policy", st->policy);
+	P("prio", st->prio);
+	if (st->policy == 6) {
+		P("dl.runtime", st->dl_runtime_left);
+		P("dl.deadline", st->dl_deadline_abs);
+		PN("dl.stats.last_dmiss", st->last_dmiss);
+		PN("dl.stats.dmiss_max", st->dmiss_max);
+		PN("dl.stats.last_rorun", st->last_rorun);
+		PN("dl.stats.rorun_max", st->rorun_max);
+		P("dl.nr_throttled", st->nr_throttled);
+		P("dl.nr_replenished", st->nr_replenished);
+	}
+	P("jobs", st->jobs);
+	P("jobs_missed", st->jobs_missed);
+#undef P
+#undef PN
+}
+
+static int write_outputs(const char *dir, struct dlb_sim *sim, const struct dlb_sim_opts *so)
+{
+	char path[4096];
+	size_t i;
+	int op;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sched", dir);
+	if (mkdir(path, 0777) < 0 && errno != EEXIST)
+		return -1;
+	for (i = 0; i < dlb_sim_nr_threads(sim); i++) {
+		struct dlb_sim_task_stats st;
+
+		dlb_sim_task_stats(sim, i, &st);
+		snprintf(path, sizeof(path), "%s/sched/%d.sched", dir, st.tid);
+		f = fopen(path, "w");
+		if (!f)
+			return -1;
+		write_sched(f, &st);
+		if (fclose(f))
+			return -1;
+	}
+	snprintf(path, sizeof(path), "%s/ops.csv", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "op,cpu_select,cpus,calls,done,unit,cost_sum,cost_min,cost_max,cost_mean,cost_p50,cost_p99\n");
+	for (op = 0; op < DLB_OP_NR; op++) {
+		const struct dlb_opcount *c = dlb_sim_opcount(sim, (enum dlb_op)op);
+
+		fprintf(f, "%s,%s,%d,%llu,%llu,%s,%llu,%llu,%llu,%.1f,%llu,%llu\n",
+			dlb_op_str((enum dlb_op)op), dlb_sim_cpu_select_str(so->cpu_select),
+			so->nr_cpus, (unsigned long long)c->calls, (unsigned long long)c->done,
+			so->timed ? dlb_opstat_unit() : "none", (unsigned long long)c->cost_sum,
+			(unsigned long long)c->cost_min, (unsigned long long)c->cost_max,
+			c->calls ? (double)c->cost_sum / (double)c->calls : 0.0,
+			(unsigned long long)dlb_opcount_quantile(c, 0.5),
+			(unsigned long long)dlb_opcount_quantile(c, 0.99));
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+static void print_summary(struct dlb_sim *sim)
+{
+	size_t i;
+
+	printf("# %-15s %7s %10s %8s %8s %12s %12s\n", "comm", "tid", "jobs", "missed",
+	       "throttle", "dmiss_max", "rorun_max");
+	for (i = 0; i < dlb_sim_nr_threads(sim); i++) {
+		struct dlb_sim_task_stats st;
+
+		dlb_sim_task_stats(sim, i, &st);
+		printf("  %-15s %7d %10llu %8llu %8llu %12llu %12llu\n", st.comm, st.tid,
+		       (unsigned long long)st.jobs, (unsigned long long)st.jobs_missed,
+		       (unsigned long long)st.nr_throttled, (unsigned long long)st.dmiss_max,
+		       (unsigned long long)st.rorun_max);
+	}
+}
+
+enum { OPT_SEED = 256, OPT_CTX, OPT_MIG, OPT_NOTIMING, OPT_RTEV };
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "cpus", required_argument, NULL, 'm' },
+		{ "cpu-select", required_argument, NULL, 's' },
+		{ "admission", required_argument, NULL, 'a' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "tick", required_argument, NULL, 't' },
+		{ "ctx-switch", required_argument, NULL, OPT_CTX },
+		{ "migration", required_argument, NULL, OPT_MIG },
+		{ "output", required_argument, NULL, 'o' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "no-timing", no_argument, NULL, OPT_NOTIMING },
+		{ "runtime-events", no_argument, NULL, OPT_RTEV },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dlb_sim_opts so;
+	struct workload *wl = NULL;
+	struct dlb_sim *sim;
+	struct dlb_err err;
+	struct out out = { 0 };
+	const char *dir = NULL;
+	char path[4096], *end;
+	long v;
+	int c, rc;
+
+	dlb_sim_opts_init(&so);
+	while ((c = getopt_long(argc, argv, "m:s:a:d:t:o:ch", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 1 || v > 1024)
+				return bad("--cpus: '%s' is not a number in 1..1024", optarg);
+			so.nr_cpus = (int)v;
+			break;
+		case 's':
+			if (dlb_sim_cpu_select_parse(optarg, &so.cpu_select) < 0)
+				return bad("--cpu-select: '%s' is neither heap nor linear", optarg);
+			break;
+		case 'a':
+			if (parse_admission(optarg, &so) < 0)
+				return bad("--admission: '%s' is not kernel, noreserve, off or R/P[:PCT]",
+					   optarg);
+			break;
+		case 'd':
+			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &so.duration_ns) < 0)
+				return bad("--duration: '%s' is not a duration", optarg);
+			break;
+		case OPT_SEED:
+			errno = 0;
+			so.seed = strtoull(optarg, &end, 0);
+			if (errno || *end || end == optarg)
+				return bad("--seed: '%s' is not a number", optarg);
+			break;
+		case 't':
+			if (dlb_parse_duration(optarg, 1, &so.tick_ns) < 0)
+				return bad("--tick: '%s' is not a duration", optarg);
+			break;
+		case OPT_CTX:
+			if (dlb_parse_duration(optarg, 1, &so.ctx_switch_ns) < 0)
+				return bad("--ctx-switch: '%s' is not a duration", optarg);
+			break;
+		case OPT_MIG:
+			if (dlb_parse_duration(optarg, 1, &so.migration_ns) < 0)
+				return bad("--migration: '%s' is not a duration", optarg);
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		case 'c':
+			so.check = true;
+			break;
+		case OPT_NOTIMING:
+			so.timed = false;
+			break;
+		case OPT_RTEV:
+			so.trace_runtime = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return DLB_EXIT_OK;
+		default:
+			usage(stderr);
+			return DLB_EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc - 1)
+		return bad("%s", optind >= argc ? "no workload given" : "more than one workload given");
+
+	if (wl_load_file(argv[optind], so.lim, &wl, &err) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		return err.code ? err.code : DLB_EXIT_BAD_INPUT;
+	}
+	sim = dlb_sim_create(wl, &so, &err);
+	if (!sim) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		wl_free(wl);
+		return err.code ? err.code : DLB_EXIT_BAD_INPUT;
+	}
+	out.sim = sim;
+	if (dir) {
+		if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+			fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
+			rc = DLB_EXIT_ENV;
+			goto done;
+		}
+		snprintf(path, sizeof(path), "%s/trace.txt", dir);
+		out.trace = fopen(path, "w");
+		snprintf(path, sizeof(path), "%s/jobs.csv", dir);
+		out.jobs = fopen(path, "w");
+		if (!out.trace || !out.jobs) {
+			fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+			rc = DLB_EXIT_ENV;
+			goto done;
+		}
+		fprintf(out.trace, "# tracer: nop\n#\n# dlb-sim %s: reference SCHED_DEADLINE v4, "
+			"%d CPUs, cpu-select %s\n#\n", DLB_VERSION, so.nr_cpus,
+			dlb_sim_cpu_select_str(so.cpu_select));
+		fprintf(out.jobs, "tid,comm,job,release,begin,end,deadline,exec,run,period,slack,wu_lat\n");
+		dlb_sim_set_event_hook(sim, on_event, &out);
+		dlb_sim_set_job_hook(sim, on_job, &out);
+	}
+	rc = DLB_EXIT_OK;
+	if (dlb_sim_run(sim, &err) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, out.err ? strerror(out.err) : err.msg);
+		rc = err.code ? err.code : DLB_EXIT_INTERNAL;
+	}
+	if (dir && rc == DLB_EXIT_OK && write_outputs(dir, sim, &so) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
+		rc = DLB_EXIT_ENV;
+	}
+	if (!dir && rc == DLB_EXIT_OK)
+		print_summary(sim);
+done:
+	if (out.trace && fclose(out.trace) && rc == DLB_EXIT_OK) {
+		fprintf(stderr, "%s: %s/trace.txt: %s\n", prog, dir, strerror(errno));
+		rc = DLB_EXIT_ENV;
+	}
+	if (out.jobs)
+		fclose(out.jobs);
+	dlb_sim_free(sim);
+	wl_free(wl);
+	return rc;
+}

@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The reference scheduler's internals: the seed's data structures (patches
+ * 002, 003, 005, 006, 007) with the seed's names, in user space.
+ *
+ * One struct rq per simulated CPU, each with a dl_rq (the seed's EDF run
+ * queue), an rt_rq and a cfs_rq (stand-ins for the lower classes).  One
+ * root_domain spans all CPUs: the dl overload mask, the cpudl heap and the
+ * admitted bandwidth.  Locks do not exist: the simulator runs one
+ * scheduling operation at a time, so every "racy" read of the seed is exact
+ * here (see docs/reference.md, "deviations").
+ *
+ * Only the library (sched_*.c, cpudl.c, invariants.c) includes this; the
+ * simulator uses sched_api below.
+ */
+#ifndef DLB_REF_SCHED_H
+#define DLB_REF_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dlbench/cpumask.h"
+#include "dlbench/dlparam.h"
+#include "dlbench/dltime.h"
+#include "dlbench/error.h"
+
+#include "cpudl.h"
+#include "opstat.h"
+#include "rbtree.h"
+
+/* Policies (the kernel's numbers). */
+#define SCHED_NORMAL	0
+#define SCHED_FIFO	1
+#define SCHED_RR	2
+#define SCHED_BATCH	3
+#define SCHED_IDLE	5
+#define SCHED_DEADLINE	6
+
+/* Priorities (include/linux/sched.h, patch 002). */
+#define MAX_DL_PRIO	0
+#define MAX_USER_RT_PRIO 100
+#define MAX_RT_PRIO	MAX_USER_RT_PRIO
+#define MAX_PRIO	(MAX_RT_PRIO + 40)
+#define DEFAULT_PRIO	(MAX_RT_PRIO + 20)
+#define NICE_TO_PRIO(n)	(MAX_RT_PRIO + (n) + 20)
+
+/* Task states, values as the kernel's (prev_state in sched_switch). */
+#define TASK_RUNNING		0x0000
+#define TASK_INTERRUPTIBLE	0x0001
+#define TASK_UNINTERRUPTIBLE	0x0002
+#define TASK_DEAD		0x0010	/* printed X */
+#define TASK_REPORT_MAX		0x0100	/* "+": preempted while runnable */
+
+/* enqueue/dequeue flags (kernel/sched.c of 3.2, ENQUEUE_REPLENISH from 002). */
+#define ENQUEUE_WAKEUP		1
+#define ENQUEUE_HEAD		2
+#define ENQUEUE_WAKING		4
+#define ENQUEUE_REPLENISH	8
+#define DEQUEUE_SLEEP		1
+
+/* select_task_rq sd_flag values that matter here. */
+#define SD_BALANCE_EXEC		0x0004
+#define SD_BALANCE_FORK		0x0008
+#define SD_BALANCE_WAKE		0x0010
+
+/* RR and fair stand-in time slices. */
+#define RR_TIMESLICE_NS		(100 * NSEC_PER_MSEC)	/* DEF_TIMESLICE */
+#define FAIR_SLICE_NS		(3 * NSEC_PER_MSEC)	/* sched_min_granularity */
+
+struct rq;
+struct task_struct;
+struct rt_mutex;
+
+struct sched_stats_dl {			/* patch 005 */
+	u64 last_dmiss;
+	u64 last_rorun;
+	u64 dmiss_max;
+	u64 rorun_max;
+};
+
+/* The hrtimer, simulated: the simulator owns the event, we keep its state. */
+struct dl_hrtimer {
+	bool active;
+	u64 expires;
+};
+
+struct sched_dl_entity {		/* patch 002, 006 */
+	struct rb_node rb_node;
+	int nr_cpus_allowed;
+
+	u64 dl_runtime;		/* maximum runtime for each instance	*/
+	u64 dl_deadline;	/* relative deadline of each instance	*/
+	u64 dl_period;		/* separation of two instances (period)	*/
+	u64 dl_bw;		/* dl_runtime / dl_period, BW_SHIFT	*/
+
+	s64 runtime;		/* remaining runtime for this instance	*/
+	u64 deadline;		/* absolute deadline for this instance	*/
+	unsigned int flags;
+
+	int dl_throttled, dl_new, dl_boosted;
+
+	struct dl_hrtimer dl_timer;
+	struct sched_stats_dl stats;
+};
+
+struct sched_entity {
+	u64 exec_start;
+	u64 sum_exec_runtime;
+	u64 nr_migrations;
+	u64 exec_max;
+	u64 nr_wakeups;
+	u64 slice_used;		/* fair/RR stand-in: time used in this slice */
+};
+
+struct task_struct {
+	int pid;
+	char comm[16];
+	long state;
+	int on_rq;		/* queued in its class (or throttled -dl) */
+	int on_cpu;		/* is some rq's curr */
+	int cpu;		/* task_cpu() */
+
+	int prio, normal_prio, static_prio, rt_priority;
+	int policy;
+	const struct sched_class *sched_class;
+	struct sched_entity se;
+	struct sched_dl_entity dl;
+
+	struct rb_node pushable_dl_tasks;	/* patch 003 */
+
+	/* rt_rq / cfs_rq stand-ins: one doubly linked run list per rq */
+	struct task_struct *run_next, *run_prev;
+	int on_list;
+
+	struct dlb_cpumask cpus_allowed;
+
+	/* PI (patch 006): the top waiter task, the mutex we block on */
+	struct task_struct *pi_top_task;
+	struct rt_mutex *pi_blocked_on;
+	struct rt_mutex *held_locks;	/* singly linked through rt_mutex.next_held */
+
+	u64 nr_switches;		/* voluntary + involuntary */
+	u64 nr_voluntary_switches;
+	u64 nr_involuntary_switches;
+
+	void *owner;			/* the simulator's thread */
+	struct sched *sched;
+	struct task_struct *next_task;	/* all tasks of the sched */
+};
+
+struct dl_rq {				/* patches 002, 003, 005 */
+	struct rb_root rb_root;
+	struct rb_node *rb_leftmost;
+
+	unsigned long dl_nr_running;
+	u64 exec_clock;
+
+	struct {
+		u64 curr;
+		u64 next;
+	} earliest_dl;
+
+	unsigned long dl_nr_migratory;
+	unsigned long dl_nr_total;
+	int overloaded;
+
+	struct rb_root pushable_dl_tasks_root;
+	struct rb_node *pushable_dl_tasks_leftmost;
+};
+
+/* Stand-in for the RT and fair classes: a list ordered by prio, FIFO within. */
+struct list_rq {
+	struct task_struct *head, *tail;
+	unsigned long nr_running;
+};
+
+struct dl_bw {
+	s64 bw;			/* capacity per CPU, BW_SHIFT units; -1 = no limit */
+	u64 total_bw;		/* admitted -deadline bandwidth */
+};
+
+struct root_domain {
+	struct dlb_cpumask span;
+	struct dlb_cpumask online;
+	struct dlb_cpumask dlo_mask;	/* patch 003 */
+	int dlo_count;
+	struct dl_bw dl_bw;
+	u64 reserved_bw;		/* per CPU, not for -deadline (fair server) */
+	struct cpudl cpudl;		/* patch 007 */
+};
+
+struct rq {
+	int cpu;
+	int online;
+	u64 clock;
+	unsigned long nr_running;
+	struct task_struct *curr, *idle;
+	struct dl_rq dl;
+	struct list_rq rt;
+	struct list_rq cfs;
+	int post_schedule;
+	int need_resched;
+	u64 nr_switches;
+	struct root_domain *rd;
+	struct sched *s;
+};
+
+struct sched_class {
+	const struct sched_class *next;
+	void (*enqueue_task)(struct rq *rq, struct task_struct *p, int flags);
+	void (*dequeue_task)(struct rq *rq, struct task_struct *p, int flags);
+	void (*yield_task)(struct rq *rq);
+	void (*check_preempt_curr)(struct rq *rq, struct task_struct *p, int flags);
+	struct task_struct *(*pick_next_task)(struct rq *rq);
+	void (*put_prev_task)(struct rq *rq, struct task_struct *p);
+	int (*select_task_rq)(struct task_struct *p, int sd_flag, int flags);
+	void (*pre_schedule)(struct rq *rq, struct task_struct *prev);
+	void (*post_schedule)(struct rq *rq);
+	void (*task_woken)(struct rq *rq, struct task_struct *p);
+	void (*set_cpus_allowed)(struct task_struct *p, const struct dlb_cpumask *new_mask);
+	void (*set_curr_task)(struct rq *rq);
+	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
+	void (*switched_from)(struct rq *rq, struct task_struct *p);
+	void (*switched_to)(struct rq *rq, struct task_struct *p);
+	void (*prio_changed)(struct rq *rq, struct task_struct *p, int oldprio);
+	const char *name;
+};
+
+extern const struct sched_class dl_sched_class;
+extern const struct sched_class rt_sched_class;
+extern const struct sched_class fair_sched_class;
+extern const struct sched_class idle_sched_class;
+
+enum cpu_select {
+	CPU_SELECT_HEAP,	/* cpudl_find, patch 007 */
+	CPU_SELECT_LINEAR,	/* latest_cpu_find, patch 004 */
+};
+
+/*
+ * What the scheduler asks of its environment (the simulator): timers,
+ * rescheduling of a CPU, trace points.  All may be NULL.
+ */
+struct sched_ops {
+	void (*resched_cpu)(void *arg, int cpu);
+	void (*timer_start)(void *arg, struct task_struct *p, u64 expires);
+	void (*timer_cancel)(void *arg, struct task_struct *p);
+	void (*trace_switch)(void *arg, int cpu, struct task_struct *prev, long prev_state,
+			     struct task_struct *next);
+	void (*trace_wakeup)(void *arg, struct task_struct *p, int cpu);
+	void (*trace_migrate)(void *arg, struct task_struct *p, int orig_cpu, int dest_cpu);
+	void (*trace_runtime)(void *arg, struct task_struct *p, u64 delta);
+	void (*trace_throttle)(void *arg, struct task_struct *p);
+	void (*trace_replenish)(void *arg, struct task_struct *p);
+	void *arg;
+};
+
+struct sched {
+	int nr_cpus;
+	struct rq *rqs;
+	struct task_struct *idle_tasks;
+	struct root_domain rd;
+	enum cpu_select cpu_select;
+	int this_cpu;			/* smp_processor_id(): CPU running the code */
+	u64 now;			/* the simulator's clock */
+	struct sched_ops ops;
+	struct dlb_opstat opstat;
+	struct dlb_cpumask *local_cpu_mask_dl;	/* per CPU scratch masks */
+	struct task_struct *tasks;	/* every task, for the invariants */
+	u64 warnings;			/* WARN_ON()s that fired */
+	const char *last_warning;
+};
+
+/* --- accessors, as in the kernel --------------------------------------- */
+
+static inline struct rq *cpu_rq(struct sched *s, int cpu)
+{
+	return &s->rqs[cpu];
+}
+
+static inline int task_cpu(const struct task_struct *p)
+{
+	return p->cpu;
+}
+
+static inline struct task_struct *dl_task_of(struct sched_dl_entity *dl_se)
+{
+	return rb_entry(dl_se, struct task_struct, dl);
+}
+
+static inline int dl_prio(int prio)
+{
+	return prio < MAX_DL_PRIO;
+}
+
+static inline int dl_task(const struct task_struct *p)
+{
+	return dl_prio(p->prio);
+}
+
+static inline int rt_prio(int prio)
+{
+	return prio >= MAX_DL_PRIO && prio < MAX_RT_PRIO;
+}
+
+static inline int rt_task(const struct task_struct *p)
+{
+	return rt_prio(p->prio);
+}
+
+static inline int dl_policy(int policy)
+{
+	return policy == SCHED_DEADLINE;
+}
+
+static inline int task_has_dl_policy(const struct task_struct *p)
+{
+	return dl_policy(p->policy);
+}
+
+static inline int task_current(struct rq *rq, struct task_struct *p)
+{
+	return rq->curr == p;
+}
+
+static inline int task_running(struct rq *rq, struct task_struct *p)
+{
+	(void)rq;
+	return p->on_cpu;
+}
+
+/* The kernel's WARN_ON: count it, remember the first, carry on. */
+#define WARN_ON_S(s, cond) ({						\
+	int __c = !!(cond);						\
+	if (__c) {							\
+		(s)->warnings++;					\
+		if (!(s)->last_warning)					\
+			(s)->last_warning = __FILE__ ":" DLB_STR(__LINE__) ": " #cond; \
+	}								\
+	__c;								\
+})
+#define DLB_STR2(x) #x
+#define DLB_STR(x) DLB_STR2(x)
+
+
+/* --- PI mutex (rt_mutex with the v4 rb-tree/deadline ordering) ---------- */
+struct rt_mutex_waiter {
+	struct task_struct *task;
+	struct rt_mutex_waiter *next;	/* sorted: rt_mutex_waiter_less() */
+};
+
+struct rt_mutex {
+	struct task_struct *owner;
+	struct rt_mutex_waiter *waiters;	/* head = top waiter */
+	struct rt_mutex *next_held;		/* owner's held list */
+	bool pi;				/* priority/deadline inheritance */
+};
+
+/* --- the library's entry points, for the simulator ---------------------- */
+struct sched_create_opts {
+	int nr_cpus;
+	enum cpu_select cpu_select;
+	bool admission;			/* refuse over-subscription (EBUSY) */
+	u64 rt_runtime_us, rt_period_us;	/* sched_rt_{runtime,period}_us */
+	u64 reserved_bw;		/* per CPU, BW_SHIFT units (fair server) */
+	bool timed;			/* time every push/pull/find/set */
+};
+
+struct sched *sched_create(const struct sched_create_opts *o, const struct sched_ops *ops,
+			   struct dlb_err *err);
+void sched_free(struct sched *s);
+/* A new task, SCHED_NORMAL nice 0, not runnable, on @cpu. */
+void sched_task_init(struct sched *s, struct task_struct *p, int pid, const char *comm, int cpu);
+/* sched_setattr() of a task that is not runnable: checks, admission. */
+int sched_setattr(struct sched *s, struct task_struct *p, int policy, int prio,
+		  const struct dl_params *dl, const struct dl_param_limits *lim,
+		  struct dlb_err *err);
+int sched_setaffinity(struct sched *s, struct task_struct *p, const struct dlb_cpumask *mask,
+		      struct dlb_err *err);
+/* try_to_wake_up() from CPU @this_cpu; returns 1 if woken. */
+int wake_up_process(struct sched *s, struct task_struct *p, int this_cpu);
+/* __schedule() on @cpu; rq->curr's state decides whether it blocks. */
+void schedule(struct sched *s, int cpu);
+/* scheduler_tick() (queued = 0) or hrtick (queued = 1) on @cpu. */
+void scheduler_tick(struct sched *s, int cpu, int queued);
+/* sched_yield() by the current task of @cpu. */
+void sched_yield_curr(struct sched *s, int cpu);
+/* The current task of @cpu exits (TASK_DEAD) and its bandwidth is freed. */
+void sched_exit_curr(struct sched *s, int cpu);
+/* The hrtimer of @p fired. */
+void sched_dl_timer_fire(struct sched *s, struct task_struct *p);
+/* rt_mutex_lock by the current task of @cpu: 1 acquired, 0 blocked (then schedule()). */
+int rt_mutex_lock(struct sched *s, struct rt_mutex *m, int cpu);
+/* rt_mutex_unlock: hands the lock to the top waiter and wakes it. */
+void rt_mutex_unlock(struct sched *s, struct rt_mutex *m, int cpu);
+/* Account the running time of @cpu's current task up to now. */
+void sched_update_curr(struct sched *s, int cpu);
+
+/*
+ * For the benchmark: the CPU selection alone.  sched_bench_set_cpu_dl()
+ * makes @cpu look as if its earliest -deadline task had deadline @dl (0:
+ * none), updating what the configured selection reads (the rq caches for
+ * linear, the cpudl heap too for heap) as inc/dec_dl_deadline() do;
+ * sched_bench_find() is find_later_rq()'s call of the selection.
+ */
+void sched_bench_set_cpu_dl(struct sched *s, int cpu, u64 dl);
+int sched_bench_find(struct sched *s, struct task_struct *p);
+
+/* invariants.c: 0 if all hold, else -1 with a message in @err. */
+int check_sched_invariants(struct sched *s, struct dlb_err *err);
+
+/* --- core (sched_core.c) ----------------------------------------------- */
+void resched_task(struct task_struct *p);
+void resched_rq(struct rq *rq);
+void activate_task(struct rq *rq, struct task_struct *p, int flags);
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags);
+void set_task_cpu(struct task_struct *p, int new_cpu);
+void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags);
+struct rq *task_rq(struct task_struct *p);
+struct sched *sched_of(struct task_struct *p);
+void update_rq_clock(struct rq *rq);
+
+/* --- dl class (sched_dl.c) --------------------------------------------- */
+void dl_task_timer(struct sched *s, struct task_struct *p);
+int dl_bw_admit(struct sched *s, struct task_struct *p, u64 new_bw, struct dlb_err *err);
+void init_dl_rq(struct dl_rq *dl_rq);
+
+/* list stand-ins (sched_rt.c) */
+void list_rq_init(struct list_rq *l);
+
+#endif

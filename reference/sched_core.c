@@ -1,0 +1,927 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The core scheduler around the -deadline class: activate/deactivate,
+ * try_to_wake_up(), __schedule() with the pre/post-schedule hooks,
+ * check_preempt_curr() across classes, rt_mutex_setprio() with the seed's
+ * boosting (patch 006), sched_setattr() with admission control.  After
+ * kernel/sched.c of Linux 3.2 (the seed's base), cut down to what a
+ * simulated CPU needs.  Also the lower classes' stand-ins: RT (FIFO/RR by
+ * priority) and "fair" (round robin with a fixed slice), which exist so
+ * that -deadline preempts something and mixed workloads make sense; they
+ * do not migrate except at wake-up.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dlbench/exitcode.h"
+
+#include "sched.h"
+
+struct sched *sched_of(struct task_struct *p)
+{
+	return p->sched;
+}
+
+struct rq *task_rq(struct task_struct *p)
+{
+	return cpu_rq(sched_of(p), task_cpu(p));
+}
+
+void update_rq_clock(struct rq *rq)
+{
+	rq->clock = rq->s->now;
+}
+
+void resched_rq(struct rq *rq)
+{
+	if (rq->need_resched)
+		return;
+	rq->need_resched = 1;
+	if (rq->s->ops.resched_cpu)
+		rq->s->ops.resched_cpu(rq->s->ops.arg, rq->cpu);
+}
+
+void resched_task(struct task_struct *p)
+{
+	resched_rq(task_rq(p));
+}
+
+/* ---- the list classes (RT and fair stand-ins) -------------------------- */
+
+void list_rq_init(struct list_rq *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+static struct list_rq *list_rq_of(struct rq *rq, struct task_struct *p)
+{
+	return p->sched_class == &rt_sched_class ? &rq->rt : &rq->cfs;
+}
+
+/* Insert ordered by prio; FIFO within a prio, or at its head with ENQUEUE_HEAD. */
+static void list_enqueue(struct list_rq *l, struct task_struct *p, int head)
+{
+	struct task_struct *pos = l->head;
+
+	while (pos && (pos->prio < p->prio || (!head && pos->prio == p->prio)))
+		pos = pos->run_next;
+	p->run_next = pos;
+	p->run_prev = pos ? pos->run_prev : l->tail;
+	if (p->run_prev)
+		p->run_prev->run_next = p;
+	else
+		l->head = p;
+	if (pos)
+		pos->run_prev = p;
+	else
+		l->tail = p;
+	p->on_list = 1;
+	l->nr_running++;
+}
+
+static void list_dequeue(struct list_rq *l, struct task_struct *p)
+{
+	if (!p->on_list)
+		return;
+	if (p->run_prev)
+		p->run_prev->run_next = p->run_next;
+	else
+		l->head = p->run_next;
+	if (p->run_next)
+		p->run_next->run_prev = p->run_prev;
+	else
+		l->tail = p->run_prev;
+	p->run_next = p->run_prev = NULL;
+	p->on_list = 0;
+	l->nr_running--;
+}
+
+static void update_curr_list(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+	u64 delta;
+
+	if (curr == rq->idle || dl_task(curr))
+		return;
+	delta = rq->s->now - curr->se.exec_start;
+	if ((s64)delta <= 0)
+		return;
+	curr->se.sum_exec_runtime += delta;
+	curr->se.slice_used += delta;
+	if (delta > curr->se.exec_max)
+		curr->se.exec_max = delta;
+	curr->se.exec_start = rq->s->now;
+	if (rq->s->ops.trace_runtime)
+		rq->s->ops.trace_runtime(rq->s->ops.arg, curr, delta);
+}
+
+static void enqueue_task_list(struct rq *rq, struct task_struct *p, int flags)
+{
+	list_enqueue(list_rq_of(rq, p), p, flags & ENQUEUE_HEAD);
+}
+
+static void dequeue_task_list(struct rq *rq, struct task_struct *p, int flags)
+{
+	(void)flags;
+	update_curr_list(rq);
+	list_dequeue(list_rq_of(rq, p), p);
+}
+
+static void yield_task_list(struct rq *rq)
+{
+	struct task_struct *p = rq->curr;
+	struct list_rq *l = list_rq_of(rq, p);
+
+	list_dequeue(l, p);
+	list_enqueue(l, p, 0);
+}
+
+static void check_preempt_curr_rt(struct rq *rq, struct task_struct *p, int flags)
+{
+	(void)flags;
+	if (p->prio < rq->curr->prio)
+		resched_task(rq->curr);
+}
+
+static void check_preempt_curr_fair(struct rq *rq, struct task_struct *p, int flags)
+{
+	(void)rq;
+	(void)p;
+	(void)flags;	/* the stand-in never preempts at wake-up: slices do */
+}
+
+static struct task_struct *pick_list(struct rq *rq, struct list_rq *l)
+{
+	struct task_struct *p = l->head;
+
+	if (p)
+		p->se.exec_start = rq->s->now;
+	return p;
+}
+
+static struct task_struct *pick_next_task_rt(struct rq *rq)
+{
+	return pick_list(rq, &rq->rt);
+}
+
+static struct task_struct *pick_next_task_fair(struct rq *rq)
+{
+	return pick_list(rq, &rq->cfs);
+}
+
+static void put_prev_task_list(struct rq *rq, struct task_struct *p)
+{
+	(void)p;
+	update_curr_list(rq);
+}
+
+/* Wake-up placement of the stand-ins: the previous CPU if idle, else an idle allowed CPU. */
+static int select_task_rq_list(struct task_struct *p, int sd_flag, int flags)
+{
+	struct sched *s = sched_of(p);
+	unsigned int cpu;
+
+	(void)sd_flag;
+	(void)flags;
+	if (cpu_rq(s, task_cpu(p))->curr == cpu_rq(s, task_cpu(p))->idle)
+		return task_cpu(p);
+	dlb_for_each_cpu(cpu, &p->cpus_allowed) {
+		struct rq *rq;
+
+		if ((int)cpu >= s->nr_cpus)
+			break;
+		rq = cpu_rq(s, (int)cpu);
+		if (rq->curr == rq->idle && !rq->need_resched)
+			return (int)cpu;
+	}
+	return task_cpu(p);
+}
+
+static void set_curr_task_list(struct rq *rq)
+{
+	rq->curr->se.exec_start = rq->s->now;
+}
+
+/*
+ * Time slices: queued = 1 means the simulator's slice event fired.  RR
+ * rotates among equal priorities after RR_TIMESLICE_NS, fair among all
+ * fair tasks after FAIR_SLICE_NS; FIFO never rotates.
+ */
+static void task_tick_list(struct rq *rq, struct task_struct *p, int queued)
+{
+	struct list_rq *l = list_rq_of(rq, p);
+	u64 slice = p->sched_class == &rt_sched_class ? RR_TIMESLICE_NS : FAIR_SLICE_NS;
+
+	(void)queued;
+	update_curr_list(rq);
+	if (p->sched_class == &rt_sched_class && p->policy != SCHED_RR)
+		return;
+	if (p->se.slice_used < slice)
+		return;
+	p->se.slice_used = 0;
+	if (l->head != l->tail) {
+		list_dequeue(l, p);
+		list_enqueue(l, p, 0);
+		if (l->head != p)
+			resched_task(p);
+	}
+}
+
+static void switched_to_list(struct rq *rq, struct task_struct *p)
+{
+	if (p->on_rq && rq->curr != p && p->prio < rq->curr->prio)
+		resched_task(rq->curr);
+}
+
+static void prio_changed_list(struct rq *rq, struct task_struct *p, int oldprio)
+{
+	if (!p->on_rq)
+		return;
+	if (rq->curr == p) {
+		if (oldprio < p->prio)
+			resched_task(p);
+	} else if (p->prio < rq->curr->prio) {
+		resched_task(rq->curr);
+	}
+}
+
+static void set_cpus_allowed_list(struct task_struct *p, const struct dlb_cpumask *new_mask)
+{
+	p->cpus_allowed = *new_mask;
+	p->dl.nr_cpus_allowed = (int)dlb_cpumask_weight(new_mask);
+}
+
+const struct sched_class rt_sched_class = {
+	.next			= &fair_sched_class,
+	.enqueue_task		= enqueue_task_list,
+	.dequeue_task		= dequeue_task_list,
+	.yield_task		= yield_task_list,
+	.check_preempt_curr	= check_preempt_curr_rt,
+	.pick_next_task		= pick_next_task_rt,
+	.put_prev_task		= put_prev_task_list,
+	.select_task_rq		= select_task_rq_list,
+	.set_cpus_allowed	= set_cpus_allowed_list,
+	.set_curr_task		= set_curr_task_list,
+	.task_tick		= task_tick_list,
+	.switched_to		= switched_to_list,
+	.prio_changed		= prio_changed_list,
+	.name			= "rt",
+};
+
+const struct sched_class fair_sched_class = {
+	.next			= &idle_sched_class,
+	.enqueue_task		= enqueue_task_list,
+	.dequeue_task		= dequeue_task_list,
+	.yield_task		= yield_task_list,
+	.check_preempt_curr	= check_preempt_curr_fair,
+	.pick_next_task		= pick_next_task_fair,
+	.put_prev_task		= put_prev_task_list,
+	.select_task_rq		= select_task_rq_list,
+	.set_cpus_allowed	= set_cpus_allowed_list,
+	.set_curr_task		= set_curr_task_list,
+	.task_tick		= task_tick_list,
+	.switched_to		= switched_to_list,
+	.prio_changed		= prio_changed_list,
+	.name			= "fair",
+};
+
+static struct task_struct *pick_next_task_idle(struct rq *rq)
+{
+	return rq->idle;
+}
+
+static void noop_task(struct rq *rq, struct task_struct *p)
+{
+	(void)rq;
+	(void)p;
+}
+
+const struct sched_class idle_sched_class = {
+	.next			= NULL,
+	.pick_next_task		= pick_next_task_idle,
+	.put_prev_task		= noop_task,
+	.name			= "idle",
+};
+
+#define sched_class_highest	(&dl_sched_class)
+#define for_each_class(class) \
+	for (class = sched_class_highest; class; class = class->next)
+
+/* ---- core ------------------------------------------------------------- */
+
+static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	p->sched_class->enqueue_task(rq, p, flags);
+}
+
+static void dequeue_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	p->sched_class->dequeue_task(rq, p, flags);
+}
+
+void activate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	rq->nr_running++;
+	enqueue_task(rq, p, flags);
+}
+
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	rq->nr_running--;
+	dequeue_task(rq, p, flags);
+}
+
+void set_task_cpu(struct task_struct *p, int new_cpu)
+{
+	struct sched *s = sched_of(p);
+
+	if (task_cpu(p) == new_cpu)
+		return;
+	if (s->ops.trace_migrate)
+		s->ops.trace_migrate(s->ops.arg, p, task_cpu(p), new_cpu);
+	p->se.nr_migrations++;
+	p->cpu = new_cpu;
+}
+
+void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags)
+{
+	const struct sched_class *class;
+
+	if (p->sched_class == rq->curr->sched_class) {
+		rq->curr->sched_class->check_preempt_curr(rq, p, flags);
+	} else {
+		for_each_class(class) {
+			if (class == rq->curr->sched_class)
+				break;
+			if (class == p->sched_class) {
+				resched_task(rq->curr);
+				break;
+			}
+		}
+	}
+}
+
+/* select_task_rq() and the fallback to an allowed CPU. */
+static int select_task_rq(struct sched *s, struct task_struct *p, int sd_flag, int flags)
+{
+	int cpu = p->sched_class->select_task_rq(p, sd_flag, flags);
+
+	if (cpu < 0 || cpu >= s->nr_cpus || !dlb_cpumask_test(&p->cpus_allowed, (unsigned int)cpu)) {
+		unsigned int c = dlb_cpumask_next(&p->cpus_allowed, 0);
+
+		cpu = (int)c < s->nr_cpus ? (int)c : 0;
+	}
+	return cpu;
+}
+
+int wake_up_process(struct sched *s, struct task_struct *p, int this_cpu)
+{
+	struct rq *rq;
+	int cpu;
+
+	if (p->state == TASK_RUNNING || p->state == TASK_DEAD)
+		return 0;
+	s->this_cpu = this_cpu;
+	p->se.nr_wakeups++;
+
+	cpu = select_task_rq(s, p, SD_BALANCE_WAKE, 0);
+	set_task_cpu(p, cpu);
+	rq = cpu_rq(s, cpu);
+	update_rq_clock(rq);
+
+	activate_task(rq, p, ENQUEUE_WAKEUP);
+	p->on_rq = 1;
+	if (s->ops.trace_wakeup)
+		s->ops.trace_wakeup(s->ops.arg, p, cpu);
+	check_preempt_curr(rq, p, 0);
+	p->state = TASK_RUNNING;
+	if (p->sched_class->task_woken)
+		p->sched_class->task_woken(rq, p);
+	return 1;
+}
+
+static struct task_struct *pick_next_task(struct rq *rq)
+{
+	const struct sched_class *class;
+	struct task_struct *p;
+
+	for_each_class(class) {
+		p = class->pick_next_task(rq);
+		if (p)
+			return p;
+	}
+	return rq->idle;	/* cannot happen: the idle class always has one */
+}
+
+void schedule(struct sched *s, int cpu)
+{
+	struct rq *rq = cpu_rq(s, cpu);
+	struct task_struct *prev = rq->curr, *next;
+	long prev_state = prev->state;
+
+	s->this_cpu = cpu;
+	update_rq_clock(rq);
+
+	if (prev->state && prev != rq->idle) {
+		deactivate_task(rq, prev, DEQUEUE_SLEEP);
+		prev->on_rq = 0;
+	}
+
+	if (prev->sched_class->pre_schedule)
+		prev->sched_class->pre_schedule(rq, prev);
+
+	prev->sched_class->put_prev_task(rq, prev);
+	next = pick_next_task(rq);
+	rq->need_resched = 0;
+
+	if (prev != next) {
+		rq->nr_switches++;
+		rq->curr = next;
+		prev->on_cpu = 0;
+		next->on_cpu = 1;
+		prev->nr_switches++;
+		if (prev_state)
+			prev->nr_voluntary_switches++;
+		else
+			prev->nr_involuntary_switches++;
+		if (s->ops.trace_switch)
+			s->ops.trace_switch(s->ops.arg, cpu, prev,
+					    prev_state ? prev_state :
+					    (prev == rq->idle ? 0 : TASK_REPORT_MAX),
+					    next);
+	}
+
+	if (rq->post_schedule) {
+		if (rq->curr->sched_class->post_schedule)
+			rq->curr->sched_class->post_schedule(rq);
+		rq->post_schedule = 0;
+	}
+}
+
+void sched_update_curr(struct sched *s, int cpu)
+{
+	struct rq *rq = cpu_rq(s, cpu);
+
+	s->this_cpu = cpu;
+	update_rq_clock(rq);
+	if (rq->curr != rq->idle && rq->curr->sched_class->task_tick)
+		rq->curr->sched_class->task_tick(rq, rq->curr, 0);
+}
+
+void scheduler_tick(struct sched *s, int cpu, int queued)
+{
+	struct rq *rq = cpu_rq(s, cpu);
+
+	s->this_cpu = cpu;
+	update_rq_clock(rq);
+	if (rq->curr != rq->idle && rq->curr->sched_class->task_tick)
+		rq->curr->sched_class->task_tick(rq, rq->curr, queued);
+}
+
+void sched_yield_curr(struct sched *s, int cpu)
+{
+	struct rq *rq = cpu_rq(s, cpu);
+
+	s->this_cpu = cpu;
+	update_rq_clock(rq);
+	if (rq->curr->sched_class->yield_task)
+		rq->curr->sched_class->yield_task(rq);
+	resched_rq(rq);
+}
+
+void sched_dl_timer_fire(struct sched *s, struct task_struct *p)
+{
+	s->this_cpu = task_cpu(p);
+	update_rq_clock(task_rq(p));
+	dl_task_timer(s, p);
+}
+
+void sched_exit_curr(struct sched *s, int cpu)
+{
+	struct rq *rq = cpu_rq(s, cpu);
+	struct task_struct *p = rq->curr;
+
+	p->state = TASK_DEAD;
+	schedule(s, cpu);
+	/* task_dead_dl(): cancel the timer, give the bandwidth back */
+	if (p->dl.dl_timer.active) {
+		p->dl.dl_timer.active = false;
+		if (s->ops.timer_cancel)
+			s->ops.timer_cancel(s->ops.arg, p);
+	}
+	if (task_has_dl_policy(p)) {
+		s->rd.dl_bw.total_bw -= p->dl.dl_bw;
+		p->dl.dl_bw = 0;
+	}
+}
+
+/* ---- PI: rt_mutex with the seed's deadline boosting (patch 006) ------- */
+
+/* Waiter order of the v4 rb-tree rtmutex: prio, then deadline among -deadline. */
+static int rt_mutex_waiter_less(const struct task_struct *a, const struct task_struct *b)
+{
+	if (a->prio < b->prio)
+		return 1;
+	if (dl_prio(a->prio) && dl_prio(b->prio))
+		return dl_time_before(a->dl.deadline, b->dl.deadline);
+	return 0;
+}
+
+/* The highest waiter over all mutexes @task holds (its pi_waiters' leftmost). */
+static struct task_struct *rt_mutex_get_top_task(struct task_struct *task)
+{
+	struct task_struct *top = NULL;
+	struct rt_mutex *m;
+
+	for (m = task->held_locks; m; m = m->next_held) {
+		if (!m->pi || !m->waiters)
+			continue;
+		if (!top || rt_mutex_waiter_less(m->waiters->task, top))
+			top = m->waiters->task;
+	}
+	return top;
+}
+
+static int rt_mutex_getprio(struct task_struct *task)
+{
+	struct task_struct *top = rt_mutex_get_top_task(task);
+
+	if (!top)
+		return task->normal_prio;
+	return top->prio < task->normal_prio ? top->prio : task->normal_prio;
+}
+
+static void check_class_changed(struct rq *rq, struct task_struct *p,
+				const struct sched_class *prev_class, int oldprio)
+{
+	if (prev_class != p->sched_class) {
+		if (prev_class->switched_from)
+			prev_class->switched_from(rq, p);
+		if (p->sched_class->switched_to)
+			p->sched_class->switched_to(rq, p);
+	} else if (oldprio != p->prio || dl_task(p)) {
+		if (p->sched_class->prio_changed)
+			p->sched_class->prio_changed(rq, p, oldprio);
+	}
+}
+
+static const struct sched_class *class_of_prio(int prio)
+{
+	if (dl_prio(prio))
+		return &dl_sched_class;
+	if (rt_prio(prio))
+		return &rt_sched_class;
+	return &fair_sched_class;
+}
+
+/* [006] rt_mutex_setprio() with the boosting conditions of the draft. */
+static void rt_mutex_setprio(struct task_struct *p, int prio)
+{
+	struct rq *rq = task_rq(p);
+	const struct sched_class *prev_class = p->sched_class;
+	int oldprio = p->prio, on_rq = p->on_rq, running = task_current(rq, p);
+	int enqueue_flag = 0;
+
+	update_rq_clock(rq);
+	p->pi_top_task = rt_mutex_get_top_task(p);
+
+	if (on_rq)
+		dequeue_task(rq, p, 0);
+	if (running)
+		p->sched_class->put_prev_task(rq, p);
+
+	/*
+	 * Boosting condition are:
+	 * 1. -rt task is running and holds mutex A
+	 *      --> -dl task blocks on mutex A
+	 *
+	 * 2. -dl task is running and holds mutex A
+	 *      --> -dl task blocks on mutex A and could preempt the
+	 *          running task
+	 */
+	if (dl_prio(prio)) {
+		if (!dl_prio(p->normal_prio) ||
+		    (p->pi_top_task && dl_time_before(p->pi_top_task->dl.deadline, p->dl.deadline))) {
+			p->dl.dl_boosted = 1;
+			p->dl.dl_throttled = 0;
+			enqueue_flag = ENQUEUE_REPLENISH;
+		} else {
+			p->dl.dl_boosted = 0;
+		}
+	} else {
+		if (dl_prio(oldprio))
+			p->dl.dl_boosted = 0;
+		if (rt_prio(prio) && oldprio < prio)
+			enqueue_flag = ENQUEUE_HEAD;
+	}
+	p->sched_class = class_of_prio(prio);
+	p->prio = prio;
+
+	if (running)
+		p->sched_class->set_curr_task(rq);
+	if (on_rq)
+		enqueue_task(rq, p, enqueue_flag);
+
+	check_class_changed(rq, p, prev_class, oldprio);
+}
+
+/* __rt_mutex_adjust_prio, [006]: always re-evaluated for -deadline. */
+static void __rt_mutex_adjust_prio(struct task_struct *task)
+{
+	int prio = rt_mutex_getprio(task);
+
+	if (task->prio != prio || dl_prio(prio))
+		rt_mutex_setprio(task, prio);
+}
+
+static void waiter_insert(struct rt_mutex *m, struct rt_mutex_waiter *w)
+{
+	struct rt_mutex_waiter **link = &m->waiters;
+
+	while (*link && !rt_mutex_waiter_less(w->task, (*link)->task))
+		link = &(*link)->next;
+	w->next = *link;
+	*link = w;
+}
+
+static struct rt_mutex_waiter *waiter_remove(struct rt_mutex *m, struct task_struct *t)
+{
+	struct rt_mutex_waiter **link = &m->waiters, *w;
+
+	while (*link && (*link)->task != t)
+		link = &(*link)->next;
+	w = *link;
+	if (w)
+		*link = w->next;
+	return w;
+}
+
+/* Walk the blocking chain from @owner upwards re-adjusting priorities (bounded). */
+static void rt_mutex_adjust_chain(struct task_struct *owner)
+{
+	int depth;
+
+	for (depth = 0; owner && depth < 1024; depth++) {
+		struct rt_mutex *next_lock = owner->pi_blocked_on;
+		struct rt_mutex_waiter *w;
+
+		__rt_mutex_adjust_prio(owner);
+		if (!next_lock || !next_lock->pi)
+			break;
+		/* re-sort owner among the waiters of the lock it blocks on */
+		w = waiter_remove(next_lock, owner);
+		if (w)
+			waiter_insert(next_lock, w);
+		owner = next_lock->owner;
+	}
+}
+
+static void held_add(struct task_struct *p, struct rt_mutex *m)
+{
+	m->next_held = p->held_locks;
+	p->held_locks = m;
+}
+
+static void held_del(struct task_struct *p, struct rt_mutex *m)
+{
+	struct rt_mutex **link = &p->held_locks;
+
+	while (*link && *link != m)
+		link = &(*link)->next_held;
+	if (*link)
+		*link = m->next_held;
+	m->next_held = NULL;
+}
+
+int rt_mutex_lock(struct sched *s, struct rt_mutex *m, int cpu)
+{
+	struct rq *rq = cpu_rq(s, cpu);
+	struct task_struct *p = rq->curr;
+	struct rt_mutex_waiter *w;
+
+	s->this_cpu = cpu;
+	update_rq_clock(rq);
+	if (!m->owner) {
+		m->owner = p;
+		held_add(p, m);
+		return 1;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		abort();	/* out of memory in the simulator: nothing sane to do */
+	w->task = p;
+	/* the waiter's deadline must be current for the ordering */
+	sched_update_curr(s, cpu);
+	waiter_insert(m, w);
+	p->pi_blocked_on = m;
+	p->state = TASK_UNINTERRUPTIBLE;
+	if (m->pi)
+		rt_mutex_adjust_chain(m->owner);
+	return 0;
+}
+
+void rt_mutex_unlock(struct sched *s, struct rt_mutex *m, int cpu)
+{
+	struct rq *rq = cpu_rq(s, cpu);
+	struct task_struct *p = rq->curr, *next = NULL;
+	struct rt_mutex_waiter *w = m->waiters;
+
+	s->this_cpu = cpu;
+	update_rq_clock(rq);
+	held_del(p, m);
+	m->owner = NULL;
+	if (w) {
+		/*
+		 * Deviation: the lock is handed to the top waiter (no lock
+		 * stealing), which keeps the simulation simple and deterministic.
+		 */
+		m->waiters = w->next;
+		next = w->task;
+		free(w);
+		next->pi_blocked_on = NULL;
+		m->owner = next;
+		held_add(next, m);
+	}
+	/* the owner loses the boost of this lock's waiters */
+	if (m->pi)
+		__rt_mutex_adjust_prio(p);
+	if (next) {
+		if (m->pi && m->waiters)
+			__rt_mutex_adjust_prio(next);
+		wake_up_process(s, next, cpu);
+	}
+}
+
+/* ---- parameters ------------------------------------------------------- */
+
+static void __setscheduler(struct task_struct *p, int policy, int prio)
+{
+	p->policy = policy;
+	if (dl_policy(policy)) {
+		p->normal_prio = MAX_DL_PRIO - 1;
+	} else if (policy == SCHED_FIFO || policy == SCHED_RR) {
+		p->rt_priority = prio;
+		p->normal_prio = MAX_RT_PRIO - 1 - prio;
+	} else {
+		p->static_prio = NICE_TO_PRIO(prio);
+		p->normal_prio = p->static_prio;
+	}
+	p->prio = rt_mutex_getprio(p);
+	p->sched_class = class_of_prio(p->prio);
+}
+
+int sched_setattr(struct sched *s, struct task_struct *p, int policy, int prio,
+		  const struct dl_params *dl, const struct dl_param_limits *lim,
+		  struct dlb_err *err)
+{
+	if (p->on_rq)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "sched_setattr: %s is runnable", p->comm);
+	if (dl_policy(policy)) {
+		/*
+		 * Seed bug fixed: patch 002's __checkparam_dl() compares the
+		 * addresses of sched_deadline and sched_runtime, not their
+		 * values, and so accepts anything.  What it means (deadline
+		 * != 0, runtime <= deadline) and mainline's other rules are
+		 * dl_param_check() (test_golden.c: test_checkparam).
+		 */
+		enum dl_param_rule r = dl_param_check(dl, lim);
+		char buf[256];
+		u64 period = dl_params_period(dl), bw = to_ratio(period, dl->runtime);
+
+		if (r != DL_PARAM_OK)
+			return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "sched_setattr: EINVAL: %s: %s",
+					   p->comm, dl_param_explain(buf, sizeof(buf), dl, lim, r));
+		if (dl_bw_admit(s, p, bw, err) < 0)
+			return -1;
+		p->dl.dl_runtime = dl->runtime;
+		p->dl.dl_deadline = dl->deadline;
+		p->dl.dl_period = period;
+		p->dl.dl_bw = bw;
+		p->dl.flags = 0;
+		p->dl.dl_throttled = 0;
+		p->dl.dl_new = 1;
+	} else {
+		if (task_has_dl_policy(p))
+			s->rd.dl_bw.total_bw -= p->dl.dl_bw;
+		p->dl.dl_bw = 0;
+	}
+	__setscheduler(p, policy, prio);
+	return 0;
+}
+
+int sched_setaffinity(struct sched *s, struct task_struct *p, const struct dlb_cpumask *mask,
+		      struct dlb_err *err)
+{
+	struct dlb_cpumask m = *mask;
+	unsigned int c;
+
+	for (c = (unsigned int)s->nr_cpus; c < DLB_MAX_CPUS; c++)
+		dlb_cpumask_clr(&m, c);
+	if (!dlb_cpumask_weight(&m))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "sched_setaffinity: EINVAL: %s: no CPU of the mask below %d",
+				   p->comm, s->nr_cpus);
+	if (p->sched_class->set_cpus_allowed)
+		p->sched_class->set_cpus_allowed(p, &m);
+	p->cpus_allowed = m;
+	p->dl.nr_cpus_allowed = (int)dlb_cpumask_weight(&m);
+	if (!dlb_cpumask_test(&m, (unsigned int)p->cpu) && !p->on_rq)
+		p->cpu = (int)dlb_cpumask_next(&m, 0);
+	return 0;
+}
+
+void sched_task_init(struct sched *s, struct task_struct *p, int pid, const char *comm, int cpu)
+{
+	unsigned int c;
+
+	p->sched = s;
+	if (pid) {
+		p->next_task = s->tasks;
+		s->tasks = p;
+	}
+	p->pid = pid;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	p->state = TASK_INTERRUPTIBLE;
+	p->cpu = cpu;
+	RB_CLEAR_NODE(&p->dl.rb_node);
+	RB_CLEAR_NODE(&p->pushable_dl_tasks);
+	dlb_cpumask_clear(&p->cpus_allowed);
+	for (c = 0; c < (unsigned int)s->nr_cpus; c++)
+		dlb_cpumask_set(&p->cpus_allowed, c);
+	p->dl.nr_cpus_allowed = s->nr_cpus;
+	__setscheduler(p, SCHED_NORMAL, 0);
+}
+
+struct sched *sched_create(const struct sched_create_opts *o, const struct sched_ops *ops,
+			   struct dlb_err *err)
+{
+	struct sched *s;
+	int i;
+
+	if (o->nr_cpus < 1 || o->nr_cpus > DLB_MAX_CPUS) {
+		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "cpus: %d is not in 1..%d", o->nr_cpus,
+			    DLB_MAX_CPUS);
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		goto nomem;
+	s->nr_cpus = o->nr_cpus;
+	s->cpu_select = o->cpu_select;
+	s->ops = *ops;
+	s->opstat.timed = o->timed;
+	s->rqs = calloc((size_t)o->nr_cpus, sizeof(*s->rqs));
+	s->idle_tasks = calloc((size_t)o->nr_cpus, sizeof(*s->idle_tasks));
+	s->local_cpu_mask_dl = calloc((size_t)o->nr_cpus, sizeof(*s->local_cpu_mask_dl));
+	if (!s->rqs || !s->idle_tasks || !s->local_cpu_mask_dl ||
+	    cpudl_init(&s->rd.cpudl, o->nr_cpus) < 0)
+		goto nomem;
+	s->rd.reserved_bw = o->reserved_bw;
+	if (o->admission) {
+		u64 per = to_ratio(o->rt_period_us, o->rt_runtime_us);
+
+		s->rd.dl_bw.bw = (s64)(per > o->reserved_bw ? per - o->reserved_bw : 0);
+	} else {
+		s->rd.dl_bw.bw = -1;
+	}
+	for (i = 0; i < o->nr_cpus; i++) {
+		struct rq *rq = &s->rqs[i];
+		struct task_struct *idle = &s->idle_tasks[i];
+		char name[16];
+
+		dlb_cpumask_set(&s->rd.span, (unsigned int)i);
+		dlb_cpumask_set(&s->rd.online, (unsigned int)i);
+		rq->cpu = i;
+		rq->online = 1;
+		rq->s = s;
+		rq->rd = &s->rd;
+		init_dl_rq(&rq->dl);
+		list_rq_init(&rq->rt);
+		list_rq_init(&rq->cfs);
+		snprintf(name, sizeof(name), "swapper/%d", i);
+		idle->sched = s;
+		sched_task_init(s, idle, 0, name, i);
+		idle->state = TASK_RUNNING;
+		idle->sched_class = &idle_sched_class;
+		idle->on_cpu = 1;
+		rq->idle = idle;
+		rq->curr = idle;
+	}
+	return s;
+nomem:
+	dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory for %d CPUs", o->nr_cpus);
+	sched_free(s);
+	return NULL;
+}
+
+void sched_free(struct sched *s)
+{
+	if (!s)
+		return;
+	cpudl_cleanup(&s->rd.cpudl);
+	free(s->rqs);
+	free(s->idle_tasks);
+	free(s->local_cpu_mask_dl);
+	free(s);
+}

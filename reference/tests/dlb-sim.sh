@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# dlb-sim, the CLI: help, bad input with exact messages and exit codes,
+# the output directory, byte-identical reruns, admission refusal.
+. "$DLB_SRC/tests/lib.sh"
+plan 14
+SIM=$BIN/dlb-sim
+D=$DLB_SRC/reference/tests/data
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+out=$("$SIM" --help); rc=$?
+expect_eq "help exits 0" "$rc" 0
+check "help lists --cpu-select" grep -q -- '--cpu-select=SEL' <<<"$out"
+
+out=$("$SIM" -m x "$D/two_dl.json" 2>&1); rc=$?
+expect_eq "bad --cpus exit code" "$rc" 2
+expect_eq "bad --cpus message" "$out" "dlb-sim: --cpus: 'x' is not a number in 1..1024 (try --help)"
+
+out=$("$SIM" 2>&1); rc=$?
+expect_eq "no workload message" "$out:$rc" "dlb-sim: no workload given (try --help):2"
+
+out=$("$SIM" -s tree "$D/two_dl.json" 2>&1); rc=$?
+expect_eq "bad --cpu-select" "$out:$rc" "dlb-sim: --cpu-select: 'tree' is neither heap nor linear (try --help):2"
+
+"$SIM" -m 2 --check --no-timing -d 200ms -o "$T/a" "$D/two_dl.json"; rc=$?
+expect_eq "run exits 0" "$rc" 0
+check "trace has -deadline switches" grep -q 'sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a-0 next_pid=1000 next_prio=-1' "$T/a/trace.txt"
+check "trace has job markers" grep -q 'tracing_mark_write: dlb_job: tid=1001 job=0 event=begin rel=0 dl=10000000' "$T/a/trace.txt"
+check "schedstats have the seed's dl.stats" grep -q '^dl.stats.dmiss_max ' "$T/a/sched/1000.sched"
+expect_eq "jobs.csv: 40 + 20 jobs" "$(tail -n +2 "$T/a/jobs.csv" | wc -l)" 60
+
+"$SIM" -m 2 --check --no-timing -d 200ms -o "$T/b" "$D/two_dl.json"
+check "same input, byte-identical output" diff -r "$T/a" "$T/b"
+
+out=$("$SIM" -m 2 "$D/ebusy.json" 2>&1); rc=$?
+expect_eq "EBUSY exit code" "$rc" 2
+check "EBUSY message has the numbers" grep -q 'EBUSY: h-3: bandwidth 0.5000 would bring the -deadline total to 2.0000 of 2 CPUs, over the admitted 1.8000' <<<"$out"

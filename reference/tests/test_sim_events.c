@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workload model's events in the simulator: instances and their names,
+ * task and phase loops ending in an exit, barrier, cond wait/signal,
+ * suspend/resume, a shared mutex without inheritance.
+ */
+#include "dlb_test.h"
+
+#include <stdarg.h>
+
+#include "wlbuild.h"
+
+static void opts(struct dlb_sim_opts *o, int cpus)
+{
+	dlb_sim_opts_init(o);
+	o->nr_cpus = cpus;
+	o->check = true;
+	o->timed = false;
+}
+
+static struct dlb_sim *run(struct workload *wl, struct dlb_sim_opts *o, unsigned int mask,
+			   struct wlb_log *log)
+{
+	struct dlb_sim *sim = NULL;
+	struct dlb_err err;
+
+	if (wlb_run(wl, o, mask, log, &sim, &err) < 0)
+		fail_msg("simulation failed: %s", err.msg);
+	if (getenv("DLB_GOLDEN_PRINT"))
+		printf("----\n%s", log->buf ? log->buf : "");
+	return sim;
+}
+
+static void expect_log(struct wlb_log *log, const char *want)
+{
+	if (strcmp(log->buf ? log->buf : "", want))
+		fail_msg("schedule differs\n--- got\n%s--- want\n%s", log->buf, want);
+	free(log->buf);
+}
+
+/* Instances are threads "name-N", TIDs from 1000; a loop of 3 x (phase loop 2) = 6 jobs. */
+static void test_instances_loops(void **state)
+{
+	struct workload *wl = wlb_new(100 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	struct dlb_sim_task_stats st;
+	int t;
+
+	(void)state;
+	t = wlb_periodic(wl, "worker_with_a_long_name", 1 * MS, 10 * MS, 10 * MS, 1 * MS);
+	wl->tasks[t].instances = 3;
+	wl->tasks[t].loop = 3;
+	wl->tasks[t].phases[0].loop = 2;
+	opts(&o, 2);
+	sim = run(wl, &o, 0, &log);
+	free(log.buf);
+	assert_int_equal(dlb_sim_nr_threads(sim), 3);
+	dlb_sim_task_stats(sim, 2, &st);
+	assert_int_equal(st.tid, 1002);
+	assert_string_equal(st.comm, "worker_with_a_l");	/* 15 characters */
+	assert_string_equal(dlb_sim_comm(sim, 1002), "worker_with_a_l");
+	assert_int_equal(st.jobs, 6);
+	assert_int_equal(st.jobs_missed, 0);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+
+	wl = wlb_new(100 * MS);
+	t = wlb_periodic(wl, "w", 1 * MS, 10 * MS, 10 * MS, 1 * MS);
+	wl->tasks[t].instances = 2;
+	wl->tasks[t].loop = 1;
+	opts(&o, 1);
+	sim = run(wl, &o, WLB_SWITCH | (1u << DLB_EV_MARKER), &log);
+	/* both end after one job: the exit marker, then the switch out as "Z" */
+	assert_non_null(strstr(log.buf, "10000 dlb_task: tid=1000 event=exit\n"));
+	assert_non_null(strstr(log.buf, "0 swapper/0>w-0\n"));
+	assert_non_null(strstr(log.buf, "0 w-0>w-1\n"));
+	free(log.buf);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+/* Barrier: a (1 ms) waits for b (3 ms); both continue at 3. */
+static void test_barrier(void **state)
+{
+	struct workload *wl = wlb_new(10 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int a, b, r;
+
+	(void)state;
+	r = wlb_res(wl, "bar", WL_RES_BARRIER);
+	wl->resources[r].users = 2;
+	a = wlb_task(wl, "a", WL_POLICY_DEADLINE, 3 * MS, 10 * MS, 10 * MS);
+	wlb_ev(wl, a, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, a, WL_EV_BARRIER, 0, r);
+	wlb_ev(wl, a, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, a, WL_EV_SLEEP, 100 * MS, -1);
+	b = wlb_task(wl, "b", WL_POLICY_DEADLINE, 5 * MS, 10 * MS, 10 * MS);
+	wlb_ev(wl, b, WL_EV_RUN, 3 * MS, -1);
+	wlb_ev(wl, b, WL_EV_BARRIER, 0, r);
+	wlb_ev(wl, b, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, b, WL_EV_SLEEP, 100 * MS, -1);
+	opts(&o, 2);
+	sim = run(wl, &o, WLB_SWITCH, &log);
+	expect_log(&log,
+		   "0 0 swapper/0>a-0\n"
+		   "0 1 swapper/1>b-1\n"
+		   "1000 0 a-0>swapper/0\n"
+		   "3000 0 swapper/0>a-0\n"
+		   "4000 1 b-1>swapper/1\n"
+		   "4000 0 a-0>swapper/0\n");
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+/* cond wait/signal: w waits on c (releasing m); s signals at 2 ms; w runs after. */
+static void test_cond(void **state)
+{
+	struct workload *wl = wlb_new(10 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int w, sg, m, c;
+
+	(void)state;
+	m = wlb_res(wl, "m", WL_RES_MUTEX);
+	c = wlb_res(wl, "c", WL_RES_COND);
+	w = wlb_task(wl, "w", WL_POLICY_DEADLINE, 3 * MS, 10 * MS, 10 * MS);
+	wlb_ev(wl, w, WL_EV_LOCK, 0, m);
+	wlb_ev(wl, w, WL_EV_WAIT, 0, c);
+	wl->tasks[w].phases[0].events[1].dep = m;
+	wlb_ev(wl, w, WL_EV_UNLOCK, 0, m);
+	wlb_ev(wl, w, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, w, WL_EV_SLEEP, 100 * MS, -1);
+	sg = wlb_task(wl, "s", WL_POLICY_DEADLINE, 3 * MS, 10 * MS, 10 * MS);
+	wl->tasks[sg].delay_ns = 2 * MS;
+	wlb_ev(wl, sg, WL_EV_LOCK, 0, m);
+	wlb_ev(wl, sg, WL_EV_SIGNAL, 0, c);
+	wlb_ev(wl, sg, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, sg, WL_EV_UNLOCK, 0, m);
+	wlb_ev(wl, sg, WL_EV_SLEEP, 100 * MS, -1);
+	opts(&o, 1);
+	sim = run(wl, &o, WLB_SWITCH, &log);
+	/*
+	 * Woken at 2 with 3 ms left and deadline 10, w gets a new deadline 12
+	 * (3/8 > 3/10), equal to s's: no preemption; it runs when s sleeps at
+	 * 3, takes m again (free) and runs 1 ms.
+	 */
+	expect_log(&log,
+		   "0 0 swapper/0>w-0\n"
+		   "0 0 w-0>swapper/0\n"
+		   "2000 0 swapper/0>s-1\n"
+		   "3000 0 s-1>w-0\n"
+		   "4000 0 w-0>swapper/0\n");
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+/* suspend/resume: p suspends; q resumes it at 5 ms. */
+static void test_suspend_resume(void **state)
+{
+	struct workload *wl = wlb_new(10 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int p, q, r;
+
+	(void)state;
+	r = wlb_res(wl, "p", WL_RES_WAKEUP);
+	p = wlb_task(wl, "p", WL_POLICY_FIFO, 0, 0, 0);
+	wl->tasks[p].priority = 50;
+	wlb_ev(wl, p, WL_EV_SUSPEND, 0, r);
+	wlb_ev(wl, p, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, p, WL_EV_SLEEP, 100 * MS, -1);
+	q = wlb_task(wl, "q", WL_POLICY_OTHER, 0, 0, 0);
+	wl->tasks[q].delay_ns = 5 * MS;
+	wlb_ev(wl, q, WL_EV_RESUME, 0, r);
+	wlb_ev(wl, q, WL_EV_SLEEP, 100 * MS, -1);
+	opts(&o, 1);
+	sim = run(wl, &o, WLB_SWITCH, &log);
+	expect_log(&log,
+		   "0 0 swapper/0>p-0\n"
+		   "0 0 p-0>swapper/0\n"
+		   "5000 0 swapper/0>q-1\n"
+		   "5000 0 q-1>p-0\n"
+		   "6000 0 p-0>swapper/0\n");
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_instances_loops),
+		cmocka_unit_test(test_barrier),
+		cmocka_unit_test(test_cond),
+		cmocka_unit_test(test_suspend_resume),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Simulator options and the rest of the model: tick accounting (overruns
+ * the seed's rorun schedstats record), context-switch and migration
+ * overheads, yield, the lower classes, determinism (same input, same
+ * bytes), bad options.
+ */
+#include "dlb_test.h"
+
+#include <stdarg.h>
+
+#include "dlbench/exitcode.h"
+
+#include "wlbuild.h"
+
+static void opts(struct dlb_sim_opts *o, int cpus)
+{
+	dlb_sim_opts_init(o);
+	o->nr_cpus = cpus;
+	o->check = true;
+	o->timed = false;
+}
+
+static struct dlb_sim *run(struct workload *wl, struct dlb_sim_opts *o, unsigned int mask,
+			   struct wlb_log *log)
+{
+	struct dlb_sim *sim = NULL;
+	struct dlb_err err;
+
+	if (wlb_run(wl, o, mask, log, &sim, &err) < 0)
+		fail_msg("simulation failed: %s", err.msg);
+	if (getenv("DLB_GOLDEN_PRINT"))
+		printf("----\n%s", log->buf ? log->buf : "");
+	return sim;
+}
+
+static void expect_log(struct wlb_log *log, const char *want)
+{
+	if (strcmp(log->buf ? log->buf : "", want))
+		fail_msg("schedule differs\n--- got\n%s--- want\n%s", log->buf, want);
+	free(log->buf);
+}
+
+/*
+ * Tick accounting (4 ms ticks): the 2 ms budget is only checked at the
+ * tick, so the task overruns by 2 ms; the seed's schedstats record it
+ * (rorun 2 ms) and the CBS pays it back: the replenishment at 10 leaves
+ * runtime 0, so the deadline moves twice (to 30) for 2 ms of runtime; the
+ * next tick, 12, finds exactly that budget used.
+ */
+static void test_tick_overrun(void **state)
+{
+	struct workload *wl = wlb_new(25 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	struct dlb_sim_task_stats st;
+
+	(void)state;
+	wlb_periodic(wl, "hog", 2 * MS, 10 * MS, 10 * MS, 50 * MS);
+	opts(&o, 1);
+	o.tick_ns = 4 * MS;
+	sim = run(wl, &o, WLB_SWITCH | WLB_DL, &log);
+	expect_log(&log,
+		   "0 0 swapper/0>hog-0\n"
+		   "4000 throttle hog-0 -2000 10000\n"
+		   "4000 0 hog-0>swapper/0\n"
+		   "10000 repl hog-0 2000 30000\n"
+		   "10000 0 swapper/0>hog-0\n"
+		   "12000 throttle hog-0 0 30000\n"
+		   "12000 0 hog-0>swapper/0\n");
+	dlb_sim_task_stats(sim, 0, &st);
+	assert_int_equal(st.rorun_max, 2 * MS);
+	assert_int_equal(st.last_rorun, 0);	/* the second throttle: exactly 0 */
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+static u64 first_end;
+
+static int on_job(const struct dlb_sim_job *j, void *arg)
+{
+	(void)arg;
+	if (!first_end)
+		first_end = j->end;
+	return 0;
+}
+
+/* A context switch costs 100 µs of the task's time: the 1 ms job ends at 1.1 ms. */
+static void test_ctx_switch_overhead(void **state)
+{
+	struct workload *wl = wlb_new(5 * MS);
+	struct dlb_sim_opts o;
+	struct dlb_sim *sim;
+	struct dlb_err err;
+
+	(void)state;
+	wlb_periodic(wl, "a", 2 * MS, 10 * MS, 10 * MS, 1 * MS);
+	opts(&o, 1);
+	o.ctx_switch_ns = 100 * US;
+	sim = dlb_sim_create(wl, &o, &err);
+	assert_non_null(sim);
+	first_end = 0;
+	dlb_sim_set_job_hook(sim, on_job, NULL);
+	assert_int_equal(dlb_sim_run(sim, &err), 0);
+	assert_int_equal(first_end, 1100 * US);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+/*
+ * Yield (yield_task_dl): the rest of this instance's runtime is given up;
+ * the task sleeps until its deadline and starts a new instance (dl_new).
+ * As in the seed (and mainline 3.14), yield_task_dl() zeroes the runtime
+ * before update_curr_dl() charges the time run since the last accounting,
+ * so the yield shows as runtime -1 ms (a 1 ms "overrun" in dl.stats).
+ */
+static void test_yield(void **state)
+{
+	struct workload *wl = wlb_new(15 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int t;
+
+	(void)state;
+	t = wlb_task(wl, "y", WL_POLICY_DEADLINE, 5 * MS, 10 * MS, 10 * MS);
+	wlb_ev(wl, t, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, t, WL_EV_YIELD, 0, -1);
+	wlb_ev(wl, t, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, t, WL_EV_SLEEP, 100 * MS, -1);
+	opts(&o, 1);
+	sim = run(wl, &o, WLB_SWITCH | WLB_DL, &log);
+	expect_log(&log,
+		   "0 0 swapper/0>y-0\n"
+		   "1000 throttle y-0 -1000 10000\n"
+		   "1000 0 y-0>swapper/0\n"
+		   "10000 0 swapper/0>y-0\n"
+		   "11000 0 y-0>swapper/0\n");
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+/*
+ * Lower classes: a FIFO task and a fair task share the CPU with a
+ * -deadline task; -deadline preempts FIFO, FIFO runs before fair.
+ */
+static void test_lower_classes(void **state)
+{
+	struct workload *wl = wlb_new(12 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int f, n, d;
+
+	(void)state;
+	f = wlb_task(wl, "fifo", WL_POLICY_FIFO, 0, 0, 0);
+	wl->tasks[f].priority = 10;
+	wlb_ev(wl, f, WL_EV_RUN, 4 * MS, -1);
+	wlb_ev(wl, f, WL_EV_SLEEP, 100 * MS, -1);
+	n = wlb_task(wl, "fair", WL_POLICY_OTHER, 0, 0, 0);
+	wlb_ev(wl, n, WL_EV_RUN, 2 * MS, -1);
+	wlb_ev(wl, n, WL_EV_SLEEP, 100 * MS, -1);
+	d = wlb_periodic(wl, "dl", 1 * MS, 5 * MS, 5 * MS, 1 * MS);
+	wl->tasks[d].delay_ns = 1 * MS;
+	opts(&o, 1);
+	sim = run(wl, &o, WLB_SWITCH, &log);
+	expect_log(&log,
+		   "0 0 swapper/0>fifo-0\n"
+		   "1000 0 fifo-0>dl-2\n"
+		   "2000 0 dl-2>fifo-0\n"
+		   "5000 0 fifo-0>fair-1\n"
+		   "6000 0 fair-1>dl-2\n"
+		   "7000 0 dl-2>fair-1\n"
+		   "8000 0 fair-1>swapper/0\n"
+		   "11000 0 swapper/0>dl-2\n");
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+struct textlog {
+	char *buf;
+	size_t len, cap;
+	struct dlb_sim *sim;
+};
+
+static int to_text(const struct dlb_event *ev, void *arg)
+{
+	struct textlog *t = arg;
+	char line[DLB_EVENT_TEXT_MAX];
+	int n = dlb_event_format(line, sizeof(line), ev, dlb_sim_comm(t->sim, ev->pid));
+
+	assert_true(n > 0);
+	if (t->len + (size_t)n + 1 > t->cap) {
+		t->cap = (t->cap + (size_t)n + 1) * 2;
+		t->buf = realloc(t->buf, t->cap);
+	}
+	memcpy(t->buf + t->len, line, (size_t)n);
+	t->len += (size_t)n;
+	t->buf[t->len++] = '\n';
+	return 0;
+}
+
+static struct textlog text_run(struct workload *wl, int cpus)
+{
+	struct textlog t = { 0 };
+	struct dlb_sim_opts o;
+	struct dlb_err err;
+
+	opts(&o, cpus);
+	o.timed = true;
+	t.sim = dlb_sim_create(wl, &o, &err);
+	assert_non_null(t.sim);
+	dlb_sim_set_event_hook(t.sim, to_text, &t);
+	assert_int_equal(dlb_sim_run(t.sim, &err), 0);
+	dlb_sim_free(t.sim);
+	return t;
+}
+
+/* Same workload, same options: the same trace text, byte for byte. */
+static void test_deterministic(void **state)
+{
+	struct workload *wl = wlb_new(200 * MS);
+	struct textlog a, b;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 12; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "t%d", i);
+		wlb_periodic(wl, name, (1 + i % 3) * MS, (7 + i) * MS, (7 + i) * MS,
+			     (1 + i % 3) * MS - 100 * US);
+	}
+	a = text_run(wl, 4);
+	b = text_run(wl, 4);
+	assert_true(a.len > 10000);
+	assert_int_equal(a.len, b.len);
+	assert_memory_equal(a.buf, b.buf, a.len);
+	free(a.buf);
+	free(b.buf);
+	wlb_free(wl);
+}
+
+static void test_bad_options(void **state)
+{
+	struct workload *wl = wlb_new(10 * MS);
+	struct dlb_sim_opts o;
+	struct dlb_err err;
+
+	(void)state;
+	wlb_periodic(wl, "a", 1 * MS, 10 * MS, 10 * MS, 1 * MS);
+	opts(&o, 0);
+	assert_null(dlb_sim_create(wl, &o, &err));
+	assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
+	assert_string_equal(err.msg, "cpus: 0 is not in 1..1024");
+	opts(&o, 1025);
+	assert_null(dlb_sim_create(wl, &o, &err));
+	opts(&o, 1);
+	o.rt_runtime_us = 2000000;
+	assert_null(dlb_sim_create(wl, &o, &err));
+	assert_string_equal(err.msg, "admission: rt runtime 2000000 us must be at most the rt "
+			    "period 1000000 us (> 0)");
+	opts(&o, 1);
+	wl->tasks[0].has_cpus = true;
+	dlb_cpumask_set(&wl->tasks[0].cpus, 5);
+	assert_null(dlb_sim_create(wl, &o, &err));
+	assert_string_equal(err.msg, "task a: sched_setaffinity: EINVAL: a-0: no CPU of the mask "
+			    "below 1");
+	wlb_free(wl);
+}
+
+/* 1024 CPUs work (the upper bound), with invariants. */
+static void test_1024_cpus(void **state)
+{
+	struct workload *wl = wlb_new(20 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 40; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "t%d", i);
+		wlb_periodic(wl, name, 2 * MS, (5 + i % 7) * MS, (5 + i % 7) * MS, 2 * MS);
+	}
+	opts(&o, 1024);
+	o.check = false;
+	sim = run(wl, &o, WLB_SWITCH, &log);
+	free(log.buf);
+	for (i = 0; i < 40; i++) {
+		struct dlb_sim_task_stats st;
+
+		dlb_sim_task_stats(sim, (size_t)i, &st);
+		assert_int_equal(st.jobs_missed, 0);
+	}
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tick_overrun),
+		cmocka_unit_test(test_ctx_switch_overhead),
+		cmocka_unit_test(test_yield),
+		cmocka_unit_test(test_lower_classes),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_1024_cpus),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
