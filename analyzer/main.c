@@ -356,14 +356,18 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	reader_quality(m, q, tpath);
 	if (folder)
 		dlb_crosscheck_after(m, folder, ri);
-	ri->kernel = o->kernel;
-	ri->arch = o->arch;
+	/* the command line wins over record.txt and summary.json */
+	if (o->kernel)
+		ri->kernel = o->kernel;
+	if (o->arch)
+		ri->arch = o->arch;
 	ri->cmdline = o->cmdline;
 	ri->input = o->input;
 	ri->format = dlb_trace_format_str(dlb_trace_format(t));
 	if (q->clock[0] && !ri->clock)
 		ri->clock = q->clock;
-	ri->cpus = o->cpus;
+	if (o->cpus)
+		ri->cpus = o->cpus;
 	ri->accepted = o->accepted;
 	ri->max_misses = o->max_misses;
 	dlb_report_auto_notes(ri, m);

@@ -3,7 +3,7 @@
 # Run folders: parameters and environment from summary.json, job counts
 # and clocks against the rt-app log, the seed's dl.stats against the trace.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 12
+plan 15
 
 # folder DIR STATUS LOGSTART ROWS RORUN_MAX: miss.txt without its task marker
 # (the parameters must come from summary.json), a log, a seed-style snapshot
@@ -46,10 +46,6 @@ folder() {
 
 folder good complete 100000010 2 8.500000
 run "$A" "$T/good"
-if grep -q "this build has no reader" "$T/out"; then
-	skip_rest "dlb-analyze built without the summary.json / rt-app log readers"
-	exit 0
-fi
 expect_eq "summary, log and snapshot agree: exit 1 for the miss" "$rc" 1
 check "parameters from summary.json" grep -q '"source": "given",' "$T/good/report.json"
 check "backend from summary.json" grep -q '"backend": "kernel",' "$T/good/report.json"
@@ -84,3 +80,14 @@ echo '{ "version": ' >"$T/broken/summary.json"
 run "$A" -m -1 "$T/broken"
 expect_eq "unreadable summary.json: a note, and no parameters (dl_a has none)" \
 	"$rc $(grep -c '^# note: summary.json not used: ' "$T/out")" "0 1"
+
+# the recorder's account: events it saw lost, the machine
+folder rec complete 100000010 2 8.500000
+printf 'clock=mono\nkernel=6.18.0-test\narch=x86_64\nlost_events=0\nstatus=complete\n' >"$T/rec/record.txt"
+run "$A" -q -m -1 "$T/rec"
+expect_eq "record.txt complete: exit 0" "$rc" 0
+check "kernel from record.txt" grep -q '"kernel": "6.18.0-test",' "$T/rec/report.json"
+sed -i 's/lost_events=0/lost_events=5/' "$T/rec/record.txt"
+run "$A" -q -m -1 "$T/rec"
+expect_eq "record.txt counted lost events: exit 4" "$rc $(cat "$T/err")" \
+	"4 dlb-analyze: incomplete data: lost_events (record.txt: the recorder counted 5 lost events)"
