@@ -254,6 +254,23 @@ static void check_logs_by_name(struct dlb_metrics *m, const char *dir,
 	closedir(d);
 }
 
+/*
+ * The summary counts jobs begun; the trace's finished jobs may be one
+ * fewer per thread (the job running when tracing stopped), never more
+ * fewer than that.
+ */
+static void check_summary_jobs(struct dlb_metrics *m, const struct dlb_summary_thread *st,
+			       const char *what)
+{
+	const struct dlb_task_metrics *t = dlb_metrics_task_by_tid(m, st->tid);
+	u64 jobs = t ? t->jobs : 0;
+
+	if (st->jobs > jobs + 1)
+		dlb_metrics_flag(m, DLB_Q_MISSING_JOBS, st->jobs - jobs - 1,
+				 "%s: %llu jobs in the trace, %llu begun says summary.json", what,
+				 (unsigned long long)jobs, (unsigned long long)st->jobs);
+}
+
 int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_report_info *ri,
 			  struct dlb_err *err)
 {
@@ -303,6 +320,7 @@ void dlb_crosscheck_after(struct dlb_metrics *m, const char *dir, struct dlb_rep
 		const struct dlb_summary_thread *t = &s->threads[i];
 
 		snprintf(what, sizeof(what), "task %s (tid %d)", t->name, t->tid);
+		check_summary_jobs(m, t, what);
 		if (t->log[0])
 			check_log(m, dir, t->log, t->tid, what, ri);
 		check_sched(m, dir, t->sched, t->tid, ri);
