@@ -350,8 +350,12 @@ static int analyze(struct opts *o, struct dlb_err *err)
 			goto out;
 		dlb_jobs_csv_header(sink.csv);
 	}
-	if (dlb_trace_read(t, dlb_metrics_event, m, err) < 0)
+	if (dlb_trace_read(t, dlb_metrics_event, m, err)) {
+		/* the engine stops the stream only when it cannot allocate */
+		if (!err->msg[0])
+			dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory while analyzing %s", tpath);
 		goto out;
+	}
 	dlb_metrics_finish(m);
 	reader_quality(m, q, tpath);
 	if (folder)

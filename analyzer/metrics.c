@@ -1036,8 +1036,13 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 	account_inversion(m, ev->ts);
 	m->last_ts = ev->ts;
 	c = cpu_get(m, ev->cpu);
-	if (!c)
-		return ev->cpu < 0 || ev->cpu >= DLB_MAX_CPUS ? 0 : -1;
+	if (!c) {
+		if (ev->cpu >= 0 && ev->cpu < DLB_MAX_CPUS)
+			return -1;
+		dlb_metrics_flag(m, DLB_Q_BAD_LINES, 1, "event at %llu ns on CPU %d, not in 0..%d",
+				 (unsigned long long)ev->ts, ev->cpu, DLB_MAX_CPUS - 1);
+		return 0;
+	}
 	if (!c->seen) {
 		c->seen = true;
 		c->pub.first_ts = ev->ts;
