@@ -273,6 +273,30 @@ static FILE *open_out(const char *dir, const char *name, struct dlb_err *err)
 	return f;
 }
 
+/*
+ * Our job rows go to jobs.csv, unless the folder already holds a jobs.csv
+ * of another tool (dlb-sim writes its own): never clobber a witness, use
+ * report-jobs.csv and say so.
+ */
+static const char *jobs_csv_name(const char *dir, struct dlb_report_info *ri)
+{
+	char path[4096], line[64];
+	bool ours = true;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/jobs.csv", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return "jobs.csv";
+	if (!fgets(line, sizeof(line), f) || strncmp(line, "tid,name,job,release_ns,", 24))
+		ours = false;
+	fclose(f);
+	if (ours)
+		return "jobs.csv";
+	dlb_report_note(ri, "%s holds another tool's jobs.csv: job rows in report-jobs.csv", dir);
+	return "report-jobs.csv";
+}
+
 static int write_reports(const struct opts *o, struct dlb_metrics *m, struct dlb_report_info *ri,
 			 struct dlb_err *err)
 {
@@ -345,7 +369,7 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	if (folder && dlb_crosscheck_before(m, folder, ri, err))
 		goto out;
 	if (o->outdir) {
-		sink.csv = open_out(o->outdir, "jobs.csv", err);
+		sink.csv = open_out(o->outdir, jobs_csv_name(o->outdir, ri), err);
 		if (!sink.csv)
 			goto out;
 		dlb_jobs_csv_header(sink.csv);

@@ -742,6 +742,18 @@ static int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 				 (unsigned long long)ev->ts, m->perr.msg);
 		return 0;
 	}
+	/*
+	 * A marker proves its writer runs, except the ones written on a task's
+	 * behalf: a release (the reference writes it at the release instant,
+	 * as the released task), task attributes and run markers.
+	 */
+	if (r == 0 || mk.kind == DLB_MARK_JOB_BEGIN || mk.kind == DLB_MARK_JOB_END ||
+	    mk.kind == DLB_MARK_OTHER) {
+		struct cpu *c = cpu_get(m, ev->cpu);
+
+		if (c && ev->pid > 0)
+			implicit_switch_in(m, c, ev);
+	}
 	if (r == 0) {
 		m->run.other_markers++;
 		return 0;
@@ -1048,7 +1060,8 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 		c->pub.first_ts = ev->ts;
 	}
 	c->pub.events++;
-	if (ev->pid > 0 && ev->type != DLB_EV_SWITCH)
+	/* markers: only those a running writer writes about itself (ev_marker) */
+	if (ev->pid > 0 && ev->type != DLB_EV_SWITCH && ev->type != DLB_EV_MARKER)
 		implicit_switch_in(m, c, ev);
 	switch (ev->type) {
 	case DLB_EV_SWITCH:
