@@ -5,9 +5,11 @@
 # the same release, begin, end, deadline and execution time.  The reference
 # is global EDF up to its push/pull points, so on 2 CPUs no ready job waits
 # behind a later deadline or an idle CPU: inversion 0.  Overloaded (admission
-# off), both count the same misses.
+# off), both count the same misses.  compare, through the whole pipeline:
+# the two CPU-selection structures schedule alike (same), a context-switch
+# overhead injected into the simulator is a regression.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 9
+plan 12
 if [ ! -x "$BIN/dlb-sim" ]; then
 	skip_rest "dlb-sim not built"
 	exit 0
@@ -60,3 +62,13 @@ ref_miss=$(awk -F, 'NR > 1 && $6 > $7 { n++ } END { print n + 0 }' "$T/over/jobs
 our_miss=$(grep -m1 -o '"misses": [0-9]*' "$T/over/report.json" | awk '{ print $2 }')
 check "overloaded: misses found ($our_miss)" test "$our_miss" -gt 0
 expect_eq "overloaded: the reference's misses, no more, no fewer" "$our_miss" "$ref_miss"
+
+run "$BIN/dlb-sim" -m 2 -s linear --no-timing -o "$T/linear" "$T/fit.json"
+run "$A" -q "$T/linear"
+run "$A" compare "$T/fit" "$T/linear"
+expect_eq "compare heap vs linear CPU selection: same schedule, exit 0" "$rc" 0
+run "$BIN/dlb-sim" -m 2 --ctx-switch=100us --no-timing -o "$T/slow" "$T/fit.json"
+run "$A" -q -m -1 "$T/slow"
+run "$A" compare "$T/fit" "$T/slow"
+expect_eq "compare with 100 us context switches injected: regression, exit 1" "$rc" 1
+check "response time named worse" grep -q '^a-0  *response_max .* worse$' "$T/out"
