@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# A trace recorded on this machine around Debian's rt-app 1.0 (the input
-# half's fixture): the analyzer finds, per thread, one job more than the
+# Traces recorded on this machine (the input half's fixtures).  Around
+# Debian's rt-app 1.0: the analyzer finds, per thread, one job more than the
 # thread's log has rows (rt-app logs no row for the job running at
 # shutdown), no misses, releases inferred from wake-ups; the trace.dat and
 # its `trace-cmd report -N` text give the same job counts.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 9
+plan 11
 if [ ! -f "$F/rtapp10.dat" ]; then
 	skip_rest "fixture analyzer/tests/fixtures/rtapp10.dat not in this tree"
 	exit 0
@@ -45,3 +45,8 @@ tail -n 3 "$F/rtapp10.log/rt-dl_b-1.log" >>"$T/run/rt-dl_b-1.log"
 run "$A" -q "${P[@]}" "$T/run"
 expect_eq "rt-app folder: a log with more jobs than the trace: exit 4" "$rc $(cat "$T/err")" \
 	"4 dlb-analyze: incomplete data: missing_jobs (task dl_b (tid 16396): 51 jobs in the trace, 53 in its log)"
+
+# a recording that lost events (a stray trace_pipe_raw reader)
+run "$A" -q -m -1 "$F/lost.dat"
+expect_eq "lost.dat: exit 4" "$rc" 4
+check "lost.dat: the loss is named" grep -q '^dlb-analyze: incomplete data: lost_events (CPU 1 lost events at ' "$T/err"
