@@ -1101,6 +1101,12 @@ void dlb_sim_set_job_hook(struct dlb_sim *sim, dlb_sim_job_fn fn, void *arg)
 	sim->job_arg = arg;
 }
 
+void dlb_sim_set_op_hook(struct dlb_sim *sim, dlb_op_fn fn, void *arg)
+{
+	sim->s->opstat.hook = fn;
+	sim->s->opstat.hook_arg = arg;
+}
+
 size_t dlb_sim_nr_threads(const struct dlb_sim *sim)
 {
 	return sim->nr_thr;

@@ -163,6 +163,11 @@ size_t dlb_sim_nr_threads(const struct dlb_sim *sim);
 int dlb_sim_nr_cpus(const struct dlb_sim *sim);
 /* 0, or -1 if @i is out of range. */
 int dlb_sim_task_stats(const struct dlb_sim *sim, size_t i, struct dlb_sim_task_stats *st);
+/*
+ * Every push/pull/find/set/select call with its cost (unit:
+ * dlb_opstat_unit(); 0 when opts.timed is false), for exact distributions.
+ */
+void dlb_sim_set_op_hook(struct dlb_sim *sim, dlb_op_fn fn, void *arg);
 /* Per-operation counters and costs (unit: dlb_opstat_unit()). */
 const struct dlb_opcount *dlb_sim_opcount(const struct dlb_sim *sim, enum dlb_op op);
 /* Virtual time now (the end time after dlb_sim_run) and events processed. */

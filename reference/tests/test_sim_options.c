@@ -300,6 +300,47 @@ static void test_1024_cpus(void **state)
 	wlb_free(wl);
 }
 
+static void count_op(enum dlb_op op, u64 cost, bool done, void *arg)
+{
+	u64 *n = arg;
+
+	(void)cost;
+	n[op * 2]++;
+	n[op * 2 + 1] += done;
+}
+
+/* The op hook sees every call the counters count. */
+static void test_op_hook(void **state)
+{
+	struct workload *wl = wlb_new(50 * MS);
+	struct dlb_sim_opts o;
+	struct dlb_sim *sim;
+	struct dlb_err err;
+	u64 n[DLB_OP_NR * 2] = { 0 };
+	int i;
+
+	(void)state;
+	for (i = 0; i < 6; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "t%d", i);
+		wlb_periodic(wl, name, 2 * MS, (5 + i) * MS, (5 + i) * MS, 2 * MS);
+	}
+	opts(&o, 2);
+	o.timed = true;
+	sim = dlb_sim_create(wl, &o, &err);
+	assert_non_null(sim);
+	dlb_sim_set_op_hook(sim, count_op, n);
+	assert_int_equal(dlb_sim_run(sim, &err), 0);
+	for (i = 0; i < DLB_OP_NR; i++) {
+		assert_int_equal(n[i * 2], dlb_sim_opcount(sim, (enum dlb_op)i)->calls);
+		assert_int_equal(n[i * 2 + 1], dlb_sim_opcount(sim, (enum dlb_op)i)->done);
+	}
+	assert_true(n[DLB_OP_SET * 2] > 0 && n[DLB_OP_PUSH * 2] > 0);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_1024_cpus),
+		cmocka_unit_test(test_op_hook),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
