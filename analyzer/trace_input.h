@@ -31,8 +31,11 @@ struct dlb_trace_quality {
 	u64 events;		/* events delivered */
 	u64 lost_events;	/* sum of known lost counts */
 	u64 lost_records;	/* lost-event records (count may be unknown) */
+	u64 stats_lost;		/* overrun + dropped in trace.dat's per-CPU stats; folded
+				 * into lost_events when larger (events lost with no
+				 * record saying where) */
 	u64 backwards;		/* timestamps going backwards within a CPU */
-	u64 bad_lines;		/* text lines that could not be parsed */
+	u64 bad_lines;		/* text lines (or trace.dat records) that could not be parsed */
 	u64 first_bad_line;	/* line number of the first one, 0 if none */
 	u64 unknown_events;	/* well-formed events we do not use */
 	bool truncated;		/* file ends mid-record / mid-line / mid-page */
@@ -40,6 +43,7 @@ struct dlb_trace_quality {
 	int cpus_without_events;	/* of nr_cpus, how many recorded nothing */
 	u64 first_ts, last_ts;
 	char clock[16];		/* trace clock if known ("mono", "local"...), else "" */
+	u64 ts_unit_ns;		/* timestamp resolution: 1, or 1000 for µs text */
 	enum dlb_trace_format format;
 };
 
@@ -63,6 +67,9 @@ int dlb_trace_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_e
 
 const struct dlb_trace_quality *dlb_trace_quality(const struct dlb_trace *t);
 enum dlb_trace_format dlb_trace_format(const struct dlb_trace *t);
+
+/* Events CPU @cpu recorded (after dlb_trace_read); 0 for a CPU out of range. */
+u64 dlb_trace_cpu_events(const struct dlb_trace *t, int cpu);
 const char *dlb_trace_format_str(enum dlb_trace_format f);
 
 void dlb_trace_close(struct dlb_trace *t);

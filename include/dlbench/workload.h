@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cpumask.h"
 #include "dlparam.h"
@@ -65,6 +66,8 @@ struct wl_resource {
 	char *name;
 	enum wl_res_type type;
 	unsigned int users;	/* barrier: participating task instances */
+	bool unique;		/* timer whose ref starts with "unique": one per thread */
+	struct wl_pos pos;	/* first use (or declaration in "resources") */
 };
 
 struct wl_event {
@@ -74,13 +77,13 @@ struct wl_event {
 	u64 size;		/* mem: bytes */
 	int res;		/* resource index, -1 if none */
 	int dep;		/* wait/sync: mutex index, -1 if none */
-	bool timer_relative;	/* timer "mode": "relative" (default absolute) */
+	bool timer_relative;	/* timer "mode": "relative" (rt-app's default) or "absolute" */
 	struct wl_pos pos;
 };
 
 struct wl_phase {
 	char *name;		/* phase key, or "" for a task without phases */
-	int loop;		/* repetitions of the events; >= 1 */
+	int loop;		/* repetitions of the events; >= 1, or -1 = until the run ends */
 	size_t nr_events;
 	struct wl_event *events;
 	struct wl_pos pos;
@@ -112,7 +115,15 @@ struct wl_global {
 	bool gnuplot;
 	char *logdir;		/* default "./" */
 	char *log_basename;	/* default "rt-app" */
+	char *ftrace_categories; /* "main,task,run,loop,stats" as given; "none" if off */
+	int log_size;		/* MB of log buffer per thread; 0 "disable"; WL_LOG_FILE */
+	char *io_device;	/* default "/dev/null" */
+	u64 mem_buffer_size;	/* bytes per thread, default 4 MiB */
+	bool cumulative_slack;
 };
+
+/* "log_size": "file" or "auto" (the default): log straight to the file. */
+#define WL_LOG_FILE	(-1)
 
 struct workload {
 	char *path;		/* as given to the loader, for messages */
@@ -147,5 +158,12 @@ const char *wl_event_type_str(enum wl_event_type type);
 
 /* Total DL bandwidth of the workload (all instances), BW_SHIFT units. */
 u64 wl_dl_bandwidth(const struct workload *wl);
+
+/*
+ * Write the canonical text dump of @wl to @f: one line per global, resource,
+ * task, phase and event, all times in ns, no file positions.  Stable: the
+ * golden tests compare it byte for byte.  Returns 0 or -1 on write error.
+ */
+int wl_dump(const struct workload *wl, FILE *f);
 
 #endif

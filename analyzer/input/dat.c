@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace.dat (v6 and v7, compressed or not) through libtracecmd and
+ * libtraceevent.
+ *
+ * Event types and field offsets are looked up once at open; each record is
+ * then decoded by reading its fields at those offsets, bounds-checked
+ * against the record's size (a corrupt record is counted, not followed).
+ * The library merges the per-CPU streams in time order.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include "dlbench/exitcode.h"
+#include "local.h"
+
+/*
+ * Exported by libtracecmd 1.3 (trace-cmd 3.x) and declared in its private
+ * header only; the trace clock and the recorder's per-CPU statistics are
+ * nowhere else.
+ */
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+
+#if defined(__SANITIZE_ADDRESS__)
+/*
+ * libtraceevent 1.7 / libtracecmd 1.3 leak a few bytes per opened file
+ * (strdup in tep_parse_event, an sscanf %m in the option parser): not
+ * ours, and LeakSanitizer would fail every sanitized run on them.
+ */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtraceevent.so\nleak:libtracecmd.so\nleak:vsscanf\n";
+}
+#endif
+
+enum { F_A, F_B, F_C, F_D, F_E, F_F, F_G, F_MAX };
+
+struct fld {
+	int off, size;
+	bool present, sign, dyn, rel;
+};
+
+/* One event type we decode: which normalized type, and its fields. */
+struct dat_ev {
+	const char *sys, *name;
+	enum dlb_ev_type type;
+	const char *fields[F_MAX];
+	int id;
+	struct fld f[F_MAX];
+};
+
+/* Field order per type is what decode_*() below expects. */
+static const struct dat_ev ev_table[] = {
+	{ .sys = "sched", .name = "sched_switch", .type = DLB_EV_SWITCH,
+	  .fields = { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid",
+	    "next_prio" } },
+	{ .sys = "sched", .name = "sched_wakeup", .type = DLB_EV_WAKEUP,
+	  .fields = { "comm", "pid", "prio", "target_cpu" } },
+	{ .sys = "sched", .name = "sched_wakeup_new", .type = DLB_EV_WAKEUP_NEW,
+	  .fields = { "comm", "pid", "prio", "target_cpu" } },
+	{ .sys = "sched", .name = "sched_waking", .type = DLB_EV_WAKING,
+	  .fields = { "comm", "pid", "prio", "target_cpu" } },
+	{ .sys = "sched", .name = "sched_migrate_task", .type = DLB_EV_MIGRATE,
+	  .fields = { "comm", "pid", "prio", "orig_cpu", "dest_cpu" } },
+	{ .sys = "sched", .name = "sched_stat_runtime", .type = DLB_EV_RUNTIME,
+	  .fields = { "comm", "pid", "runtime" } },
+	{ .sys = "sched", .name = "sched_process_exit", .type = DLB_EV_EXIT,
+	  .fields = { "comm", "pid" } },
+	{ .sys = NULL, .name = "dl_throttle", .type = DLB_EV_THROTTLE,
+	  .fields = { "pid", "runtime", "deadline" } },
+	{ .sys = NULL, .name = "dl_replenish", .type = DLB_EV_REPLENISH,
+	  .fields = { "pid", "runtime", "deadline" } },
+	{ .sys = "ftrace", .name = "print", .type = DLB_EV_MARKER,
+	  .fields = { "buf" } },
+};
+
+#define NR_EV	(sizeof(ev_table) / sizeof(ev_table[0]))
+
+struct dat_reader {
+	struct tracecmd_input *h;
+	struct tracecmd_input **bufs;	/* h, then its buffer instances (trace-cmd -B) */
+	int nr_bufs;
+	struct tep_handle *tep;
+	struct dat_ev ev[NR_EV];
+	unsigned char by_id[65536];	/* common_type -> 1 + index in ev[], 0: not ours */
+	struct fld common_type, common_pid;
+	bool swap;			/* file endianness differs from ours */
+
+	/* during dat_read() */
+	struct dlb_trace *t;
+	dlb_event_fn fn;
+	void *arg;
+	int stop;
+	bool oom;
+};
+
+/* ---- header validation: libtracecmd must only ever see a sane header ---- */
+
+static int rd_u32(const unsigned char *p, bool big)
+{
+	return big ? (p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3])
+		   : (p[3] << 24 | p[2] << 16 | p[1] << 8 | p[0]);
+}
+
+/*
+ * The fixed part of the header: magic (10 bytes), version string, endian
+ * byte, long size, page size; v7 adds the compression name and version and
+ * the offset of the first section.  libtracecmd trusts these numbers, so
+ * we check them, and then every offset and size of the layout, first (a
+ * crash inside the library cannot be caught).
+ */
+static int dat_check_header(const char *path, int fd, struct dlb_err *err)
+{
+	static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	unsigned char h[512];
+	ssize_t len;
+	size_t p;
+	unsigned long version = 0;
+	int page;
+
+	len = pread(fd, h, sizeof(h), 0);
+	if (len < 0)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: read error: %s", path,
+				   strerror(errno));
+	if (len < 10)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "%s: truncated trace.dat header (%zd bytes)", path, len);
+	if (memcmp(h, magic, sizeof(magic)))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: not a trace.dat: bad magic", path);
+	for (p = 10; p < (size_t)len && p < 20 && h[p] >= '0' && h[p] <= '9'; p++)
+		version = version * 10 + (h[p] - '0');
+	if (p == (size_t)len)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "%s: truncated trace.dat header (%zd bytes)", path, len);
+	if (p == 10 || h[p] != '\0')
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: bad trace.dat version string",
+				   path);
+	if (version != 6 && version != 7)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "%s: trace.dat version %lu is not supported (6 and 7 are)", path,
+				   version);
+	p++;
+	if ((size_t)len < p + 6)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "%s: truncated trace.dat header (%zd bytes)", path, len);
+	if (h[p] > 1 || (h[p + 1] != 4 && h[p + 1] != 8))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "%s: bad trace.dat header: endian %u, long size %u", path, h[p],
+				   h[p + 1]);
+	page = rd_u32(h + p + 2, h[p]);
+	if (page < 1024 || page > (1 << 24) || (page & (page - 1)))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: bad trace.dat page size %d", path,
+				   page);
+	/* from here on, a walk of the whole layout (datcheck.c) */
+	return dat_check_layout(path, fd, p + 6, (int)version, h[p], err);
+}
+
+/* ---- field access ---- */
+
+static void fld_init(struct fld *f, struct tep_format_field *tf)
+{
+	memset(f, 0, sizeof(*f));
+	if (!tf)
+		return;
+	f->present = true;
+	f->off = tf->offset;
+	f->size = tf->size;
+	f->sign = tf->flags & TEP_FIELD_IS_SIGNED;
+	f->dyn = tf->flags & TEP_FIELD_IS_DYNAMIC;
+	f->rel = tf->flags & TEP_FIELD_IS_RELATIVE;
+}
+
+/* Bounds-checked number at @f in @rec; @ok cleared when out of the record. */
+static s64 fld_num(const struct dat_reader *d, const struct fld *f, const struct tep_record *rec,
+		   bool *ok)
+{
+	const unsigned char *p = (const unsigned char *)rec->data + f->off;
+	u64 v;
+
+	if (!f->present)
+		return 0;
+	if (f->off < 0 || f->off + f->size > rec->size) {
+		*ok = false;
+		return 0;
+	}
+	switch (f->size) {
+	case 1:
+		return f->sign ? (s64)(int8_t)p[0] : (s64)p[0];
+	case 2: {
+		uint16_t x;
+
+		memcpy(&x, p, 2);
+		if (d->swap)
+			x = __builtin_bswap16(x);
+		return f->sign ? (s64)(int16_t)x : (s64)x;
+	}
+	case 4: {
+		uint32_t x;
+
+		memcpy(&x, p, 4);
+		if (d->swap)
+			x = __builtin_bswap32(x);
+		return f->sign ? (s64)(int32_t)x : (s64)x;
+	}
+	case 8:
+		memcpy(&v, p, 8);
+		if (d->swap)
+			v = __builtin_bswap64(v);
+		return (s64)v;
+	default:
+		*ok = false;
+		return 0;
+	}
+}
+
+/*
+ * A string field: a fixed char array, or a __data_loc (u32: length << 16 |
+ * offset; relative to the end of the field for __rel_loc).  Returns its
+ * length without the NUL, or -1 if it lies outside the record.
+ */
+static int fld_str(const struct dat_reader *d, const struct fld *f, const struct tep_record *rec,
+		   const char **s)
+{
+	int off = f->off, len = f->size;
+
+	if (!f->present || f->off < 0)
+		return -1;
+	if (f->dyn) {
+		bool ok = true;
+		u32 loc = (u32)fld_num(d, &(struct fld){ .present = true, .off = f->off, .size = 4 },
+				       rec, &ok);
+
+		if (!ok)
+			return -1;
+		off = (int)(loc & 0xffff) + (f->rel ? f->off + f->size : 0);
+		len = (int)(loc >> 16);
+	} else if (len == 0) {
+		len = rec->size - off;		/* char buf[]: to the end of the record */
+	}
+	if (off + len > rec->size || len < 0)
+		return -1;
+	*s = (const char *)rec->data + off;
+	return (int)strnlen(*s, (size_t)len);
+}
+
+static void copy_comm(char *dst, const struct dat_reader *d, const struct fld *f,
+		      const struct tep_record *rec, bool *ok)
+{
+	const char *s;
+	int n = fld_str(d, f, rec, &s);
+
+	if (n < 0) {
+		dst[0] = '\0';
+		if (f->present)
+			*ok = false;
+		return;
+	}
+	if (n >= DLB_COMM_LEN)
+		n = DLB_COMM_LEN - 1;
+	memcpy(dst, s, (size_t)n);
+	dst[n] = '\0';
+}
+
+/* ---- decoding ---- */
+
+static bool decode(const struct dat_reader *d, const struct dat_ev *e,
+		   const struct tep_record *rec, struct dlb_event *ev)
+{
+	const struct fld *f = e->f;
+	bool ok = true;
+
+	switch (e->type) {
+	case DLB_EV_SWITCH:
+		copy_comm(ev->sw.prev_comm, d, &f[F_A], rec, &ok);
+		ev->sw.prev_pid = (int)fld_num(d, &f[F_B], rec, &ok);
+		ev->sw.prev_prio = (int)fld_num(d, &f[F_C], rec, &ok);
+		ev->sw.prev_state = (long)fld_num(d, &f[F_D], rec, &ok) & DLB_STATE_MASK;
+		copy_comm(ev->sw.next_comm, d, &f[F_E], rec, &ok);
+		ev->sw.next_pid = (int)fld_num(d, &f[F_F], rec, &ok);
+		ev->sw.next_prio = (int)fld_num(d, &f[F_G], rec, &ok);
+		break;
+	case DLB_EV_WAKEUP:
+	case DLB_EV_WAKEUP_NEW:
+	case DLB_EV_WAKING:
+		copy_comm(ev->wake.comm, d, &f[F_A], rec, &ok);
+		ev->wake.pid = (int)fld_num(d, &f[F_B], rec, &ok);
+		ev->wake.prio = (int)fld_num(d, &f[F_C], rec, &ok);
+		ev->wake.target_cpu = f[F_D].present ? (int)fld_num(d, &f[F_D], rec, &ok) : -1;
+		break;
+	case DLB_EV_MIGRATE:
+		copy_comm(ev->mig.comm, d, &f[F_A], rec, &ok);
+		ev->mig.pid = (int)fld_num(d, &f[F_B], rec, &ok);
+		ev->mig.prio = (int)fld_num(d, &f[F_C], rec, &ok);
+		ev->mig.orig_cpu = (int)fld_num(d, &f[F_D], rec, &ok);
+		ev->mig.dest_cpu = (int)fld_num(d, &f[F_E], rec, &ok);
+		break;
+	case DLB_EV_RUNTIME:
+		copy_comm(ev->rt.comm, d, &f[F_A], rec, &ok);
+		ev->rt.pid = (int)fld_num(d, &f[F_B], rec, &ok);
+		ev->rt.runtime = (u64)fld_num(d, &f[F_C], rec, &ok);
+		break;
+	case DLB_EV_EXIT:
+		copy_comm(ev->exit.comm, d, &f[F_A], rec, &ok);
+		ev->exit.pid = (int)fld_num(d, &f[F_B], rec, &ok);
+		break;
+	case DLB_EV_THROTTLE:
+	case DLB_EV_REPLENISH:
+		ev->dl.pid = (int)fld_num(d, &f[F_A], rec, &ok);
+		ev->dl.runtime = fld_num(d, &f[F_B], rec, &ok);
+		ev->dl.deadline = (u64)fld_num(d, &f[F_C], rec, &ok);
+		break;
+	case DLB_EV_MARKER: {
+		const char *s;
+		int n = fld_str(d, &f[F_A], rec, &s);
+
+		if (n < 0)
+			return false;
+		while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' '))
+			n--;
+		ev->mark.text = s;
+		ev->mark.len = (size_t)n;
+		break;
+	}
+	default:
+		return false;
+	}
+	return ok;
+}
+
+static int deliver(struct dat_reader *d, struct dlb_event *ev)
+{
+	int r;
+
+	if (trace_note_event(d->t, ev)) {
+		d->oom = true;
+		return -1;
+	}
+	r = d->fn(ev, d->arg);
+	if (r)
+		d->stop = r;
+	return r;
+}
+
+static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int iter_cpu, void *arg)
+{
+	struct dat_reader *d = arg;
+	struct dlb_trace_quality *q = &d->t->q;
+	struct dlb_event ev;
+	const struct dat_ev *e;
+	bool ok = true;
+	int idx, cpu = rec->cpu;	/* iter_cpu counts across buffers in a multi-buffer file */
+
+	(void)h;
+	(void)iter_cpu;
+	/*
+	 * The ring buffer flags a page whose predecessor was overwritten or
+	 * dropped; kbuffer hands the count (or -1: unknown) to the first
+	 * record after the gap.  It becomes a LOST event just before it.
+	 */
+	if (rec->missed_events) {
+		ev.ts = rec->ts;
+		ev.cpu = cpu;
+		ev.pid = 0;
+		ev.type = DLB_EV_LOST;
+		ev.lost.count = rec->missed_events > 0 ? (u64)rec->missed_events : 0;
+		q->lost_records++;
+		q->lost_events += ev.lost.count;
+		if (deliver(d, &ev))
+			return -1;	/* only a negative value stops tracecmd_iterate_events */
+	}
+	if (rec->size < 8 || !rec->data) {
+		q->bad_lines++;
+		return 0;
+	}
+	idx = d->by_id[(uint16_t)fld_num(d, &d->common_type, rec, &ok)];
+	if (!idx) {
+		q->unknown_events++;
+		if (trace_track_cpu(d->t, cpu) == 0)
+			d->t->cpus[cpu].events++;	/* the CPU did record */
+		return 0;
+	}
+	e = &d->ev[idx - 1];
+	ev.ts = rec->ts;
+	ev.cpu = cpu;
+	ev.pid = (int)fld_num(d, &d->common_pid, rec, &ok);
+	ev.type = e->type;
+	if (!ok || !decode(d, e, rec, &ev)) {
+		q->bad_lines++;
+		return 0;
+	}
+	return deliver(d, &ev) ? -1 : 0;
+}
+
+/* ---- open / read / close ---- */
+
+static void dat_lookup(struct dat_reader *d)
+{
+	size_t i;
+	int j;
+
+	memcpy(d->ev, ev_table, sizeof(d->ev));
+	for (i = 0; i < NR_EV; i++) {
+		struct dat_ev *e = &d->ev[i];
+		struct tep_event *te = tep_find_event_by_name(d->tep, e->sys, e->name);
+
+		e->id = -1;
+		if (!te)
+			continue;
+		e->id = te->id;
+		if (te->id >= 0 && te->id < 65536)
+			d->by_id[te->id] = (unsigned char)(i + 1);
+		for (j = 0; j < F_MAX && e->fields[j]; j++)
+			fld_init(&e->f[j], tep_find_field(te, e->fields[j]));
+		if (!d->common_pid.present) {
+			fld_init(&d->common_type, tep_find_common_field(te, "common_type"));
+			fld_init(&d->common_pid, tep_find_common_field(te, "common_pid"));
+		}
+	}
+}
+
+/*
+ * trace-cmd saves each CPU's ring-buffer statistics at the end of the
+ * recording ("CPU: N", "overrun: N", "dropped events: N" ...).  Overruns
+ * and drops counted there are events lost even when no page carries a
+ * missed-events flag (buffer in overwrite mode, reader too slow).
+ */
+static u64 stats_sum(const char *s);
+
+static u64 dat_stats_lost(struct dat_reader *d)
+{
+	const char *s;
+	u64 sum = 0;
+	int b;
+
+	for (b = 0; b < d->nr_bufs; b++) {
+		s = tracecmd_get_cpustats(d->bufs[b]);
+		if (s)
+			sum += stats_sum(s);
+	}
+	return sum;
+}
+
+static u64 stats_sum(const char *s)
+{
+	const char *p;
+	u64 sum = 0;
+
+	for (p = s; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+		const char *v = NULL;
+
+		if (!strncmp(p, "overrun: ", 9))
+			v = p + 9;
+		else if (!strncmp(p, "dropped events: ", 16))
+			v = p + 16;
+		if (v)
+			sum += strtoull(v, NULL, 10);
+	}
+	return sum;
+}
+
+/*
+ * libtracecmd inflates the compressed metadata of a v7 file and parses it
+ * trusting what it finds: a single flipped byte there can crash it inside
+ * tracecmd_open(), where nothing can catch it.  So a child process opens
+ * the file first; only if that child survives does this process open it.
+ * (Data pages are decoded by kbuffer with its own checks and by us with
+ * bounds checks: corrupt data gives counted bad records, not crashes.)
+ */
+static int dat_probe(const char *path, struct dlb_err *err)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;		/* cannot probe: open directly */
+	if (pid == 0) {
+		static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGALRM };
+		struct tracecmd_input *h;
+		size_t i;
+
+		/* die of the crash: the caller's handlers (a test harness) must not run */
+		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+			signal(fatal[i], SIG_DFL);
+		alarm(60);		/* a hang in the library becomes SIGALRM */
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		tep_set_loglevel(TEP_LOG_NONE);
+		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		_exit(h ? 0 : 1);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFSIGNALED(status))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "%s: corrupt trace.dat: libtracecmd crashed opening it (%s)", path,
+				   strsignal(WTERMSIG(status)));
+	if (WEXITSTATUS(status))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "%s: corrupt trace.dat: libtracecmd cannot open it", path);
+	return 0;
+}
+
+/*
+ * A recording into a tracefs instance (trace-cmd record -B NAME, or a
+ * recorder using libtracefs instances) stores that buffer beside the top
+ * one; the top may then be empty.  All buffers are read, merged in time.
+ */
+static int dat_open_buffers(struct dlb_trace *t, struct dat_reader *d, struct dlb_err *err)
+{
+	int i, n = tracecmd_buffer_instances(d->h);
+
+	d->bufs = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof(*d->bufs));
+	if (!d->bufs)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
+	d->bufs[0] = d->h;
+	d->nr_bufs = 1;
+	for (i = 0; i < n; i++) {
+		struct tracecmd_input *b = tracecmd_buffer_instance_handle(d->h, i);
+
+		if (!b)
+			return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+					   "%s: corrupt trace.dat: cannot open buffer '%s'", t->path,
+					   tracecmd_buffer_instance_name(d->h, i));
+		d->bufs[d->nr_bufs++] = b;
+	}
+	return 0;
+}
+
+int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
+{
+	struct dat_reader *d;
+	const char *clock;
+
+	if (dat_check_header(t->path, fd, err) || dat_probe(t->path, err))
+		return -1;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
+	t->dat = d;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	d->h = tracecmd_open(t->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!d->h)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "%s: corrupt trace.dat: libtracecmd cannot open it",
+				   t->path);
+	d->tep = tracecmd_get_tep(d->h);
+	if (!d->tep)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: trace.dat without event formats",
+				   t->path);
+	d->swap = tep_is_file_bigendian(d->tep) != (__BYTE_ORDER == __BIG_ENDIAN);
+	dat_lookup(d);
+	t->q.nr_cpus = tep_get_cpus(d->tep);
+	t->q.ts_unit_ns = 1;
+	clock = tracecmd_get_trace_clock(d->h);
+	if (clock)
+		snprintf(t->q.clock, sizeof(t->q.clock), "%s", clock);
+	return dat_open_buffers(t, d, err);
+}
+
+int dat_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_err *err)
+{
+	struct dat_reader *d = t->dat;
+	u64 stats;
+	int r;
+
+	d->t = t;
+	d->fn = fn;
+	d->arg = arg;
+	d->stop = 0;
+	if (d->nr_bufs > 1)
+		r = tracecmd_iterate_events_multi(d->bufs, d->nr_bufs, dat_record, d);
+	else
+		r = tracecmd_iterate_events(d->h, NULL, 0, dat_record, d);
+	if (d->oom)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
+	if (d->stop)
+		return d->stop;
+	if (r < 0)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: error reading trace.dat records",
+				   t->path);
+	stats = dat_stats_lost(d);
+	t->q.stats_lost = stats;
+	if (stats > t->q.lost_events)
+		t->q.lost_events = stats;
+	return 0;
+}
+
+void dat_close(struct dlb_trace *t)
+{
+	struct dat_reader *d = t->dat;
+	int i;
+
+	for (i = 1; i < d->nr_bufs; i++)
+		tracecmd_close(d->bufs[i]);
+	if (d->h)
+		tracecmd_close(d->h);
+	free(d->bufs);
+	free(t->dat);
+	t->dat = NULL;
+}

@@ -1,0 +1,888 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Text traces: the kernel's format (tracefs trace / trace_pipe, and the
+ * reference simulator, which writes it with ns timestamps), and trace-cmd
+ * report's default, -N, -R and -t outputs.  One line parser reads them all:
+ *
+ *   <comm>-<pid> [CPU] [flags] SSSS.FFFFFF[FFF]: <event>: <payload>
+ *
+ * where the payload is the kernel's "key=value ..." form, or trace-cmd's
+ * short forms for sched_switch ("a:1 [120] R ==> b:2 [-1]") and
+ * sched_wakeup ("b:2 [4294967295] CPU:001").
+ *
+ * Lines are cut out of a large read() buffer with memchr and scanned by
+ * hand (no sscanf, no per-line allocation).  A line that is not a trace
+ * line is counted with the first such line's number and skipped; a last
+ * line without its newline means the file was cut.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dlbench/exitcode.h"
+#include "local.h"
+
+#define TEXT_BUF	(1 << 18)	/* the longest line we accept; markers are <= 4 KB */
+#define HEAD_LINES	1000	/* detection looks this far for an event line */
+#define MAX_KV		12
+
+struct text_reader {
+	int fd;
+	char *buf;
+	size_t start, end;	/* unread bytes are buf[start, end) */
+	bool eof;
+	u64 lineno;
+	u64 last_ts;		/* for LOST lines, which carry no time */
+};
+
+struct line {
+	const char *comm;
+	size_t comm_len;
+	int pid, cpu;
+	u64 ts;
+	const char *event, *payload, *end;
+	size_t event_len;
+	bool flags_column;
+	int ts_digits;		/* fraction digits of the timestamp */
+};
+
+/* ---- scanning helpers ---- */
+
+static const char *skip_sp(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* Signed decimal at p; *pp moves past it.  -1 if no digits or overflow. */
+static int scan_s64(const char **pp, const char *end, s64 *out)
+{
+	const char *p = *pp, *start;
+	bool neg = false;
+	u64 v = 0;
+	unsigned int d;
+
+	if (p < end && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	start = p;
+	/* 19 digits cannot overflow a u64; longer numbers are refused */
+	while (p < end && (d = (unsigned int)(*p - '0')) <= 9 && p - start < 19) {
+		v = v * 10 + d;
+		p++;
+	}
+	if (p == start || (p < end && (unsigned int)(*p - '0') <= 9))
+		return -1;
+	*out = neg ? -(s64)v : (s64)v;
+	*pp = p;
+	return 0;
+}
+
+/* A whole token [p, end) as a number. */
+static int tok_num(const char *p, const char *end, s64 *out)
+{
+	return scan_s64(&p, end, out) || p != end ? -1 : 0;
+}
+
+/*
+ * "SSSS.FFFFFF" with 0 to 9 fraction digits, into ns.  Returns the first
+ * character after it, or NULL.
+ */
+static const char *scan_ts(const char *p, const char *end, u64 *ns, int *ndigits)
+{
+	const char *start = p;
+	u64 sec = 0, frac = 0;
+	int digits = 0;
+	unsigned int d;
+
+	while (p < end && (d = (unsigned int)(*p - '0')) <= 9 && p - start < 12) {
+		sec = sec * 10 + d;
+		p++;
+	}
+	if (p == start || (p < end && (unsigned int)(*p - '0') <= 9))
+		return NULL;
+	if (p < end && *p == '.') {
+		for (p++; p < end && (d = (unsigned int)(*p - '0')) <= 9; p++, digits++)
+			if (digits < 9)
+				frac = frac * 10 + d;
+	}
+	*ndigits = digits;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*ns = sec * NSEC_PER_SEC + frac;
+	return p;
+}
+
+static void copy_comm(char *dst, const char *s, size_t len)
+{
+	if (len >= DLB_COMM_LEN)
+		len = DLB_COMM_LEN - 1;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+}
+
+/* ---- key=value payloads ---- */
+
+struct kv {
+	const char *k, *v, *vend;
+	size_t klen;
+};
+
+/*
+ * Split "k=v k=v ..." into pairs.  A token that does not start with
+ * "word=" continues the previous value: comm may contain spaces.
+ */
+static int kv_split(const char *p, const char *end, struct kv *kv)
+{
+	int n = 0;
+
+	while ((p = skip_sp(p, end)) < end) {
+		const char *t = p, *eq;
+
+		while (p < end && ((*p >= 'a' && *p <= 'z') || *p == '_' ||
+				   (*p >= '0' && *p <= '9')))
+			p++;
+		eq = p;
+		while (p < end && *p != ' ')
+			p++;
+		if (eq < end && *eq == '=' && eq > t && n < MAX_KV) {
+			kv[n].k = t;
+			kv[n].klen = (size_t)(eq - t);
+			kv[n].v = eq + 1;
+			kv[n].vend = p;
+			n++;
+		} else if (n) {
+			kv[n - 1].vend = p;
+		}
+	}
+	return n;
+}
+
+static const struct kv *kv_get(const struct kv *kv, int n, const char *key)
+{
+	size_t len = strlen(key);
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (kv[i].klen == len && !memcmp(kv[i].k, key, len))
+			return &kv[i];
+	return NULL;
+}
+
+static int kv_num(const struct kv *kv, int n, const char *key, s64 *out)
+{
+	const struct kv *e = kv_get(kv, n, key);
+
+	return e ? tok_num(e->v, e->vend, out) : -1;
+}
+
+static int kv_int(const struct kv *kv, int n, const char *key, int *out)
+{
+	s64 v;
+
+	if (kv_num(kv, n, key, &v))
+		return -1;
+	*out = (int)v;		/* prio 4294967295 is -1 as an int */
+	return 0;
+}
+
+static int kv_comm(const struct kv *kv, int n, const char *key, char *out)
+{
+	const struct kv *e = kv_get(kv, n, key);
+
+	if (!e)
+		return -1;
+	copy_comm(out, e->v, (size_t)(e->vend - e->v));
+	return 0;
+}
+
+/*
+ * prev_state as text ("R", "R+", "S", "D|K" ...) or a number (-R): the
+ * report bits of the kernel's sched_switch format, see DLB_STATE_MASK.
+ * The letters are the kernel's ("SDTtXZPI" for bits 0-7); trace-cmd's
+ * default sched_switch plugin prints bit i with its own older table
+ * ("SDTtZXxW": 16 as Z, 32 as X, 128 as W), so it is passed in.
+ */
+static const char kernel_states[] = "SDTtXZPI";
+static const char plugin_states[] = "SDTtZXxW";
+
+static int parse_state(const char *p, const char *end, const char *letters, long *state)
+{
+	s64 v;
+	long st = 0;
+
+	if (tok_num(p, end, &v) == 0) {
+		*state = (long)v & DLB_STATE_MASK;
+		return 0;
+	}
+	for (; p < end; p++) {
+		const char *l = *p ? strchr(letters, *p) : NULL;
+
+		if (l)
+			st |= 1L << (l - letters);
+		else if (*p != 'R' && *p != '+' && *p != '|' && *p != 'K' && *p != 'N')
+			return -1;
+	}
+	*state = st;
+	return 0;
+}
+
+/* ---- trace-cmd's short forms ---- */
+
+/* "comm:pid [prio]" ending at end; returns 0. */
+static int short_task(const char *p, const char *end, char *comm, int *pid, int *prio)
+{
+	const char *lb, *colon, *q;
+	s64 v;
+
+	if (end - p < 5 || end[-1] != ']')
+		return -1;
+	for (lb = end - 1; lb > p && *lb != '['; lb--)
+		;
+	if (*lb != '[' || tok_num(lb + 1, end - 1, &v))
+		return -1;
+	*prio = (int)v;
+	q = lb;
+	while (q > p && q[-1] == ' ')
+		q--;
+	for (colon = q - 1; colon > p && *colon != ':'; colon--)
+		;
+	if (*colon != ':' || tok_num(colon + 1, q, &v))
+		return -1;
+	*pid = (int)v;
+	copy_comm(comm, p, (size_t)(colon - p));
+	return 0;
+}
+
+static int short_switch(const char *p, const char *end, struct dlb_event *ev)
+{
+	const char *arrow = NULL, *q, *st;
+
+	arrow = memmem(p, (size_t)(end - p), " ==> ", 5);
+	if (!arrow)
+		return -1;
+	for (st = arrow; st > p && st[-1] != ' '; st--)
+		;
+	if (st == p || parse_state(st, arrow, plugin_states, &ev->sw.prev_state))
+		return -1;
+	q = st;
+	while (q > p && q[-1] == ' ')
+		q--;
+	if (short_task(p, q, ev->sw.prev_comm, &ev->sw.prev_pid, &ev->sw.prev_prio))
+		return -1;
+	return short_task(skip_sp(arrow + 5, end), end, ev->sw.next_comm, &ev->sw.next_pid,
+			  &ev->sw.next_prio);
+}
+
+static int short_wakeup(const char *p, const char *end, struct dlb_event *ev)
+{
+	const char *cpu = NULL, *q, *tend;
+	s64 v;
+
+	for (q = end - 4; q >= p; q--) {
+		if (q[0] == 'C' && q[1] == 'P' && q[2] == 'U' && q[3] == ':') {
+			cpu = q;
+			break;
+		}
+	}
+	if (!cpu || cpu == p || tok_num(cpu + 4, end, &v))
+		return -1;
+	ev->wake.target_cpu = (int)v;
+	/* an older trace-cmd puts " success=1" between the task and CPU: */
+	tend = cpu;
+	while (tend > p && tend[-1] == ' ')
+		tend--;
+	if (tend - p > 10 && !memcmp(tend - 10, " success=1", 10))
+		tend -= 10;
+	return short_task(p, tend, ev->wake.comm, &ev->wake.pid, &ev->wake.prio);
+}
+
+/* ---- events ---- */
+
+static int ev_switch(const char *p, const char *end, struct dlb_event *ev)
+{
+	struct kv kv[MAX_KV];
+	const struct kv *st;
+	int n;
+
+	if (end - p < 10 || memcmp(p, "prev_comm=", 10))
+		return short_switch(p, end, ev);
+	n = kv_split(p, end, kv);
+	st = kv_get(kv, n, "prev_state");
+	if (!st || kv_comm(kv, n, "prev_comm", ev->sw.prev_comm) ||
+	    kv_int(kv, n, "prev_pid", &ev->sw.prev_pid) ||
+	    kv_int(kv, n, "prev_prio", &ev->sw.prev_prio) ||
+	    kv_comm(kv, n, "next_comm", ev->sw.next_comm) ||
+	    kv_int(kv, n, "next_pid", &ev->sw.next_pid) ||
+	    kv_int(kv, n, "next_prio", &ev->sw.next_prio))
+		return -1;
+	/* the kernel's value is followed by " ==>", which kv_split glued on */
+	if (st->vend - st->v > 4 && !memcmp(st->vend - 4, " ==>", 4))
+		return parse_state(st->v, st->vend - 4, kernel_states, &ev->sw.prev_state);
+	return parse_state(st->v, st->vend, kernel_states, &ev->sw.prev_state);
+}
+
+static int ev_wake(const char *p, const char *end, struct dlb_event *ev)
+{
+	struct kv kv[MAX_KV];
+	int n;
+
+	if (end - p < 5 || memcmp(p, "comm=", 5))
+		return short_wakeup(p, end, ev);
+	n = kv_split(p, end, kv);
+	if (kv_comm(kv, n, "comm", ev->wake.comm) || kv_int(kv, n, "pid", &ev->wake.pid) ||
+	    kv_int(kv, n, "prio", &ev->wake.prio))
+		return -1;
+	if (kv_int(kv, n, "target_cpu", &ev->wake.target_cpu))
+		ev->wake.target_cpu = -1;
+	return 0;
+}
+
+static int ev_migrate(const char *p, const char *end, struct dlb_event *ev)
+{
+	struct kv kv[MAX_KV];
+	int n = kv_split(p, end, kv);
+
+	return kv_comm(kv, n, "comm", ev->mig.comm) || kv_int(kv, n, "pid", &ev->mig.pid) ||
+	       kv_int(kv, n, "prio", &ev->mig.prio) ||
+	       kv_int(kv, n, "orig_cpu", &ev->mig.orig_cpu) ||
+	       kv_int(kv, n, "dest_cpu", &ev->mig.dest_cpu) ? -1 : 0;
+}
+
+static int ev_runtime(const char *p, const char *end, struct dlb_event *ev)
+{
+	struct kv kv[MAX_KV];
+	const struct kv *rt;
+	const char *q;
+	s64 v;
+	int n = kv_split(p, end, kv);
+
+	rt = kv_get(kv, n, "runtime");
+	if (!rt || kv_comm(kv, n, "comm", ev->rt.comm) || kv_int(kv, n, "pid", &ev->rt.pid))
+		return -1;
+	q = rt->v;		/* "1000 [ns]": the unit was glued on */
+	if (scan_s64(&q, rt->vend, &v) || v < 0)
+		return -1;
+	ev->rt.runtime = (u64)v;
+	return 0;
+}
+
+static int ev_exit(const char *p, const char *end, struct dlb_event *ev)
+{
+	struct kv kv[MAX_KV];
+	int n = kv_split(p, end, kv);
+
+	return kv_comm(kv, n, "comm", ev->exit.comm) || kv_int(kv, n, "pid", &ev->exit.pid);
+}
+
+static int ev_dl(const char *p, const char *end, struct dlb_event *ev)
+{
+	struct kv kv[MAX_KV];
+	s64 dl;
+	int n = kv_split(p, end, kv);
+
+	if (kv_int(kv, n, "pid", &ev->dl.pid) || kv_num(kv, n, "runtime", &ev->dl.runtime) ||
+	    kv_num(kv, n, "deadline", &dl))
+		return -1;
+	ev->dl.deadline = (u64)dl;
+	return 0;
+}
+
+/*
+ * A marker: the kernel prints "tracing_mark_write: TEXT" as the event;
+ * trace-cmd prints "print: SYM: TEXT" (SYM an address when the file has
+ * no kallsyms) or, with -R, "print: ip=0x... buf=TEXT".
+ */
+static int ev_marker(const char *p, const char *end, bool is_print, struct dlb_event *ev)
+{
+	const char *q;
+
+	if (is_print) {
+		if (end - p > 3 && !memcmp(p, "ip=", 3)) {
+			q = memmem(p, (size_t)(end - p), " buf=", 5);
+			if (!q)
+				return -1;
+			p = q + 5;
+		} else {
+			q = memchr(p, ':', (size_t)(end - p));
+			if (!q || q + 1 == end || q[1] != ' ')
+				return -1;
+			p = q + 2;
+		}
+	}
+	while (end > p && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	ev->mark.text = p;
+	ev->mark.len = (size_t)(end - p);
+	return 0;
+}
+
+static bool name_is(const struct line *l, const char *s, size_t len)
+{
+	return l->event_len == len && !memcmp(l->event, s, len);
+}
+
+#define IS(l, lit) name_is(l, lit, sizeof(lit) - 1)
+
+/* 1: event filled; 0: an event we do not use; -1: malformed payload. */
+static int parse_payload(const struct line *l, struct dlb_event *ev)
+{
+	const char *p = l->payload, *end = l->end;
+
+	if (IS(l, "sched_switch"))
+		return ev->type = DLB_EV_SWITCH, ev_switch(p, end, ev) ? -1 : 1;
+	if (IS(l, "sched_wakeup"))
+		return ev->type = DLB_EV_WAKEUP, ev_wake(p, end, ev) ? -1 : 1;
+	if (IS(l, "sched_waking"))
+		return ev->type = DLB_EV_WAKING, ev_wake(p, end, ev) ? -1 : 1;
+	if (IS(l, "sched_stat_runtime"))
+		return ev->type = DLB_EV_RUNTIME, ev_runtime(p, end, ev) ? -1 : 1;
+	if (IS(l, "sched_migrate_task"))
+		return ev->type = DLB_EV_MIGRATE, ev_migrate(p, end, ev) ? -1 : 1;
+	if (IS(l, "tracing_mark_write"))
+		return ev->type = DLB_EV_MARKER, ev_marker(p, end, false, ev) ? -1 : 1;
+	if (IS(l, "print"))
+		return ev->type = DLB_EV_MARKER, ev_marker(p, end, true, ev) ? -1 : 1;
+	if (IS(l, "sched_wakeup_new"))
+		return ev->type = DLB_EV_WAKEUP_NEW, ev_wake(p, end, ev) ? -1 : 1;
+	if (IS(l, "sched_process_exit"))
+		return ev->type = DLB_EV_EXIT, ev_exit(p, end, ev) ? -1 : 1;
+	if (IS(l, "dl_throttle"))
+		return ev->type = DLB_EV_THROTTLE, ev_dl(p, end, ev) ? -1 : 1;
+	if (IS(l, "dl_replenish"))
+		return ev->type = DLB_EV_REPLENISH, ev_dl(p, end, ev) ? -1 : 1;
+	return 0;
+}
+
+/* ---- the line header ---- */
+
+static bool is_flag_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '.';
+}
+
+/* "comm-pid" ending at @q (after any "(tgid)"): pid after the last '-'. */
+static int comm_pid(const char *s, const char *q, struct line *l)
+{
+	const char *dash;
+	s64 v;
+
+	while (q > s && q[-1] == ' ')
+		q--;
+	if (q > s && q[-1] == ')') {		/* "(tgid)" */
+		while (q > s && q[-1] != '(')
+			q--;
+		if (q == s)
+			return -1;
+		q--;
+		while (q > s && q[-1] == ' ')
+			q--;
+	}
+	dash = q > s ? memrchr(s, '-', (size_t)(q - s)) : NULL;
+	if (!dash || tok_num(dash + 1, q, &v))
+		return -1;
+	l->pid = (int)v;
+	l->comm = skip_sp(s, dash);
+	l->comm_len = (size_t)(dash - l->comm);
+	return 0;
+}
+
+/* "TS: event: payload" at @p. */
+static int ts_event(const char *p, const char *end, struct line *l)
+{
+	const char *tok;
+
+	p = scan_ts(p, end, &l->ts, &l->ts_digits);
+	if (!p || p == end || *p != ':')
+		return -1;
+	tok = skip_sp(p + 1, end);
+	p = memchr(tok, ':', (size_t)(end - tok));
+	if (!p || p == tok || memchr(tok, ' ', (size_t)(p - tok)))
+		return -1;
+	l->event = tok;
+	l->event_len = (size_t)(p - tok);
+	l->payload = skip_sp(p + 1, end);
+	l->end = end;
+	return 0;
+}
+
+/*
+ * trace-cmd report -l: "comm-pid  1d..3.  TS: event: payload", the CPU
+ * number leading the latency flags.  Found from the timestamp backwards:
+ * the first "digits.digits: " whose previous word is "<cpu><flags>".
+ */
+static int parse_header_latency(const char *s, const char *end, struct line *l)
+{
+	const char *c = s, *t, *f, *fe;
+	s64 v;
+
+	while ((c = memchr(c, ':', (size_t)(end - c))) != NULL) {
+		for (t = c; t > s && (((unsigned int)(t[-1] - '0') <= 9) || t[-1] == '.'); t--)
+			;
+		if (t < c && t > s && t[-1] == ' ') {
+			fe = t;
+			while (fe > s && fe[-1] == ' ')
+				fe--;
+			for (f = fe; f > s && f[-1] != ' '; f--)
+				;
+			for (t = f; t < fe && (unsigned int)(*t - '0') <= 9; t++)
+				;
+			if (t > f && t < fe && !tok_num(f, t, &v) && v < DLB_TRACE_MAX_CPUS) {
+				l->cpu = (int)v;
+				l->flags_column = true;
+				if (comm_pid(s, f, l))
+					return -1;
+				return ts_event(skip_sp(fe, end), end, l);
+			}
+		}
+		c++;
+	}
+	return -1;
+}
+
+/*
+ * "<comm>-<pid> [CPU] [flags] TS: event: payload".  comm may contain
+ * spaces, '-' and '[': the CPU field is the first " [digits]" after a
+ * "-pid", and pid is after the last '-' before it.  Kernels with the tgid
+ * option print "(tgid)" between them.
+ */
+static int parse_header_std(const char *s, const char *end, struct line *l)
+{
+	const char *p = s, *lb, *rb, *tok;
+	s64 v;
+
+	for (;;) {
+		lb = memchr(p, '[', (size_t)(end - p));
+		if (!lb || lb == s)
+			return -1;
+		for (rb = lb + 1; rb < end && (unsigned)(*rb - '0') <= 9; rb++)
+			;
+		if (rb < end && *rb == ']' && rb > lb + 1 && lb[-1] == ' ')
+			break;
+		p = lb + 1;
+	}
+	if (tok_num(lb + 1, rb, &v) || v >= DLB_TRACE_MAX_CPUS)
+		return -1;
+	l->cpu = (int)v;
+	if (comm_pid(s, lb, l))
+		return -1;
+
+	/* optional flags column ("d..2.": never starts with a digit) */
+	p = skip_sp(rb + 1, end);
+	l->flags_column = false;
+	if (p < end && (unsigned int)(*p - '0') > 9) {
+		for (tok = p; p < end && *p != ' '; p++)
+			if (!is_flag_char(*p))
+				return -1;
+		if (p == tok)
+			return -1;
+		l->flags_column = true;
+		p = skip_sp(p, end);
+	}
+	return ts_event(p, end, l);
+}
+
+/* The usual layout, else trace-cmd's latency layout (report -l). */
+static int parse_header(const char *s, const char *end, struct line *l)
+{
+	if (parse_header_std(s, end, l) == 0)
+		return 0;
+	return parse_header_latency(s, end, l);
+}
+
+/* ---- lines that are not events ---- */
+
+/*
+ * "CPU:N [LOST N EVENTS]" (kernel), "CPU:N [N EVENTS DROPPED]" (trace-cmd),
+ * and both without a count.  Returns 1 and fills @ev, or 0.
+ */
+static int parse_lost(const char *p, const char *end, struct dlb_event *ev)
+{
+	s64 cpu, n = 0;
+
+	if (end - p < 6 || memcmp(p, "CPU:", 4))
+		return 0;
+	p += 4;
+	if (scan_s64(&p, end, &cpu) || cpu < 0 || cpu >= DLB_TRACE_MAX_CPUS)
+		return 0;
+	p = skip_sp(p, end);
+	if (p == end || *p++ != '[')
+		return 0;
+	if (end - p >= 5 && !memcmp(p, "LOST ", 5)) {
+		p += 5;
+		if (scan_s64(&p, end, &n) == 0)
+			p = skip_sp(p, end);
+		if (end - p < 7 || memcmp(p, "EVENTS]", 7))
+			return 0;
+	} else {
+		if (scan_s64(&p, end, &n) == 0)
+			p = skip_sp(p, end);
+		if (end - p < 15 || memcmp(p, "EVENTS DROPPED]", 15))
+			return 0;
+	}
+	ev->type = DLB_EV_LOST;
+	ev->cpu = (int)cpu;
+	ev->pid = 0;
+	ev->lost.count = n > 0 ? (u64)n : 0;
+	return 1;
+}
+
+/*
+ * The kernel's header: "#P:2" is the CPU count, and "entries-in-buffer/
+ * entries-written: 10/15" says 5 events were overwritten before the read,
+ * with no LOST line to say where.
+ */
+static void parse_comment(struct dlb_trace *t, const char *p, const char *end)
+{
+	static const char ent[] = "entries-in-buffer/entries-written:";
+	const char *q = memmem(p, (size_t)(end - p), ent, sizeof(ent) - 1);
+	s64 in, written, cpus;
+
+	if (q) {
+		q = skip_sp(q + sizeof(ent) - 1, end);
+		if (!scan_s64(&q, end, &in) && q < end && *q++ == '/' &&
+		    !scan_s64(&q, end, &written) && written > in) {
+			t->q.stats_lost += (u64)(written - in);
+			t->q.lost_events += (u64)(written - in);
+		}
+	}
+	q = memmem(p, (size_t)(end - p), "#P:", 3);
+	if (q) {
+		q += 3;
+		if (!scan_s64(&q, end, &cpus) && cpus > 0 && cpus < DLB_TRACE_MAX_CPUS)
+			t->q.nr_cpus = (int)cpus;
+	}
+}
+
+/* 1: @ev filled; 0: nothing to deliver; -1: garbage. */
+static int parse_line(struct dlb_trace *t, const char *s, const char *end, struct dlb_event *ev)
+{
+	struct line l;
+	const char *p = skip_sp(s, end);
+	s64 cpus;
+	int r;
+
+	while (end > p && (end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	if (p == end)
+		return 0;
+	if (*p == '#') {
+		parse_comment(t, p, end);
+		return 0;
+	}
+	/* older trace-cmd report opens with "version = 6" */
+	if (*p == 'v' && end - p > 10 && !memcmp(p, "version = ", 10))
+		return 0;
+	if (*p == 'c' && end - p > 5 && !memcmp(p, "cpus=", 5)) {
+		p += 5;
+		if (tok_num(p, end, &cpus) || cpus <= 0 || cpus >= DLB_TRACE_MAX_CPUS)
+			return -1;
+		t->q.nr_cpus = (int)cpus;
+		return 0;
+	}
+	if (*p == 'C') {
+		if (parse_lost(p, end, ev)) {
+			ev->ts = t->text->last_ts;
+			return 1;
+		}
+		/* trace-cmd report: "CPU 1 is empty" */
+		if (end - p > 9 && !memcmp(end - 9, " is empty", 9) && !memcmp(p, "CPU ", 4))
+			return 0;
+	}
+	if (parse_header(p, end, &l))
+		return -1;
+	ev->ts = l.ts;
+	ev->cpu = l.cpu;
+	ev->pid = l.pid;
+	/* the coarsest timestamp seen sets the resolution */
+	if (l.ts_digits < 9) {
+		u64 unit = 1;
+		int d;
+
+		for (d = l.ts_digits; d < 9; d++)
+			unit *= 10;
+		if (unit > t->q.ts_unit_ns)
+			t->q.ts_unit_ns = unit;
+	} else if (!t->q.ts_unit_ns) {
+		t->q.ts_unit_ns = 1;
+	}
+	r = parse_payload(&l, ev);
+	if (r == 0) {
+		t->q.unknown_events++;
+		if (trace_track_cpu(t, l.cpu) == 0)
+			t->cpus[l.cpu].events++;
+	}
+	return r;
+}
+
+/* ---- line reader ---- */
+
+/* Next line in [*s, *e) without its newline; 0 at the end, 1 a line, 2 a cut last line. */
+static int next_line(struct text_reader *r, const char **s, const char **e, int *err_no)
+{
+	char *nl;
+	ssize_t n;
+
+	for (;;) {
+		nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+		if (nl) {
+			*s = r->buf + r->start;
+			*e = nl;
+			r->start = (size_t)(nl - r->buf) + 1;
+			r->lineno++;
+			return 1;
+		}
+		if (r->eof) {
+			if (r->start == r->end)
+				return 0;
+			*s = r->buf + r->start;
+			*e = r->buf + r->end;
+			r->start = r->end;
+			r->lineno++;
+			return 2;
+		}
+		if (r->start > 0) {
+			memmove(r->buf, r->buf + r->start, r->end - r->start);
+			r->end -= r->start;
+			r->start = 0;
+		}
+		if (r->end == TEXT_BUF) {
+			/* a line longer than the buffer: return its head as garbage */
+			*s = r->buf;
+			*e = r->buf + r->end;
+			r->start = r->end;
+			r->lineno++;
+			return 3;
+		}
+		n = read(r->fd, r->buf + r->end, TEXT_BUF - r->end);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*err_no = errno;
+			return -1;
+		}
+		if (n == 0)
+			r->eof = true;
+		r->end += (size_t)n;
+	}
+}
+
+static void count_bad(struct dlb_trace *t)
+{
+	if (!t->q.bad_lines++)
+		t->q.first_bad_line = t->text->lineno;
+}
+
+int text_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_err *err)
+{
+	struct text_reader *r = t->text;
+	struct dlb_event ev;
+	const char *s, *e;
+	int k, res, err_no = 0;
+	bool in_long = false;
+
+	while ((k = next_line(r, &s, &e, &err_no)) > 0) {
+		if (in_long) {		/* the rest of an over-long line */
+			in_long = k == 3;
+			r->lineno--;
+			continue;
+		}
+		if (k == 3) {
+			count_bad(t);
+			in_long = true;
+			continue;
+		}
+		if (k == 2) {
+			/* no newline at the end: the writer was cut off mid-line */
+			t->q.truncated = true;
+			break;
+		}
+		res = parse_line(t, s, e, &ev);
+		if (res < 0) {
+			count_bad(t);
+			continue;
+		}
+		if (res == 0)
+			continue;
+		if (ev.type == DLB_EV_LOST) {
+			t->q.lost_records++;
+			t->q.lost_events += ev.lost.count;
+		} else {
+			r->last_ts = ev.ts;
+		}
+		if (trace_note_event(t, &ev))
+			return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
+		res = fn(&ev, arg);
+		if (res)
+			return res;
+	}
+	if (k < 0)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s:%llu: read error: %s", t->path,
+				   (unsigned long long)r->lineno + 1, strerror(err_no));
+	return 0;
+}
+
+/*
+ * Which text format, from the first lines: "cpus=N" opens trace-cmd report
+ * output, "# tracer:" the kernel's; otherwise the first event line decides
+ * (the kernel's has a flags column).  No event line and no header in the
+ * first HEAD_LINES lines: not a trace.
+ */
+static int text_detect(struct dlb_trace *t, const char *head, size_t len, struct dlb_err *err)
+{
+	const char *p = head, *end = head + len, *nl;
+	struct line l;
+	int lines = 0;
+
+	while (p < end && lines < HEAD_LINES) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		lines++;
+		p = skip_sp(p, nl);
+		if ((nl - p >= 5 && !memcmp(p, "cpus=", 5)) ||
+		    (nl - p >= 10 && !memcmp(p, "version = ", 10))) {
+			t->fmt = DLB_FMT_TRACECMD_REPORT;
+			return 0;
+		}
+		if (nl - p >= 9 && !memcmp(p, "# tracer:", 9)) {
+			t->fmt = DLB_FMT_KERNEL_TEXT;
+			return 0;
+		}
+		if (p < nl && *p != '#' && !parse_header(p, nl, &l)) {
+			t->fmt = l.flags_column ? DLB_FMT_KERNEL_TEXT : DLB_FMT_TRACECMD_REPORT;
+			return 0;
+		}
+		p = nl + 1;
+	}
+	return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+			   "%s: not a trace: no trace event line in the first %d lines", t->path,
+			   lines);
+}
+
+int text_open(struct dlb_trace *t, int fd, const char *head, size_t len, struct dlb_err *err)
+{
+	struct text_reader *r;
+
+	r = calloc(1, sizeof(*r));
+	if (!r || !(r->buf = malloc(TEXT_BUF))) {
+		free(r);
+		close(fd);
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
+	}
+	r->fd = fd;
+	t->text = r;
+	memcpy(r->buf, head, len);
+	r->end = len;
+	return text_detect(t, head, len, err);
+}
+
+void text_close(struct dlb_trace *t)
+{
+	close(t->text->fd);
+	free(t->text->buf);
+	free(t->text);
+	t->text = NULL;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The canonical text dump of a loaded workload: what the file means, with
+ * every default filled in and every time in ns.  Golden tests compare it
+ * byte for byte, so its format only ever changes together with them.
+ */
+#include <stdio.h>
+
+#include "dlbench/workload.h"
+
+static const char *const res_type_str[] = {
+	[WL_RES_MUTEX] = "mutex",
+	[WL_RES_COND] = "cond",
+	[WL_RES_BARRIER] = "barrier",
+	[WL_RES_TIMER] = "timer",
+	[WL_RES_WAKEUP] = "wakeup",
+};
+
+/* A string in double quotes; quote, backslash and control bytes escaped. */
+static void dump_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static const char *bool_str(bool b)
+{
+	return b ? "true" : "false";
+}
+
+/* "0-3,6": ranges of set CPUs. */
+static void dump_cpus(FILE *f, const struct wl_task *t)
+{
+	unsigned int cpu, first, last;
+	bool sep = false;
+
+	if (!t->has_cpus) {
+		fputs("all", f);
+		return;
+	}
+	cpu = dlb_cpumask_next(&t->cpus, 0);
+	while (cpu < DLB_MAX_CPUS) {
+		first = last = cpu;
+		while ((cpu = dlb_cpumask_next(&t->cpus, last + 1)) == last + 1)
+			last = cpu;
+		fprintf(f, sep ? ",%u" : "%u", first);
+		if (last != first)
+			fprintf(f, "-%u", last);
+		sep = true;
+	}
+}
+
+static void dump_global(FILE *f, const struct wl_global *g)
+{
+	fprintf(f, "global duration_ns=%llu", (unsigned long long)g->duration_ns);
+	if (g->calibration_cpu >= 0)
+		fprintf(f, " calibration=CPU%d", g->calibration_cpu);
+	else
+		fprintf(f, " calibration_ns_per_loop=%llu", (unsigned long long)g->calibration_ns);
+	fprintf(f, " default_policy=%s pi_enabled=%s lock_pages=%s ftrace=%s ftrace_categories=",
+		wl_policy_str(g->default_policy), bool_str(g->pi_enabled),
+		bool_str(g->lock_pages), bool_str(g->ftrace));
+	dump_str(f, g->ftrace_categories);
+	fprintf(f, " gnuplot=%s logdir=", bool_str(g->gnuplot));
+	dump_str(f, g->logdir);
+	fputs(" log_basename=", f);
+	dump_str(f, g->log_basename);
+	if (g->log_size == WL_LOG_FILE)
+		fputs(" log_size=file", f);
+	else
+		fprintf(f, " log_size_mb=%d", g->log_size);
+	fputs(" io_device=", f);
+	dump_str(f, g->io_device);
+	fprintf(f, " mem_buffer_size=%llu cumulative_slack=%s\n",
+		(unsigned long long)g->mem_buffer_size, bool_str(g->cumulative_slack));
+}
+
+static void dump_res_ref(FILE *f, const struct workload *wl, const char *what, int idx)
+{
+	if (idx < 0)
+		return;
+	fprintf(f, " %s=", what);
+	dump_str(f, wl->resources[idx].name);
+}
+
+static void dump_event(FILE *f, const struct workload *wl, size_t i, const struct wl_event *ev)
+{
+	fprintf(f, "    event %zu ", i);
+	dump_str(f, ev->key);
+	fprintf(f, " %s", wl_event_type_str(ev->type));
+	switch (ev->type) {
+	case WL_EV_RUN:
+	case WL_EV_RUNTIME:
+	case WL_EV_SLEEP:
+		fprintf(f, " duration_ns=%llu", (unsigned long long)ev->duration_ns);
+		break;
+	case WL_EV_TIMER:
+		fprintf(f, " period_ns=%llu mode=%s", (unsigned long long)ev->duration_ns,
+			ev->timer_relative ? "relative" : "absolute");
+		break;
+	case WL_EV_MEM:
+		fprintf(f, " size=%llu", (unsigned long long)ev->size);
+		break;
+	default:
+		break;
+	}
+	dump_res_ref(f, wl, "res", ev->res);
+	dump_res_ref(f, wl, "mutex", ev->dep);
+	fputc('\n', f);
+}
+
+static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct wl_task *t)
+{
+	size_t p, e;
+
+	fprintf(f, "task %zu ", i);
+	dump_str(f, t->name);
+	fprintf(f, " instances=%d loop=%d policy=%s priority=%d", t->instances, t->loop,
+		wl_policy_str(t->policy), t->priority);
+	if (t->policy == WL_POLICY_DEADLINE)
+		fprintf(f, " runtime_ns=%llu deadline_ns=%llu period_ns=%llu",
+			(unsigned long long)t->dl.runtime, (unsigned long long)t->dl.deadline,
+			(unsigned long long)dl_params_period(&t->dl));
+	fputs(" cpus=", f);
+	dump_cpus(f, t);
+	fprintf(f, " delay_ns=%llu\n", (unsigned long long)t->delay_ns);
+	for (p = 0; p < t->nr_phases; p++) {
+		const struct wl_phase *ph = &t->phases[p];
+
+		fprintf(f, "  phase %zu ", p);
+		dump_str(f, ph->name);
+		fprintf(f, " loop=%d\n", ph->loop);
+		for (e = 0; e < ph->nr_events; e++)
+			dump_event(f, wl, e, &ph->events[e]);
+	}
+}
+
+int wl_dump(const struct workload *wl, FILE *f)
+{
+	u64 bw = wl_dl_bandwidth(wl);
+	size_t i;
+
+	dump_global(f, &wl->global);
+	for (i = 0; i < wl->nr_resources; i++) {
+		const struct wl_resource *r = &wl->resources[i];
+
+		fprintf(f, "resource %zu ", i);
+		dump_str(f, r->name);
+		fprintf(f, " %s", res_type_str[r->type]);
+		if (r->type == WL_RES_BARRIER)
+			fprintf(f, " users=%u", r->users);
+		if (r->unique)
+			fputs(" per_thread", f);
+		fputc('\n', f);
+	}
+	for (i = 0; i < wl->nr_tasks; i++)
+		dump_task(f, wl, i, &wl->tasks[i]);
+	fprintf(f, "dl_bandwidth %llu/%llu (%.6f cpus)\n", (unsigned long long)bw,
+		(unsigned long long)BW_UNIT, dl_bw_to_double(bw));
+	return ferror(f) ? -1 : 0;
+}
