@@ -133,38 +133,6 @@ static int on_job(const struct dlb_sim_job *j, void *arg)
 	return 0;
 }
 
-/* /proc/PID/sched layout: P() "%-45s:%21lld", PN() "%-45s:%14lld.%06lld" (ms). */
-static void write_sched(FILE *f, const struct dlb_sim_task_stats *st)
-{
-#define P(name, v) fprintf(f, "%-45s:%21lld\n", name, (long long)(v))
-#define PN(name, v) fprintf(f, "%-45s:%14lld.%06lld\n", name, (long long)((v) / 1000000), \
-			    (long long)((v) % 1000000))
-	fprintf(f, "%s (%d, #threads: 1)\n", st->comm, st->tid);
-	fprintf(f, "-------------------------------------------------------------------\n");
-	PN("se.sum_exec_runtime", st->sum_exec_runtime);
-	P("se.nr_migrations", st->nr_migrations);
-	P("se.statistics.nr_wakeups", st->nr_wakeups);
-	P("nr_switches", st->nr_switches);
-	P("nr_voluntary_switches", st->nr_voluntary_switches);
-	P("nr_involuntary_switches", st->nr_involuntary_switches);
-	P("policy", st->policy);
-	P("prio", st->prio);
-	if (st->policy == 6) {
-		P("dl.runtime", st->dl_runtime_left);
-		P("dl.deadline", st->dl_deadline_abs);
-		PN("dl.stats.last_dmiss", st->last_dmiss);
-		PN("dl.stats.dmiss_max", st->dmiss_max);
-		PN("dl.stats.last_rorun", st->last_rorun);
-		PN("dl.stats.rorun_max", st->rorun_max);
-		P("dl.nr_throttled", st->nr_throttled);
-		P("dl.nr_replenished", st->nr_replenished);
-	}
-	P("jobs", st->jobs);
-	P("jobs_missed", st->jobs_missed);
-#undef P
-#undef PN
-}
-
 static int write_outputs(const char *dir, struct dlb_sim *sim, const struct dlb_sim_opts *so)
 {
 	char path[4096];
@@ -183,7 +151,7 @@ static int write_outputs(const char *dir, struct dlb_sim *sim, const struct dlb_
 		f = fopen(path, "w");
 		if (!f)
 			return -1;
-		write_sched(f, &st);
+		dlb_sim_write_sched(f, &st);
 		if (fclose(f))
 			return -1;
 	}

@@ -1191,6 +1191,39 @@ const char *dlb_sim_comm(const struct dlb_sim *sim, int pid)
 	return sim->thr[i].task.comm;
 }
 
+/* /proc/PID/sched layout: P() "%-45s:%21lld", PN() "%-45s:%14lld.%06lld" (ms.ns). */
+int dlb_sim_write_sched(FILE *f, const struct dlb_sim_task_stats *st)
+{
+#define P(name, v) fprintf(f, "%-45s:%21lld\n", name, (long long)(v))
+#define PN(name, v) fprintf(f, "%-45s:%14lld.%06lld\n", name, (long long)((v) / 1000000), \
+			    (long long)((v) % 1000000))
+	fprintf(f, "%s (%d, #threads: 1)\n", st->comm, st->tid);
+	fprintf(f, "-------------------------------------------------------------------\n");
+	PN("se.sum_exec_runtime", st->sum_exec_runtime);
+	P("se.nr_migrations", st->nr_migrations);
+	P("se.statistics.nr_wakeups", st->nr_wakeups);
+	P("nr_switches", st->nr_switches);
+	P("nr_voluntary_switches", st->nr_voluntary_switches);
+	P("nr_involuntary_switches", st->nr_involuntary_switches);
+	P("policy", st->policy);
+	P("prio", st->prio);
+	if (st->policy == SCHED_DEADLINE) {
+		P("dl.runtime", st->dl_runtime_left);
+		P("dl.deadline", st->dl_deadline_abs);
+		PN("dl.stats.last_dmiss", st->last_dmiss);
+		PN("dl.stats.dmiss_max", st->dmiss_max);
+		PN("dl.stats.last_rorun", st->last_rorun);
+		PN("dl.stats.rorun_max", st->rorun_max);
+		P("dl.nr_throttled", st->nr_throttled);
+		P("dl.nr_replenished", st->nr_replenished);
+	}
+	P("jobs", st->jobs);
+	P("jobs_missed", st->jobs_missed);
+#undef P
+#undef PN
+	return ferror(f) ? -1 : 0;
+}
+
 const char *dlb_sim_cpu_select_str(enum dlb_sim_cpu_select sel)
 {
 	return sel == DLB_SIM_LINEAR ? "linear" : "heap";

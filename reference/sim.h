@@ -47,6 +47,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "dlbench/dlparam.h"
 #include "dlbench/dltime.h"
@@ -174,6 +175,13 @@ const struct dlb_opcount *dlb_sim_opcount(const struct dlb_sim *sim, enum dlb_op
 u64 dlb_sim_now(const struct dlb_sim *sim);
 u64 dlb_sim_nr_steps(const struct dlb_sim *sim);
 u64 dlb_sim_nr_events(const struct dlb_sim *sim);	/* emitted trace events */
+
+/*
+ * @st as a /proc/PID/sched snapshot (the kernel's layout: "comm (pid,
+ * #threads: 1)", dashes, "key : value" with P()/PN() widths; the seed's
+ * dl.stats.* lines for -deadline threads).  0, or -1 on a write error.
+ */
+int dlb_sim_write_sched(FILE *f, const struct dlb_sim_task_stats *st);
 
 /* comm of a simulated pid ("<idle>" for 0), NULL if unknown: for the trace line prefix. */
 const char *dlb_sim_comm(const struct dlb_sim *sim, int pid);
