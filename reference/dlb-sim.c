@@ -27,6 +27,17 @@
 
 static const char *prog = "dlb-sim";
 
+/* strerror() in lowercase, as every dlbench message is. */
+static const char *errstr(int e)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s", strerror(e));
+	if (buf[0] >= 'A' && buf[0] <= 'Z')
+		buf[0] = (char)(buf[0] - 'A' + 'a');
+	return buf;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -299,7 +310,7 @@ int main(int argc, char **argv)
 	out.sim = sim;
 	if (dir) {
 		if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-			fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
+			fprintf(stderr, "%s: %s: %s\n", prog, dir, errstr(errno));
 			rc = DLB_EXIT_ENV;
 			goto done;
 		}
@@ -308,7 +319,7 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/jobs.csv", dir);
 		out.jobs = fopen(path, "w");
 		if (!out.trace || !out.jobs) {
-			fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+			fprintf(stderr, "%s: %s: %s\n", prog, path, errstr(errno));
 			rc = DLB_EXIT_ENV;
 			goto done;
 		}
@@ -321,18 +332,18 @@ int main(int argc, char **argv)
 	}
 	rc = DLB_EXIT_OK;
 	if (dlb_sim_run(sim, &err) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, out.err ? strerror(out.err) : err.msg);
+		fprintf(stderr, "%s: %s\n", prog, out.err ? errstr(out.err) : err.msg);
 		rc = err.code ? err.code : DLB_EXIT_INTERNAL;
 	}
 	if (dir && rc == DLB_EXIT_OK && write_outputs(dir, sim, &so) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
+		fprintf(stderr, "%s: %s: %s\n", prog, dir, errstr(errno));
 		rc = DLB_EXIT_ENV;
 	}
 	if (!dir && rc == DLB_EXIT_OK)
 		print_summary(sim);
 done:
 	if (out.trace && fclose(out.trace) && rc == DLB_EXIT_OK) {
-		fprintf(stderr, "%s: %s/trace.txt: %s\n", prog, dir, strerror(errno));
+		fprintf(stderr, "%s: %s/trace.txt: %s\n", prog, dir, errstr(errno));
 		rc = DLB_EXIT_ENV;
 	}
 	if (out.jobs)
