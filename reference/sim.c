@@ -74,10 +74,10 @@ struct sim_thread {
 	u64 wake_gen, timer_gen;
 	struct sim_thread *wait_next;
 
-	/* timers: per workload resource */
+	/* timers this thread used: (resource, next expiry), found by a short scan */
 	u64 t_first;
-	u64 *t_next;
-	bool *t_init;
+	struct sim_timer *timers;
+	int nr_timers;
 
 	/* the current job */
 	bool in_job;
@@ -88,6 +88,11 @@ struct sim_thread {
 	u64 next_rel;
 
 	u64 nr_throttled, nr_replenished, jobs, jobs_missed;
+};
+
+struct sim_timer {
+	int res;
+	u64 t_next;
 };
 
 struct sim_waitq {
@@ -559,6 +564,25 @@ static void cond_wait(struct dlb_sim *sim, struct sim_thread *t, int cpu, int co
 	block(sim, t, cpu, THR_WAIT, TASK_INTERRUPTIBLE);
 }
 
+/* The thread's timer on resource @res, created at t_first when first used. */
+static struct sim_timer *thread_timer(struct sim_thread *t, int res)
+{
+	struct sim_timer *tm;
+	int i;
+
+	for (i = 0; i < t->nr_timers; i++)
+		if (t->timers[i].res == res)
+			return &t->timers[i];
+	tm = realloc(t->timers, (size_t)(t->nr_timers + 1) * sizeof(*tm));
+	if (!tm)
+		abort();	/* no memory for a timer: cannot simulate on */
+	t->timers = tm;
+	tm = &t->timers[t->nr_timers++];
+	tm->res = res;
+	tm->t_next = t->t_first;
+	return tm;
+}
+
 #define ADVANCE_MAX_ZERO_TIME	1000000	/* events at one instant before we call it a livelock */
 
 /* Run thread @t, current on @cpu, until it needs CPU time or blocks. */
@@ -638,17 +662,16 @@ static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
 				return;
 			}
 			break;
-		case WL_EV_TIMER:
-			if (!t->t_init[e->res]) {
-				t->t_init[e->res] = true;
-				t->t_next[e->res] = t->t_first;
-			}
-			t->t_next[e->res] += e->duration_ns;
+		case WL_EV_TIMER: {
+			/* rt-app: the first expiry is t_first + period, then every period */
+			struct sim_timer *tm = thread_timer(t, e->res);
+
+			tm->t_next += e->duration_ns;
 			t->period_ns += e->duration_ns;
-			tn = t->t_next[e->res];
+			tn = tm->t_next;
 			t->slack = (s64)(tn - sim->now);
 			if (!dl_time_before(sim->now, tn) && e->timer_relative)
-				t->t_next[e->res] = tn = sim->now;
+				tm->t_next = tn = sim->now;
 			if (last) {
 				job_close(sim, t);
 				t->next_rel = tn;
@@ -660,6 +683,7 @@ static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
 				return;
 			}
 			break;
+		}
 		case WL_EV_LOCK:
 			step(sim, t);
 			if (!rt_mutex_lock(sim->s, &sim->mutexes[e->res], cpu)) {
@@ -953,12 +977,6 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 	snprintf(comm, sizeof(comm), "%s-%zu", wt->name, idx);
 	t->task.owner = t;
 	sched_task_init(s, &t->task, t->tid, comm, (int)(idx % (size_t)s->nr_cpus));
-	if (sim->wl->nr_resources) {
-		t->t_next = calloc(sim->wl->nr_resources, sizeof(*t->t_next));
-		t->t_init = calloc(sim->wl->nr_resources, sizeof(*t->t_init));
-		if (!t->t_next || !t->t_init)
-			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
-	}
 	if (!wt->nr_phases)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task %s: no events", wt->name);
 	if (wt->has_cpus && sched_setaffinity(s, &t->task, &wt->cpus, err) < 0)
@@ -1066,10 +1084,8 @@ void dlb_sim_free(struct dlb_sim *sim)
 
 	if (!sim)
 		return;
-	for (i = 0; sim->thr && i < sim->nr_thr; i++) {
-		free(sim->thr[i].t_next);
-		free(sim->thr[i].t_init);
-	}
+	for (i = 0; sim->thr && i < sim->nr_thr; i++)
+		free(sim->thr[i].timers);
 	for (i = 0; sim->mutexes && i < sim->wl->nr_resources; i++) {
 		struct rt_mutex_waiter *w = sim->mutexes[i].waiters, *nx;
 
