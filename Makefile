@@ -93,6 +93,7 @@ include lib/build.mk
 -include analyzer/build.mk
 -include rt-app/build.mk
 -include workloads/build.mk
+-include recorder/build.mk
 -include tests/build.mk
 
 all: $(PROGS)

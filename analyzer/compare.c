@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Compare two reports (compare.h).  Tasks are matched by their report key
+ * (name, name#k), never by tid: tids differ between runs.  Every metric is
+ * "higher is worse"; a change counts when it exceeds both the relative and
+ * the absolute part of its threshold, so that noise on small values (a
+ * 3 µs p99 becoming 4 µs) is not a regression.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "compare.h"
+#include "dlbench/dltime.h"
+#include "dlbench/exitcode.h"
+#include "report.h"
+
+enum cmp_unit { U_COUNT, U_NS, U_RATIO };
+
+struct metric_def {
+	const char *name;
+	enum cmp_unit unit;
+	const char *obj, *field;	/* task.obj.field, or task.field when obj is NULL */
+	bool per_job;			/* divided by the task's jobs */
+	const char *run_field;		/* the run-level counterpart in "run", or NULL */
+	double rel, abs;		/* defaults: percent of base, and unit amount */
+	const char *doc;
+};
+
+static const struct metric_def metrics[] = {
+	{ "misses", U_COUNT, NULL, "misses", false, "misses", 0, 0,
+	  "deadline misses; any increase is worse" },
+	{ "lateness_max", U_NS, "lateness_ns", "max", false, NULL, 10, 50000,
+	  "largest end - deadline" },
+	{ "response_p99", U_NS, "response_ns", "p99", false, NULL, 10, 50000,
+	  "99th percentile of end - release" },
+	{ "response_max", U_NS, "response_ns", "max", false, NULL, 20, 100000,
+	  "largest end - release" },
+	{ "wakeup_p99", U_NS, "wakeup_latency_ns", "p99", false, NULL, 20, 20000,
+	  "99th percentile of begin - release" },
+	{ "exec_p99", U_NS, "exec_ns", "p99", false, NULL, 10, 50000,
+	  "99th percentile of execution time" },
+	{ "overruns", U_COUNT, "overruns", "count", false, NULL, 0, 0,
+	  "jobs that ran longer than their runtime; any increase is worse" },
+	{ "migrations_per_job", U_RATIO, NULL, "migrations", true, NULL, 20, 0.05,
+	  "migrations divided by jobs" },
+	{ "migration_delay_p99", U_NS, "migration_delay_ns", "p99", false, NULL, 25, 20000,
+	  "99th percentile of migration -> running on the destination" },
+	{ "inversion_per_job", U_NS, NULL, "inversion_ns", true, "inversion_ns", 20, 10000,
+	  "G-EDF priority inversion time divided by jobs" },
+};
+
+#define NR_METRICS	(sizeof(metrics) / sizeof(metrics[0]))
+
+struct cmp_override {
+	char *task;		/* NULL: every task */
+	size_t metric;
+	double rel, abs;	/* NAN: not given */
+};
+
+struct dlb_compare {
+	struct cmp_override *ov;
+	size_t nr_ov;
+	bool accept_incomplete;
+};
+
+struct dlb_compare *dlb_compare_create(struct dlb_err *err)
+{
+	struct dlb_compare *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	return c;
+}
+
+void dlb_compare_accept_incomplete(struct dlb_compare *c, bool accept)
+{
+	c->accept_incomplete = accept;
+}
+
+void dlb_compare_free(struct dlb_compare *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nr_ov; i++)
+		free(c->ov[i].task);
+	free(c->ov);
+	free(c);
+}
+
+static const char *unit_str(enum cmp_unit u)
+{
+	return u == U_NS ? "time" : u == U_COUNT ? "count" : "ratio";
+}
+
+void dlb_compare_print_metrics(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < NR_METRICS; i++) {
+		const struct metric_def *d = &metrics[i];
+
+		if (d->unit == U_NS)
+			fprintf(f, "  %-20s %-6s %g%%,%gus: %s\n", d->name, unit_str(d->unit), d->rel,
+				d->abs / 1000.0, d->doc);
+		else
+			fprintf(f, "  %-20s %-6s %g%%,%g: %s\n", d->name, unit_str(d->unit), d->rel,
+				d->abs, d->doc);
+	}
+}
+
+static int metric_find(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NR_METRICS; i++)
+		if (strlen(metrics[i].name) == len && !strncmp(metrics[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+/* One part of a threshold value: "N%" or an amount in the metric's unit. */
+static int parse_part(const char *s, const struct metric_def *d, double *rel, double *abs)
+{
+	size_t n = strlen(s);
+	char *end;
+	double v;
+	u64 ns;
+
+	if (n && s[n - 1] == '%') {
+		errno = 0;
+		v = strtod(s, &end);
+		if (errno || end != s + n - 1 || v < 0 || end == s)
+			return -1;
+		*rel = v;
+		return 0;
+	}
+	if (d->unit == U_NS) {
+		if (dlb_parse_duration(s, 1, &ns))
+			return -1;
+		*abs = (double)ns;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || end == s || v < 0)
+		return -1;
+	*abs = v;
+	return 0;
+}
+
+int dlb_compare_threshold(struct dlb_compare *c, const char *spec, struct dlb_err *err)
+{
+	const char *eq = strchr(spec, '='), *colon, *name;
+	struct cmp_override o = { .rel = NAN, .abs = NAN };
+	char *val, *part, *save = NULL;
+	struct cmp_override *p;
+	int mi, bad = 0;
+
+	if (!eq)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "--threshold '%s': expected [task:]metric=value", spec);
+	colon = memrchr(spec, ':', (size_t)(eq - spec));
+	name = colon ? colon + 1 : spec;
+	mi = metric_find(name, (size_t)(eq - name));
+	if (mi < 0)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "--threshold '%s': unknown metric '%.*s'",
+				   spec, (int)(eq - name), name);
+	o.metric = (size_t)mi;
+	val = strdup(eq + 1);
+	if (!val)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	for (part = strtok_r(val, ",", &save); part; part = strtok_r(NULL, ",", &save))
+		bad |= parse_part(part, &metrics[mi], &o.rel, &o.abs);
+	if (bad || !eq[1]) {
+		free(val);
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "--threshold '%s': bad value '%s' (want N%%, an amount, or both)",
+				   spec, eq + 1);
+	}
+	free(val);
+	if (colon && !(o.task = strndup(spec, (size_t)(colon - spec))))
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	p = realloc(c->ov, (c->nr_ov + 1) * sizeof(*p));
+	if (!p) {
+		free(o.task);
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	}
+	c->ov = p;
+	c->ov[c->nr_ov++] = o;
+	return 0;
+}
+
+/* The threshold in force: per task, else per metric, else the default; last given wins. */
+static void threshold_for(const struct dlb_compare *c, const char *task, size_t mi,
+			  double *rel, double *abs)
+{
+	size_t i;
+	int best = 0;
+
+	*rel = metrics[mi].rel;
+	*abs = metrics[mi].abs;
+	for (i = 0; i < c->nr_ov; i++) {
+		const struct cmp_override *o = &c->ov[i];
+		int rank;
+
+		if (o->metric != mi)
+			continue;
+		if (o->task && strcmp(o->task, task))
+			continue;
+		rank = o->task ? 2 : 1;
+		if (rank < best)
+			continue;
+		best = rank;
+		/* a part not given keeps the default (or what a less specific override said) */
+		if (!isnan(o->rel))
+			*rel = o->rel;
+		if (!isnan(o->abs))
+			*abs = o->abs;
+	}
+}
+
+/* ---- reading reports ---- */
+
+static struct json_object *report_load(const char *path, char *used, size_t size,
+				       struct dlb_err *err)
+{
+	struct json_object *root, *v;
+	struct stat st;
+
+	snprintf(used, size, "%s", path);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(used, size, "%s/report.json", path);
+	root = json_object_from_file(used);
+	if (!root) {
+		if (access(used, R_OK))
+			dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", used, strerror(errno));
+		else
+			dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: not a report: %s", used,
+				    json_util_get_last_err() ? json_util_get_last_err() : "bad json");
+		/* json-c's message ends with a newline */
+		err->msg[strcspn(err->msg, "\n")] = '\0';
+		return NULL;
+	}
+	if (!json_object_object_get_ex(root, "report_version", &v) ||
+	    json_object_get_int(v) != DLB_REPORT_VERSION ||
+	    !json_object_object_get_ex(root, "tasks", &v) ||
+	    !json_object_is_type(v, json_type_array)) {
+		json_object_put(root);
+		dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+			    "%s: not a report of version %d (report_version or tasks missing)", used,
+			    DLB_REPORT_VERSION);
+		return NULL;
+	}
+	return root;
+}
+
+static bool jnum(struct json_object *o, const char *k, double *out)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, k, &v) || !v)
+		return false;
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+		return false;
+	*out = json_object_get_double(v);
+	return true;
+}
+
+/* Value of metric @d in task (or run) object @o. */
+static bool metric_value(const struct metric_def *d, struct json_object *o, bool run, double *out)
+{
+	struct json_object *sub = o;
+	double v, jobs;
+
+	if (run) {
+		if (!d->run_field || !jnum(o, d->run_field, &v))
+			return false;
+	} else {
+		if (d->obj && !json_object_object_get_ex(o, d->obj, &sub))
+			return false;
+		if (!jnum(sub, d->field, &v))
+			return false;
+	}
+	if (d->per_job) {
+		if (!jnum(o, "jobs", &jobs) || jobs <= 0)
+			return false;
+		v /= jobs;
+	}
+	*out = v;
+	return true;
+}
+
+static struct json_object *task_by_key(struct json_object *tasks, const char *key)
+{
+	size_t i, n = json_object_array_length(tasks);
+
+	for (i = 0; i < n; i++) {
+		struct json_object *t = json_object_array_get_idx(tasks, i), *k;
+
+		if (json_object_object_get_ex(t, "key", &k) && !strcmp(json_object_get_string(k), key))
+			return t;
+	}
+	return NULL;
+}
+
+/* ---- the table ---- */
+
+static void put_val(FILE *f, const struct metric_def *d, bool known, double v)
+{
+	if (!known)
+		fprintf(f, " %12s", "-");
+	else if (d->unit == U_NS)
+		fprintf(f, " %12.1f", v / 1000.0);
+	else if (d->unit == U_COUNT)
+		fprintf(f, " %12.0f", v);
+	else
+		fprintf(f, " %12.4f", v);
+}
+
+static const char *verdict(const struct metric_def *d, double base, double nv, double rel,
+			   double abs)
+{
+	double lim = fmax(abs, fabs(base) * rel / 100.0), delta = nv - base;
+
+	(void)d;
+	if (delta > lim)
+		return "worse";
+	if (-delta > lim)
+		return "better";
+	return "same";
+}
+
+struct cmp_count {
+	int worse, better, same, na;
+};
+
+static void compare_obj(const struct dlb_compare *c, FILE *out, const char *key,
+			struct json_object *b, struct json_object *n, bool run, struct cmp_count *cnt)
+{
+	size_t mi;
+
+	for (mi = 0; mi < NR_METRICS; mi++) {
+		const struct metric_def *d = &metrics[mi];
+		double bv = 0, nv = 0, rel, abs;
+		char thr[64];
+		bool bk, nk;
+		const char *v;
+
+		if (run && !d->run_field)
+			continue;
+		bk = metric_value(d, b, run, &bv);
+		nk = metric_value(d, n, run, &nv);
+		threshold_for(c, key, mi, &rel, &abs);
+		v = bk && nk ? verdict(d, bv, nv, rel, abs) : "n/a";
+		if (!strcmp(v, "worse"))
+			cnt->worse++;
+		else if (!strcmp(v, "better"))
+			cnt->better++;
+		else if (!strcmp(v, "same"))
+			cnt->same++;
+		else
+			cnt->na++;
+		fprintf(out, "%-16.16s %-20s", key, d->name);
+		put_val(out, d, bk, bv);
+		put_val(out, d, nk, nv);
+		if (d->unit == U_NS)
+			snprintf(thr, sizeof(thr), "%g%%,%gus", rel, abs / 1000.0);
+		else
+			snprintf(thr, sizeof(thr), "%g%%,%g", rel, abs);
+		fprintf(out, "  %-18s %s\n", thr, v);
+	}
+}
+
+static bool report_complete(struct json_object *r)
+{
+	struct json_object *q, *v;
+
+	return json_object_object_get_ex(r, "quality", &q) &&
+	       json_object_object_get_ex(q, "complete", &v) && json_object_get_boolean(v);
+}
+
+static void compare_tasks(const struct dlb_compare *c, FILE *out, struct json_object *bt,
+			  struct json_object *nt, struct cmp_count *cnt)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(bt); i++) {
+		struct json_object *t = json_object_array_get_idx(bt, i), *k, *o;
+		const char *key;
+
+		if (!json_object_object_get_ex(t, "key", &k))
+			continue;
+		key = json_object_get_string(k);
+		o = task_by_key(nt, key);
+		if (!o) {
+			fprintf(out, "%-16.16s %-20s %12s %12s  %-18s %s\n", key, "(task)", "present",
+				"missing", "", "worse");
+			cnt->worse++;
+			continue;
+		}
+		compare_obj(c, out, key, t, o, false, cnt);
+	}
+	for (i = 0; i < json_object_array_length(nt); i++) {
+		struct json_object *t = json_object_array_get_idx(nt, i), *k;
+
+		if (json_object_object_get_ex(t, "key", &k) &&
+		    !task_by_key(bt, json_object_get_string(k)))
+			fprintf(out, "%-16.16s %-20s %12s %12s  %-18s %s\n",
+				json_object_get_string(k), "(task)", "missing", "present", "", "new");
+	}
+}
+
+int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, FILE *out,
+		    struct dlb_err *err)
+{
+	char bpath[4096], npath[4096];
+	struct json_object *b, *n, *bt, *nt, *br, *nr;
+	struct cmp_count cnt = { 0 };
+	bool complete;
+	int rc;
+
+	b = report_load(base, bpath, sizeof(bpath), err);
+	if (!b)
+		return -1;
+	n = report_load(newp, npath, sizeof(npath), err);
+	if (!n) {
+		json_object_put(b);
+		return -1;
+	}
+	json_object_object_get_ex(b, "tasks", &bt);
+	json_object_object_get_ex(n, "tasks", &nt);
+	fprintf(out, "# dlb-analyze compare\n# base: %s\n# new:  %s\n", bpath, npath);
+	fprintf(out, "# times in us; a change counts when beyond both parts of the threshold\n");
+	fprintf(out, "%-16s %-20s %12s %12s  %-18s %s\n", "task", "metric", "base", "new",
+		"threshold", "verdict");
+	compare_tasks(c, out, bt, nt, &cnt);
+	if (json_object_object_get_ex(b, "run", &br) && json_object_object_get_ex(n, "run", &nr))
+		compare_obj(c, out, "(run)", br, nr, true, &cnt);
+	complete = report_complete(b) && report_complete(n);
+	fprintf(out, "# %d worse, %d better, %d same, %d n/a\n", cnt.worse, cnt.better, cnt.same,
+		cnt.na);
+	if (!report_complete(b))
+		fprintf(out, "# warning: %s: data incomplete (see its quality flags)\n", bpath);
+	if (!report_complete(n))
+		fprintf(out, "# warning: %s: data incomplete (see its quality flags)\n", npath);
+	/* a regression is news even on incomplete data; otherwise incomplete data decides */
+	if (cnt.worse)
+		rc = DLB_EXIT_REGRESSION;
+	else if (!complete && !c->accept_incomplete)
+		rc = DLB_EXIT_INCOMPLETE;
+	else
+		rc = DLB_EXIT_OK;
+	fprintf(out, "# verdict: %s\n", rc == DLB_EXIT_REGRESSION ? "worse" :
+		rc == DLB_EXIT_INCOMPLETE ? "incomplete data" : "not worse");
+	json_object_put(b);
+	json_object_put(n);
+	return rc;
+}

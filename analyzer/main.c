@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlb-analyze: a trace (or a run folder) in, per-task / per-CPU / run
+ * metrics out (report.txt, report.json, jobs.csv); and `compare` of two
+ * reports.  Options and exit codes: usage() below, docs/analyzer.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "crosscheck.h"
+#include "dlbench/exitcode.h"
+#include "metrics.h"
+#include "report.h"
+#include "trace_input.h"
+
+#define PROG "dlb-analyze"
+
+struct opts {
+	const char *input, *outdir, *kernel, *arch;
+	int cpus;
+	long long max_misses;
+	unsigned int accepted;
+	bool quiet, to_stdout;
+	char cmdline[1024];
+	struct { char spec[128]; } params[64];
+	int nr_params;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: " PROG " [OPTIONS] INPUT\n"
+"       " PROG " compare [OPTIONS] BASE NEW\n"
+"\n"
+"INPUT is a trace (trace.dat, kernel text, trace-cmd report output) or a run\n"
+"folder (trace.dat or trace.txt, summary.json, rt-app logs, .sched snapshots).\n"
+"Writes report.txt, report.json and jobs.csv into the output folder and prints\n"
+"the table.\n"
+"\n"
+"  -o, --output DIR          write the reports into DIR (default: the run folder;\n"
+"                            for a trace file, only the table on stdout)\n"
+"  -c, --cpus N              CPUs of the traced machine (default: from the trace)\n"
+"  -m, --max-misses N        deadline misses allowed before exit 1 (default 0;\n"
+"                            -1: any number)\n"
+"  -a, --accept FLAG[,FLAG]  accept these data-quality flags (see docs/analyzer.md)\n"
+"  -A, --accept-incomplete   accept every data-quality flag\n"
+"  -p, --params T=R,D,P      DL parameters of task T (tid or name): runtime,\n"
+"                            deadline, period (\"2ms,10ms,10ms\"), for traces whose\n"
+"                            markers do not carry them (rt-app 1.0)\n"
+"      --kernel STR          kernel of the traced machine, for the report\n"
+"      --arch STR            architecture of the traced machine, for the report\n"
+"  -q, --quiet               do not print the table\n"
+"  -h, --help                this text\n"
+"  -V, --version             print the version\n"
+"\n"
+"compare: BASE and NEW are report.json files or folders holding one.\n"
+"  -t, --threshold [TASK:]METRIC=[N%%][,AMOUNT]   override a threshold (repeatable)\n"
+"  -A, --accept-incomplete   do not fail on incomplete data in either report\n"
+"  -l, --list-metrics        list the metrics and their default thresholds\n"
+"\n"
+"exit codes:\n");
+#define X(name, value, text) fprintf(f, "  %d  %s\n", value, text);
+	DLB_EXIT_CODES(X)
+#undef X
+}
+
+static int die_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, PROG ": ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (try --help)\n");
+	return DLB_EXIT_BAD_INPUT;
+}
+
+static void save_cmdline(struct opts *o, int argc, char **argv)
+{
+	size_t len = 0;
+	int i;
+
+	for (i = 0; i < argc && len < sizeof(o->cmdline) - 1; i++)
+		len += (size_t)snprintf(o->cmdline + len, sizeof(o->cmdline) - len, "%s%s",
+					i ? " " : "", argv[i]);
+}
+
+static int parse_long(const char *s, long long min, long long max, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return errno || end == s || *end || *out < min || *out > max ? -1 : 0;
+}
+
+static int parse_accept(struct opts *o, const char *list)
+{
+	char buf[512], *tok, *save = NULL;
+	int q;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		q = dlb_quality_find(tok);
+		if (q < 0)
+			return die_usage("--accept: unknown data-quality flag '%s'", tok);
+		o->accepted |= 1u << q;
+	}
+	return 0;
+}
+
+/* "T=R,D,P": parameters of a task by tid or name. */
+static int apply_param(struct dlb_metrics *m, const char *spec, struct dlb_err *err)
+{
+	char name[DLB_NAME_MAX], r[32], d[32], p[32];
+	const char *eq = strchr(spec, '=');
+	u64 rt, dl, pd;
+	long long tid;
+
+	if (!eq || (size_t)(eq - spec) >= sizeof(name) ||
+	    sscanf(eq + 1, "%31[^,],%31[^,],%31s", r, d, p) != 3 ||
+	    dlb_parse_duration(r, 1, &rt) || dlb_parse_duration(d, 1, &dl) ||
+	    dlb_parse_duration(p, 1, &pd))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+				   "--params '%s': expected TASK=RUNTIME,DEADLINE,PERIOD", spec);
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - spec), spec);
+	if (!parse_long(name, 1, 1 << 30, &tid))
+		return dlb_metrics_set_params(m, (int)tid, NULL, rt, dl, pd) ?
+			dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory") : 0;
+	return dlb_metrics_set_params_by_name(m, name, rt, dl, pd) ?
+		dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory") : 0;
+}
+
+/* ---- compare ---- */
+
+static int cmd_compare(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "threshold", required_argument, NULL, 't' },
+		{ "accept-incomplete", no_argument, NULL, 'A' },
+		{ "list-metrics", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dlb_err err = { 0 };
+	struct dlb_compare *c = dlb_compare_create(&err);
+	int ch, rc;
+
+	if (!c)
+		goto fail;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "t:Alh", lopts, NULL)) != -1) {
+		switch (ch) {
+		case 't':
+			if (dlb_compare_threshold(c, optarg, &err))
+				goto fail;
+			break;
+		case 'A':
+			dlb_compare_accept_incomplete(c, true);
+			break;
+		case 'l':
+			dlb_compare_print_metrics(stdout);
+			dlb_compare_free(c);
+			return DLB_EXIT_OK;
+		case 'h':
+			usage(stdout);
+			dlb_compare_free(c);
+			return DLB_EXIT_OK;
+		default:
+			dlb_compare_free(c);
+			return die_usage("compare: bad option%s", "");
+		}
+	}
+	if (argc - optind != 2) {
+		dlb_compare_free(c);
+		return die_usage("compare: expected BASE and NEW%s", "");
+	}
+	rc = dlb_compare_run(c, argv[optind], argv[optind + 1], stdout, &err);
+	if (rc < 0)
+		goto fail;
+	dlb_compare_free(c);
+	return rc;
+fail:
+	fprintf(stderr, PROG ": %s\n", err.msg);
+	dlb_compare_free(c);
+	return err.code ? err.code : DLB_EXIT_INTERNAL;
+}
+
+/* ---- analyze ---- */
+
+struct job_sink {
+	FILE *csv;
+};
+
+static void on_job(const struct dlb_job *j, void *arg)
+{
+	struct job_sink *s = arg;
+
+	if (s->csv)
+		dlb_jobs_csv_row(s->csv, j);
+}
+
+/* What the reader knows about the data, as quality flags (the larger count wins). */
+static void reader_quality(struct dlb_metrics *m, const struct dlb_trace_quality *q)
+{
+	const struct dlb_run_metrics *r = dlb_metrics_run(m);
+	u64 lost = q->lost_events > q->lost_records ? q->lost_events : q->lost_records;
+	u64 have = r->quality[DLB_Q_LOST_EVENTS].count;
+
+	if (lost > have)
+		dlb_metrics_flag(m, DLB_Q_LOST_EVENTS, lost - have,
+				 "%llu events lost in %llu lost-event records",
+				 (unsigned long long)q->lost_events,
+				 (unsigned long long)q->lost_records);
+	if (q->truncated)
+		dlb_metrics_flag(m, DLB_Q_TRUNCATED, 1, "the file ends in the middle of a %s",
+				 q->format == DLB_FMT_TRACE_DAT ? "record" : "line");
+	if (q->cpus_without_events > 0)
+		dlb_metrics_flag(m, DLB_Q_CPUS_WITHOUT_EVENTS, (u64)q->cpus_without_events,
+				 "%d of %d CPUs recorded no event", q->cpus_without_events,
+				 q->nr_cpus);
+	have = r->quality[DLB_Q_BACKWARDS].count;
+	if (q->backwards > have)
+		dlb_metrics_flag(m, DLB_Q_BACKWARDS, q->backwards - have,
+				 "%llu timestamps went backwards within a CPU",
+				 (unsigned long long)q->backwards);
+	if (q->bad_lines)
+		dlb_metrics_flag(m, DLB_Q_BAD_LINES, q->bad_lines, "first at line %llu",
+				 (unsigned long long)q->first_bad_line);
+}
+
+/* The trace of a run folder: trace.dat, else trace.txt. */
+static int find_trace(const char *dir, char *path, size_t size, struct dlb_err *err)
+{
+	static const char *const names[] = { "trace.dat", "trace.txt" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, size, "%s/%s", dir, names[i]);
+		if (access(path, F_OK) == 0)
+			return 0;
+	}
+	return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: no trace.dat or trace.txt in this folder",
+			   dir);
+}
+
+static FILE *open_out(const char *dir, const char *name, struct dlb_err *err)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+	return f;
+}
+
+static int write_reports(const struct opts *o, struct dlb_metrics *m, struct dlb_report_info *ri,
+			 struct dlb_err *err)
+{
+	FILE *f;
+	int rc;
+
+	if (!o->quiet)
+		dlb_report_txt(stdout, m, ri);
+	if (!o->outdir)
+		return 0;
+	f = open_out(o->outdir, "report.txt", err);
+	if (!f)
+		return -1;
+	dlb_report_txt(f, m, ri);
+	if (fclose(f))
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s/report.txt: %s", o->outdir,
+				   strerror(errno));
+	f = open_out(o->outdir, "report.json", err);
+	if (!f)
+		return -1;
+	rc = dlb_report_json(f, m, ri, err);
+	if (fclose(f) && !rc)
+		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s/report.json: %s", o->outdir,
+				 strerror(errno));
+	return rc;
+}
+
+static int analyze(struct opts *o, struct dlb_err *err)
+{
+	struct dlb_metrics_opts mo = { 0 };
+	struct dlb_report_info *ri;
+	struct job_sink sink = { NULL };
+	struct dlb_trace *t = NULL;
+	struct dlb_metrics *m = NULL;
+	const struct dlb_trace_quality *q;
+	char tpath[4096], why[DLB_ERR_MAX];
+	const char *folder = NULL;
+	struct stat st;
+	int i, rc = -1;
+
+	ri = calloc(1, sizeof(*ri));
+	if (!ri)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	if (stat(o->input, &st) == 0 && S_ISDIR(st.st_mode)) {
+		folder = o->input;
+		if (find_trace(folder, tpath, sizeof(tpath), err))
+			goto out;
+		if (!o->outdir)
+			o->outdir = folder;
+	} else {
+		snprintf(tpath, sizeof(tpath), "%s", o->input);
+	}
+	if (o->outdir && mkdir(o->outdir, 0755) && errno != EEXIST) {
+		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", o->outdir, strerror(errno));
+		goto out;
+	}
+	t = dlb_trace_open(tpath, err);
+	if (!t)
+		goto out;
+	q = dlb_trace_quality(t);
+	mo.nr_cpus = o->cpus ? o->cpus : q->nr_cpus;
+	mo.job_fn = on_job;
+	mo.job_arg = &sink;
+	m = dlb_metrics_create(&mo, err);
+	if (!m)
+		goto out;
+	for (i = 0; i < o->nr_params; i++)
+		if (apply_param(m, o->params[i].spec, err))
+			goto out;
+	if (folder && dlb_crosscheck_before(m, folder, ri, err))
+		goto out;
+	if (o->outdir) {
+		sink.csv = open_out(o->outdir, "jobs.csv", err);
+		if (!sink.csv)
+			goto out;
+		dlb_jobs_csv_header(sink.csv);
+	}
+	if (dlb_trace_read(t, dlb_metrics_event, m, err) < 0)
+		goto out;
+	dlb_metrics_finish(m);
+	reader_quality(m, q);
+	if (folder)
+		dlb_crosscheck_after(m, folder, ri);
+	ri->kernel = o->kernel;
+	ri->arch = o->arch;
+	ri->cmdline = o->cmdline;
+	ri->input = o->input;
+	ri->format = dlb_trace_format_str(dlb_trace_format(t));
+	if (q->clock[0] && !ri->clock)
+		ri->clock = q->clock;
+	ri->cpus = o->cpus;
+	ri->accepted = o->accepted;
+	ri->max_misses = o->max_misses;
+	dlb_report_auto_notes(ri, m);
+	if (sink.csv && fclose(sink.csv)) {
+		sink.csv = NULL;
+		dlb_err_set(err, DLB_EXIT_ENV, "%s/jobs.csv: %s", o->outdir, strerror(errno));
+		goto out;
+	}
+	sink.csv = NULL;
+	if (write_reports(o, m, ri, err))
+		goto out;
+	rc = dlb_report_exit(m, ri, why, sizeof(why));
+	if (rc != DLB_EXIT_OK)
+		fprintf(stderr, PROG ": %s\n", why);
+out:
+	if (sink.csv)
+		fclose(sink.csv);
+	dlb_metrics_free(m);
+	dlb_trace_close(t);
+	free(ri);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "max-misses", required_argument, NULL, 'm' },
+		{ "accept", required_argument, NULL, 'a' },
+		{ "accept-incomplete", no_argument, NULL, 'A' },
+		{ "params", required_argument, NULL, 'p' },
+		{ "kernel", required_argument, NULL, 'K' },
+		{ "arch", required_argument, NULL, 'R' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .max_misses = 0 };
+	struct dlb_err err = { 0 };
+	long long v;
+	int ch, rc;
+
+	save_cmdline(&o, argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
+	while ((ch = getopt_long(argc, argv, "o:c:m:a:Ap:qhV", lopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			o.outdir = optarg;
+			break;
+		case 'c':
+			if (parse_long(optarg, 1, 1024, &v))
+				return die_usage("--cpus: '%s' is not a number in 1..1024", optarg);
+			o.cpus = (int)v;
+			break;
+		case 'm':
+			if (parse_long(optarg, -1, 1LL << 62, &v))
+				return die_usage("--max-misses: '%s' is not a number >= -1", optarg);
+			o.max_misses = v;
+			break;
+		case 'a':
+			if (parse_accept(&o, optarg))
+				return DLB_EXIT_BAD_INPUT;
+			break;
+		case 'A':
+			o.accepted = ~0u;
+			break;
+		case 'p':
+			if (o.nr_params == (int)(sizeof(o.params) / sizeof(o.params[0])))
+				return die_usage("--params: more than 64 given%s", "");
+			snprintf(o.params[o.nr_params++].spec, sizeof(o.params[0].spec), "%s",
+				 optarg);
+			break;
+		case 'K':
+			o.kernel = optarg;
+			break;
+		case 'R':
+			o.arch = optarg;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return DLB_EXIT_OK;
+		case 'V':
+			printf(PROG " %s\n", DLB_VERSION);
+			return DLB_EXIT_OK;
+		default:
+			return die_usage("bad option%s", "");
+		}
+	}
+	if (argc - optind != 1)
+		return die_usage("expected one INPUT (a trace or a run folder)%s", "");
+	o.input = argv[optind];
+	rc = analyze(&o, &err);
+	if (rc < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
+		return err.code ? err.code : DLB_EXIT_INTERNAL;
+	}
+	return rc;
+}

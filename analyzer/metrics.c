@@ -1,0 +1,1187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The metric engine: one pass over the normalized event stream, keeping
+ * per-task and per-CPU state only.  Definitions in docs/analyzer.md.
+ *
+ * What "running", "ready" and "throttled" mean here, from sched events only
+ * (mainline has no deadline tracepoints):
+ *   running    switched in by sched_switch, until switched out;
+ *   ready      woken (sched_wakeup) or switched out runnable (prev_state 0);
+ *   throttled  switched out runnable with the job's runtime used up, until
+ *              its scheduling deadline passes (the CBS replenishment
+ *              instant), or between dl_throttle and dl_replenish events
+ *              when a trace has them (the reference does).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dlbench/cpumask.h"
+#include "dlbench/exitcode.h"
+#include "metrics.h"
+
+struct task {
+	struct dlb_task_metrics pub;
+	int cpu;			/* CPU it runs on, -1 when not running */
+	u64 run_since;			/* switch-in instant */
+	u64 seg_start;			/* start of the running segment counted in exec */
+	int wait_idx;			/* index in m->waiting, -1 when not ready */
+	bool throttled, throttle_explicit;
+	u64 throttle_until;
+	bool sched_dl_valid;		/* sched_dl: the deadline EDF compares */
+	u64 sched_dl;
+	bool predicted;			/* sched_dl was predicted at wake-up */
+	bool mig_pending;		/* migrated, not yet running on mig_dest */
+	u64 mig_ts;
+	int mig_dest;
+	unsigned int mig_job;		/* migrations since the previous job ended */
+
+	/* the current job */
+	bool in_job, expect_end, rtapp;
+	bool name_fixed;		/* named by a marker or the caller */
+	u64 job_idx, job_count, rel, dl, begin, exec;
+	bool dl_valid;
+	enum dlb_rel_src rel_src;
+	unsigned int preempt_job;
+	int cpu_begin;
+
+	/* release marker seen ahead of its job */
+	bool pend_rel;
+	u64 pend_job, pend_rel_ts, pend_dl;
+
+	/* for inferring releases (rt-app markers) and predicting deadlines */
+	bool woke_since_done, last_valid;
+	u64 last_wakeup, last_rel, last_dl;
+};
+
+struct cpu {
+	struct dlb_cpu_metrics pub;
+	bool seen, known;		/* known: a sched_switch told us who runs */
+	int curr_pid;
+	bool curr_dl;
+	struct task *curr;		/* tracked task running, or NULL */
+	u64 since;
+};
+
+struct named_params {
+	char name[DLB_NAME_MAX];
+	u64 runtime, deadline, period;
+};
+
+struct dlb_metrics {
+	struct dlb_metrics_opts opts;
+	struct named_params *named;	/* parameters for tasks known by name only */
+	size_t nr_named;
+	struct dlb_run_metrics run;
+	/* tid -> task, open addressing, power-of-two size */
+	struct task **hash;
+	size_t hash_size, nr_tasks;
+	struct task **sorted;		/* by tid, after finish */
+	struct cpu *cpus;
+	int nr_cpus_alloc, max_cpu;
+	struct task **waiting;		/* ready DL tasks */
+	size_t nr_waiting, waiting_alloc;
+	bool started, finished, dirty;
+	u64 last_ts;
+	/* CPU summary for inversion, recomputed when dirty */
+	bool any_free, max_valid;
+	u64 max_dl;
+	struct dlb_err perr;
+};
+
+static const char *const quality_names[] = {
+#define X(id, name, sev, text) name,
+	DLB_QUALITY_FLAGS(X)
+#undef X
+};
+
+static const char *const quality_texts[] = {
+#define X(id, name, sev, text) text,
+	DLB_QUALITY_FLAGS(X)
+#undef X
+};
+
+static const int quality_sev[] = {
+#define X(id, name, sev, text) sev,
+	DLB_QUALITY_FLAGS(X)
+#undef X
+};
+
+int dlb_quality_severity(enum dlb_quality q)
+{
+	return (unsigned int)q < DLB_Q_NR ? quality_sev[q] : 1;
+}
+
+const char *dlb_quality_name(enum dlb_quality q)
+{
+	return (unsigned int)q < DLB_Q_NR ? quality_names[q] : "unknown";
+}
+
+const char *dlb_quality_text(enum dlb_quality q)
+{
+	return (unsigned int)q < DLB_Q_NR ? quality_texts[q] : "unknown";
+}
+
+int dlb_quality_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < DLB_Q_NR; i++)
+		if (!strcmp(name, quality_names[i]))
+			return i;
+	return -1;
+}
+
+const char *dlb_rel_src_str(enum dlb_rel_src s)
+{
+	switch (s) {
+	case DLB_REL_MARKER:	return "marker";
+	case DLB_REL_WAKEUP:	return "wakeup";
+	case DLB_REL_PERIOD:	return "period";
+	case DLB_REL_BEGIN:	return "begin";
+	}
+	return "unknown";
+}
+
+void dlb_metrics_flag(struct dlb_metrics *m, enum dlb_quality q, u64 count, const char *fmt, ...)
+{
+	struct dlb_quality_flag *f = &m->run.quality[q];
+	va_list ap;
+
+	if (!count)
+		return;
+	/* keep the first occurrence's detail: it says where to look */
+	if (!f->count && fmt) {
+		va_start(ap, fmt);
+		vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
+		va_end(ap);
+	}
+	f->count += count;
+}
+
+struct dlb_metrics *dlb_metrics_create(const struct dlb_metrics_opts *opts, struct dlb_err *err)
+{
+	struct dlb_metrics *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		goto nomem;
+	if (opts)
+		m->opts = *opts;
+	if (m->opts.nr_cpus < 0 || m->opts.nr_cpus > DLB_MAX_CPUS) {
+		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "cpus: %d is not in 1..%d", m->opts.nr_cpus,
+			    DLB_MAX_CPUS);
+		free(m);
+		return NULL;
+	}
+	m->hash_size = 64;
+	m->hash = calloc(m->hash_size, sizeof(*m->hash));
+	if (!m->hash) {
+		free(m);
+		goto nomem;
+	}
+	m->max_cpu = m->opts.nr_cpus - 1;
+	m->run.run_status = DLB_RUN_COMPLETE;
+	return m;
+nomem:
+	dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	return NULL;
+}
+
+/* ---- tasks ---- */
+
+static size_t hash_slot(const struct dlb_metrics *m, int tid)
+{
+	size_t h = (size_t)(unsigned int)tid * 2654435761u;
+
+	return h & (m->hash_size - 1);
+}
+
+static struct task *task_find(const struct dlb_metrics *m, int tid)
+{
+	size_t i = hash_slot(m, tid);
+
+	while (m->hash[i]) {
+		if (m->hash[i]->pub.tid == tid)
+			return m->hash[i];
+		i = (i + 1) & (m->hash_size - 1);
+	}
+	return NULL;
+}
+
+static int hash_grow(struct dlb_metrics *m)
+{
+	struct task **old = m->hash;
+	size_t i, old_size = m->hash_size;
+
+	m->hash = calloc(old_size * 2, sizeof(*m->hash));
+	if (!m->hash) {
+		m->hash = old;
+		return -1;
+	}
+	m->hash_size = old_size * 2;
+	for (i = 0; i < old_size; i++) {
+		size_t j;
+
+		if (!old[i])
+			continue;
+		j = hash_slot(m, old[i]->pub.tid);
+		while (m->hash[j])
+			j = (j + 1) & (m->hash_size - 1);
+		m->hash[j] = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+/* Apply @fn to every percentile summary of @t. */
+static void task_stats(struct task *t, void (*fn)(struct dlb_stat *s))
+{
+	struct dlb_task_metrics *p = &t->pub;
+
+	fn(&p->lateness);
+	fn(&p->response);
+	fn(&p->wakeup_lat);
+	fn(&p->exec);
+	fn(&p->mig_delay);
+	fn(&p->exec_migrated);
+	fn(&p->exec_unmigrated);
+}
+
+static struct task *task_get(struct dlb_metrics *m, int tid)
+{
+	struct task *t = task_find(m, tid);
+	size_t i;
+
+	if (t)
+		return t;
+	if ((m->nr_tasks + 1) * 2 > m->hash_size && hash_grow(m))
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->pub.tid = tid;
+	t->cpu = -1;
+	t->wait_idx = -1;
+	t->cpu_begin = -1;
+	task_stats(t, dlb_stat_init);
+	i = hash_slot(m, tid);
+	while (m->hash[i])
+		i = (i + 1) & (m->hash_size - 1);
+	m->hash[i] = t;
+	m->nr_tasks++;
+	return t;
+}
+
+static void task_params(struct task *t, u64 runtime, u64 deadline, u64 period)
+{
+	t->pub.param_src = DLB_PARAM_GIVEN;
+	t->pub.runtime = runtime;
+	t->pub.deadline = deadline;
+	t->pub.period = period ? period : deadline;
+	t->pub.is_dl = true;
+}
+
+/* A task got its name: parameters given for that name apply now. */
+static void task_named(struct dlb_metrics *m, struct task *t)
+{
+	size_t i;
+
+	if (t->pub.param_src != DLB_PARAM_NONE)
+		return;
+	for (i = 0; i < m->nr_named; i++) {
+		if (strcmp(m->named[i].name, t->pub.name))
+			continue;
+		task_params(t, m->named[i].runtime, m->named[i].deadline, m->named[i].period);
+		/* a job begun before the name was known gets its deadline now */
+		if (t->in_job && !t->dl_valid && t->rel_src != DLB_REL_MARKER) {
+			t->dl = t->rel + t->pub.deadline;
+			t->dl_valid = true;
+			t->sched_dl = t->dl;
+			t->sched_dl_valid = true;
+		}
+		return;
+	}
+}
+
+/*
+ * A thread's comm changes (rt-app renames its threads after clone): the
+ * latest one names the task, unless a marker or the caller named it.
+ */
+static void task_name(struct dlb_metrics *m, struct task *t, const char *comm)
+{
+	if (t->name_fixed || !comm || !comm[0] || !strncmp(t->pub.name, comm, DLB_COMM_LEN))
+		return;
+	snprintf(t->pub.name, sizeof(t->pub.name), "%.*s", DLB_COMM_LEN, comm);
+	task_named(m, t);
+}
+
+int dlb_metrics_set_params_by_name(struct dlb_metrics *m, const char *name, u64 runtime,
+				   u64 deadline, u64 period)
+{
+	struct named_params *p = realloc(m->named, (m->nr_named + 1) * sizeof(*p));
+
+	if (!p)
+		return -1;
+	m->named = p;
+	p = &m->named[m->nr_named++];
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->runtime = runtime;
+	p->deadline = deadline;
+	p->period = period;
+	return 0;
+}
+
+int dlb_metrics_set_params(struct dlb_metrics *m, int tid, const char *name,
+			   u64 runtime, u64 deadline, u64 period)
+{
+	struct task *t = task_get(m, tid);
+
+	if (!t)
+		return -1;
+	if (name && name[0]) {
+		snprintf(t->pub.name, sizeof(t->pub.name), "%s", name);
+		t->name_fixed = true;
+	}
+	if (t->pub.param_src == DLB_PARAM_MARKER)
+		return 0;
+	task_params(t, runtime, deadline, period);
+	return 0;
+}
+
+/* ---- ready set ---- */
+
+static int task_set_ready(struct dlb_metrics *m, struct task *t, bool ready)
+{
+	if (ready && !t->pub.is_dl)
+		return 0;
+	if (ready == (t->wait_idx >= 0))
+		return 0;
+	m->dirty = true;
+	if (!ready) {
+		struct task *last = m->waiting[--m->nr_waiting];
+
+		m->waiting[t->wait_idx] = last;
+		last->wait_idx = t->wait_idx;
+		t->wait_idx = -1;
+		return 0;
+	}
+	if (m->nr_waiting == m->waiting_alloc) {
+		size_t n = m->waiting_alloc ? m->waiting_alloc * 2 : 16;
+		struct task **w = realloc(m->waiting, n * sizeof(*w));
+
+		if (!w)
+			return -1;
+		m->waiting = w;
+		m->waiting_alloc = n;
+	}
+	t->wait_idx = (int)m->nr_waiting;
+	m->waiting[m->nr_waiting++] = t;
+	return 0;
+}
+
+/* ---- CPUs ---- */
+
+static struct cpu *cpu_get(struct dlb_metrics *m, int c)
+{
+	if (c < 0 || c >= DLB_MAX_CPUS)
+		return NULL;
+	if (c >= m->nr_cpus_alloc) {
+		int n = c < 7 ? 8 : c * 2 + 1;
+		struct cpu *p;
+
+		if (n > DLB_MAX_CPUS)
+			n = DLB_MAX_CPUS;
+		p = realloc(m->cpus, (size_t)n * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + m->nr_cpus_alloc, 0, (size_t)(n - m->nr_cpus_alloc) * sizeof(*p));
+		m->cpus = p;
+		m->nr_cpus_alloc = n;
+	}
+	if (c > m->max_cpu)
+		m->max_cpu = c;
+	return &m->cpus[c];
+}
+
+/* Time on @c from its @since to @ts, by what ran: DL task, other task, idle. */
+static void cpu_account(struct cpu *c, u64 ts, int pid, bool dl, u64 since)
+{
+	u64 dt = ts - since;
+
+	if (pid == 0)
+		c->pub.idle_ns += dt;
+	else if (dl)
+		c->pub.dl_ns += dt;
+	else
+		c->pub.other_ns += dt;
+}
+
+/*
+ * Global EDF promises that the M earliest-deadline ready jobs run.  So a
+ * ready job is inverted while some CPU it may use is idle, runs a non-DL
+ * task, or runs a DL job with a later deadline.  Affinity is taken as every
+ * CPU (the trace does not say otherwise); a CPU whose occupant we do not
+ * know yet (before its first sched_switch) never counts as inverting.
+ */
+static void cpu_summary(struct dlb_metrics *m)
+{
+	int i;
+
+	m->any_free = false;
+	m->max_valid = false;
+	for (i = 0; i <= m->max_cpu && i < m->nr_cpus_alloc; i++) {
+		struct cpu *c = &m->cpus[i];
+
+		if (!c->known)
+			continue;
+		if (c->curr_pid == 0 || !c->curr_dl) {
+			m->any_free = true;
+			continue;
+		}
+		if (!c->curr || !c->curr->sched_dl_valid)
+			continue;
+		if (!m->max_valid || dl_time_before(m->max_dl, c->curr->sched_dl)) {
+			m->max_dl = c->curr->sched_dl;
+			m->max_valid = true;
+		}
+	}
+	m->dirty = false;
+}
+
+/* The CBS replenishes a throttled task at its deadline and postpones it by a period. */
+static void task_unthrottle(struct task *t)
+{
+	t->throttled = false;
+	if (t->sched_dl_valid && t->pub.period)
+		t->sched_dl += t->pub.period;
+}
+
+/* Charge the interval [last_ts, ts) to the inverted ready tasks. */
+static void account_inversion(struct dlb_metrics *m, u64 ts)
+{
+	u64 union_from = ts;
+	size_t i;
+
+	if (!m->nr_waiting || ts == m->last_ts)
+		return;
+	if (m->dirty)
+		cpu_summary(m);
+	for (i = 0; i < m->nr_waiting; i++) {
+		struct task *w = m->waiting[i];
+		u64 from = m->last_ts;
+
+		if (w->throttled) {
+			if (w->throttle_explicit || !dl_time_before(w->throttle_until, ts))
+				continue;
+			if (dl_time_before(from, w->throttle_until))
+				from = w->throttle_until;
+			task_unthrottle(w);
+			m->dirty = true;
+		}
+		if (!w->sched_dl_valid)
+			continue;
+		if (!m->any_free && !(m->max_valid && dl_time_before(w->sched_dl, m->max_dl)))
+			continue;
+		w->pub.inversion_ns += ts - from;
+		if (dl_time_before(from, union_from))
+			union_from = from;
+	}
+	m->run.inversion_ns += ts - union_from;
+}
+
+static void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev);
+
+/* ---- jobs ---- */
+
+static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
+{
+	struct dlb_task_metrics *p = &t->pub;
+	struct dlb_job j;
+
+	if (t->cpu >= 0 && dl_time_before(t->seg_start, end))
+		t->exec += end - t->seg_start;
+	memset(&j, 0, sizeof(j));
+	j.tid = p->tid;
+	j.name = p->name;
+	j.job = t->job_idx;
+	j.rel = t->rel;
+	j.begin = t->begin;
+	j.end = end;
+	j.dl = t->dl;
+	j.rel_src = t->rel_src;
+	j.dl_known = t->dl_valid;
+	j.exec_known = m->run.switches > 0;
+	j.response = end - t->rel;
+	j.wakeup_lat = t->begin - t->rel;
+	j.exec = t->exec;
+	j.migrations = t->mig_job;
+	j.preemptions = t->preempt_job;
+	j.cpu_begin = t->cpu_begin;
+	j.cpu_end = t->cpu;
+
+	p->jobs++;
+	m->run.jobs++;
+	dlb_stat_add(&p->response, (s64)j.response);
+	dlb_stat_add(&p->wakeup_lat, (s64)j.wakeup_lat);
+	if (j.dl_known) {
+		j.lateness = (s64)(end - t->dl);
+		j.miss = dl_time_before(t->dl, end);
+		dlb_stat_add(&p->lateness, j.lateness);
+		if (j.miss) {
+			p->misses++;
+			m->run.misses++;
+		}
+	} else {
+		p->jobs_no_dl++;
+	}
+	if (j.exec_known) {
+		dlb_stat_add(&p->exec, (s64)j.exec);
+		/* the seed's rorun: runtime used beyond the reservation, c_j - Q */
+		if (p->param_src != DLB_PARAM_NONE && j.exec > p->runtime) {
+			j.overrun = true;
+			j.overrun_ns = j.exec - p->runtime;
+			p->overruns++;
+			p->overrun_last = j.overrun_ns;
+			if (j.overrun_ns > p->overrun_max)
+				p->overrun_max = j.overrun_ns;
+		}
+		dlb_stat_add(j.migrations ? &p->exec_migrated : &p->exec_unmigrated, (s64)j.exec);
+	}
+	if (j.migrations)
+		p->migrated_jobs++;
+	if (m->opts.job_fn)
+		m->opts.job_fn(&j, m->opts.job_arg);
+
+	t->in_job = false;
+	t->mig_job = 0;
+	t->woke_since_done = false;
+	t->last_valid = true;
+	t->last_rel = t->rel;
+	t->last_dl = t->dl_valid ? t->dl : 0;
+}
+
+/*
+ * Release of a job whose markers carry none (rt-app): the thread's wake-up
+ * since its previous job ended (the timer's expiry wakes it), else the
+ * previous release plus the period (the timer had already expired), else
+ * the begin marker itself.
+ */
+static void job_infer_release(struct task *t, u64 begin)
+{
+	const struct dlb_task_metrics *p = &t->pub;
+
+	if (t->woke_since_done) {
+		t->rel = t->last_wakeup;
+		t->rel_src = DLB_REL_WAKEUP;
+	} else if (t->last_valid && p->period) {
+		t->rel = t->last_rel + p->period;
+		t->rel_src = DLB_REL_PERIOD;
+		if (dl_time_before(begin, t->rel)) {
+			t->rel = begin;
+			t->rel_src = DLB_REL_BEGIN;
+		}
+	} else {
+		t->rel = begin;
+		t->rel_src = DLB_REL_BEGIN;
+	}
+	t->dl_valid = p->param_src != DLB_PARAM_NONE;
+	t->dl = t->rel + p->deadline;
+	t->pub.rel_inferred++;
+}
+
+static void job_begin(struct dlb_metrics *m, struct task *t, const struct dlb_marker *mk,
+		      const struct dlb_event *ev)
+{
+	if (t->in_job)
+		dlb_metrics_flag(m, DLB_Q_UNMATCHED_BEGIN, 1,
+				 "tid %d job %llu began at %llu ns and never ended", t->pub.tid,
+				 (unsigned long long)t->job_idx, (unsigned long long)t->begin);
+	t->in_job = true;
+	t->expect_end = false;
+	t->rtapp = mk->dialect != DLB_DIALECT_DLBENCH;
+	t->pub.dialect = mk->dialect;
+	t->job_idx = (mk->flags & DLB_MF_JOB) ? mk->job : t->job_count;
+	t->job_count++;
+	t->begin = ev->ts;
+	t->cpu_begin = ev->cpu;
+	t->exec = 0;
+	t->preempt_job = 0;
+	if ((mk->flags & DLB_MF_REL) && (mk->flags & DLB_MF_DL)) {
+		t->rel = mk->rel;
+		t->dl = mk->dl;
+		t->dl_valid = true;
+		t->rel_src = DLB_REL_MARKER;
+	} else if (t->pend_rel && t->pend_job == t->job_idx) {
+		t->rel = t->pend_rel_ts;
+		t->dl = t->pend_dl;
+		t->dl_valid = true;
+		t->rel_src = DLB_REL_MARKER;
+	} else if (mk->flags & DLB_MF_REL) {
+		t->rel = mk->rel;
+		t->dl = mk->rel + t->pub.deadline;
+		t->dl_valid = t->pub.param_src != DLB_PARAM_NONE;
+		t->rel_src = DLB_REL_MARKER;
+	} else {
+		job_infer_release(t, ev->ts);
+	}
+	t->pend_rel = false;
+	/* the generator writes begin after the release: earlier means two clocks */
+	if (dl_time_before(ev->ts, t->rel))
+		dlb_metrics_flag(m, DLB_Q_CLOCK_MISMATCH, 1,
+				 "tid %d job %llu: begin marker at %llu ns before its release %llu ns",
+				 t->pub.tid, (unsigned long long)t->job_idx,
+				 (unsigned long long)ev->ts, (unsigned long long)t->rel);
+	if (t->predicted) {
+		t->pub.dl_predicted++;
+		if (!t->dl_valid || t->sched_dl != t->dl)
+			t->pub.dl_mispredicted++;
+		t->predicted = false;
+	}
+	t->sched_dl = t->dl;
+	t->sched_dl_valid = t->dl_valid;
+	m->dirty = true;
+	/* the writer runs: a task first seen in its own begin marker is running now */
+	if (ev->pid == t->pub.tid && t->cpu != ev->cpu) {
+		struct cpu *c = cpu_get(m, ev->cpu);
+
+		if (c)
+			implicit_switch_in(m, c, ev);
+	}
+	t->seg_start = ev->ts;
+}
+
+static void job_end(struct dlb_metrics *m, struct task *t, const struct dlb_marker *mk,
+		    const struct dlb_event *ev)
+{
+	if (!t->in_job) {
+		if (t->expect_end) {
+			t->expect_end = false;
+			return;
+		}
+		dlb_metrics_flag(m, DLB_Q_UNMATCHED_END, 1, "tid %d: end marker at %llu ns without a begin",
+				 t->pub.tid, (unsigned long long)ev->ts);
+		return;
+	}
+	if ((mk->flags & DLB_MF_JOB) && mk->job != t->job_idx) {
+		dlb_metrics_flag(m, DLB_Q_UNMATCHED_END, 1,
+				 "tid %d: end of job %llu at %llu ns while job %llu was open",
+				 t->pub.tid, (unsigned long long)mk->job, (unsigned long long)ev->ts,
+				 (unsigned long long)t->job_idx);
+		dlb_metrics_flag(m, DLB_Q_UNMATCHED_BEGIN, 1, "tid %d job %llu never ended",
+				 t->pub.tid, (unsigned long long)t->job_idx);
+		t->in_job = false;
+		return;
+	}
+	job_finish(m, t, ev->ts);
+}
+
+static void marker_task(struct dlb_metrics *m, struct task *t, const struct dlb_marker *mk)
+{
+	if (mk->name[0]) {
+		snprintf(t->pub.name, sizeof(t->pub.name), "%s", mk->name);
+		t->name_fixed = true;
+		task_named(m, t);
+	}
+	if (mk->policy == 6)
+		t->pub.is_dl = true;
+	if (mk->flags & DLB_MF_PARAMS) {
+		t->pub.param_src = DLB_PARAM_MARKER;
+		t->pub.runtime = mk->runtime;
+		t->pub.deadline = mk->deadline;
+		t->pub.period = mk->period ? mk->period : mk->deadline;
+	}
+}
+
+static void marker_release(struct dlb_metrics *m, struct task *t, const struct dlb_marker *mk)
+{
+	t->pend_rel = true;
+	t->pend_job = mk->job;
+	t->pend_rel_ts = mk->rel;
+	t->pend_dl = mk->dl;
+	if (!t->in_job) {
+		t->sched_dl = mk->dl;
+		t->sched_dl_valid = true;
+		t->predicted = false;
+		m->dirty = true;
+	}
+}
+
+static void marker_run(struct dlb_metrics *m, const struct dlb_marker *mk)
+{
+	struct dlb_run_metrics *r = &m->run;
+
+	if (mk->kind == DLB_MARK_RUN_START) {
+		r->run_start_seen = true;
+		if (mk->dialect != DLB_DIALECT_DLBENCH)
+			return;
+		snprintf(r->backend, sizeof(r->backend), "%s", mk->backend);
+		snprintf(r->clock, sizeof(r->clock), "%s", mk->clock);
+		snprintf(r->workload, sizeof(r->workload), "%s", mk->workload);
+		if (mk->cpus > r->nr_cpus)
+			r->nr_cpus = mk->cpus;
+		return;
+	}
+	r->run_end_seen = true;
+	r->run_status = mk->status;
+	if (mk->status != DLB_RUN_COMPLETE)
+		dlb_metrics_flag(m, DLB_Q_RUN_INCOMPLETE, 1, "the run ended with status %s",
+				 dlb_run_status_str(mk->status));
+}
+
+static int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
+{
+	struct dlb_marker mk;
+	struct task *t;
+	int r;
+
+	m->run.markers++;
+	r = dlb_marker_parse(ev->mark.text, ev->mark.len, ev->pid, &mk, &m->perr);
+	if (r < 0) {
+		dlb_metrics_flag(m, DLB_Q_BAD_MARKERS, 1, "at %llu ns: %s",
+				 (unsigned long long)ev->ts, m->perr.msg);
+		return 0;
+	}
+	if (r == 0) {
+		m->run.other_markers++;
+		return 0;
+	}
+	switch (mk.kind) {
+	case DLB_MARK_RUN_START:
+	case DLB_MARK_RUN_END:
+		marker_run(m, &mk);
+		return 0;
+	case DLB_MARK_OTHER:
+		return 0;
+	default:
+		break;
+	}
+	t = task_get(m, mk.tid);
+	if (!t)
+		return -1;
+	switch (mk.kind) {
+	case DLB_MARK_TASK:
+		marker_task(m, t, &mk);
+		break;
+	case DLB_MARK_JOB_RELEASE:
+		m->run.job_markers++;
+		marker_release(m, t, &mk);
+		break;
+	case DLB_MARK_JOB_BEGIN:
+		m->run.job_markers++;
+		job_begin(m, t, &mk, ev);
+		break;
+	case DLB_MARK_JOB_END:
+		m->run.job_markers++;
+		job_end(m, t, &mk, ev);
+		break;
+	case DLB_MARK_TASK_EXIT:
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* ---- scheduling events ---- */
+
+static void switch_out(struct dlb_metrics *m, struct task *t, const struct dlb_event *ev)
+{
+	struct dlb_task_metrics *p = &t->pub;
+	u64 ts = ev->ts;
+
+	if (t->cpu >= 0) {
+		p->cpu_time += ts - t->run_since;
+		if (t->in_job && dl_time_before(t->seg_start, ts))
+			t->exec += ts - t->seg_start;
+		t->seg_start = ts;
+	}
+	if (ev->sw.prev_state != 0) {
+		task_set_ready(m, t, false);
+		/* rt-app writes its end marker after the timer's sleep: the job's work ended here */
+		if (t->in_job && t->rtapp) {
+			job_finish(m, t, ts);
+			t->expect_end = true;
+		}
+		t->cpu = -1;
+		return;
+	}
+	t->cpu = -1;
+	/*
+	 * Switched out runnable: preempted, or throttled if the job has used
+	 * its runtime (the kernel dequeues it until the CBS replenishment at
+	 * its deadline).
+	 */
+	if (p->is_dl && t->in_job && p->param_src != DLB_PARAM_NONE && t->exec >= p->runtime &&
+	    t->sched_dl_valid && dl_time_before(ts, t->sched_dl)) {
+		t->throttled = true;
+		t->throttle_explicit = false;
+		t->throttle_until = t->sched_dl;
+		p->throttles_inferred++;
+	} else if (!t->throttled) {
+		p->preemptions++;
+		t->preempt_job++;
+	}
+	task_set_ready(m, t, true);
+}
+
+/* @t starts running on @cpu at @ts: a migration pending to @cpu is complete. */
+static void task_runs_on(struct dlb_metrics *m, struct task *t, int cpu, u64 ts)
+{
+	t->cpu = cpu;
+	t->run_since = ts;
+	t->seg_start = ts;
+	t->throttled = false;
+	task_set_ready(m, t, false);
+	if (t->mig_pending) {
+		if (t->mig_dest == cpu)
+			dlb_stat_add(&t->pub.mig_delay, (s64)(ts - t->mig_ts));
+		t->mig_pending = false;
+	}
+}
+
+static void switch_in(struct dlb_metrics *m, struct task *t, const struct dlb_event *ev)
+{
+	t->pub.switches_in++;
+	task_runs_on(m, t, ev->cpu, ev->ts);
+}
+
+static int ev_switch(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev)
+{
+	struct task *prev = NULL, *next = NULL;
+	bool prev_dl = ev->sw.prev_prio == DLB_PRIO_DL, next_dl = ev->sw.next_prio == DLB_PRIO_DL;
+
+	m->run.switches++;
+	c->pub.switches++;
+	if (ev->sw.prev_pid) {
+		prev = prev_dl ? task_get(m, ev->sw.prev_pid) : task_find(m, ev->sw.prev_pid);
+		if (prev_dl && !prev)
+			return -1;
+	}
+	if (ev->sw.next_pid) {
+		next = next_dl ? task_get(m, ev->sw.next_pid) : task_find(m, ev->sw.next_pid);
+		if (next_dl && !next)
+			return -1;
+	}
+	/* what ran before the first switch on this CPU is what it switches away from */
+	if (c->known)
+		cpu_account(c, ev->ts, c->curr_pid, c->curr_dl, c->since);
+	else
+		cpu_account(c, ev->ts, ev->sw.prev_pid, prev_dl, c->pub.first_ts);
+	if (prev) {
+		if (prev_dl)
+			prev->pub.is_dl = true;
+		task_name(m, prev, ev->sw.prev_comm);
+		switch_out(m, prev, ev);
+	}
+	if (next) {
+		if (next_dl)
+			next->pub.is_dl = true;
+		task_name(m, next, ev->sw.next_comm);
+		switch_in(m, next, ev);
+	}
+	c->known = true;
+	c->curr_pid = ev->sw.next_pid;
+	c->curr_dl = next_dl;
+	c->curr = next;
+	c->since = ev->ts;
+	m->dirty = true;
+	return 0;
+}
+
+static int ev_wakeup(struct dlb_metrics *m, const struct dlb_event *ev)
+{
+	bool dl = ev->wake.prio == DLB_PRIO_DL;
+	struct task *t = dl ? task_get(m, ev->wake.pid) : task_find(m, ev->wake.pid);
+	struct dlb_task_metrics *p;
+
+	m->run.wakeups++;
+	if (!t)
+		return dl ? -1 : 0;
+	p = &t->pub;
+	if (dl)
+		p->is_dl = true;
+	task_name(m, t, ev->wake.comm);
+	if (t->cpu >= 0)
+		return 0;
+	if (!t->in_job) {
+		t->last_wakeup = ev->ts;
+		t->woke_since_done = true;
+		/*
+		 * The job this wake-up releases has not said its deadline yet
+		 * (begin comes when it runs): rt-app's is the wake-up + D, ours
+		 * is the release marker's, or predicted as the last one + P.
+		 */
+		if (t->rtapp && p->param_src != DLB_PARAM_NONE) {
+			t->sched_dl = ev->ts + p->deadline;
+			t->sched_dl_valid = true;
+		} else if (t->pend_rel) {
+			t->sched_dl = t->pend_dl;
+			t->sched_dl_valid = true;
+		} else if (t->last_valid && t->last_dl && p->period) {
+			t->sched_dl = t->last_dl + p->period;
+			t->sched_dl_valid = true;
+			t->predicted = true;
+		}
+	}
+	return task_set_ready(m, t, true);
+}
+
+static int ev_migrate(struct dlb_metrics *m, const struct dlb_event *ev)
+{
+	bool dl = ev->mig.prio == DLB_PRIO_DL;
+	struct task *t = dl ? task_get(m, ev->mig.pid) : task_find(m, ev->mig.pid);
+	struct cpu *from, *to;
+
+	if (!t)
+		return dl ? -1 : 0;
+	if (dl)
+		t->pub.is_dl = true;
+	if (!t->pub.is_dl)
+		return 0;
+	task_name(m, t, ev->mig.comm);
+	m->run.migrations++;
+	t->pub.migrations++;
+	t->mig_job++;
+	from = cpu_get(m, ev->mig.orig_cpu);
+	to = cpu_get(m, ev->mig.dest_cpu);
+	if (from)
+		from->pub.migrations_out++;
+	if (to)
+		to->pub.migrations_in++;
+	if (t->cpu < 0) {
+		t->mig_pending = true;
+		t->mig_ts = ev->ts;
+		t->mig_dest = ev->mig.dest_cpu;
+	}
+	return 0;
+}
+
+static void ev_dl(struct dlb_metrics *m, const struct dlb_event *ev)
+{
+	struct task *t = task_find(m, ev->dl.pid);
+
+	if (!t)
+		return;
+	m->dirty = true;
+	if (ev->type == DLB_EV_THROTTLE) {
+		t->pub.throttles++;
+		t->throttled = true;
+		t->throttle_explicit = true;
+		return;
+	}
+	t->throttled = false;
+	t->sched_dl = ev->dl.deadline;
+	t->sched_dl_valid = true;
+}
+
+static void ev_exit(struct dlb_metrics *m, const struct dlb_event *ev)
+{
+	struct task *t = task_find(m, ev->exit.pid);
+
+	if (!t)
+		return;
+	task_set_ready(m, t, false);
+	t->cpu = -1;
+}
+
+/*
+ * An event recorded on CPU c with common_pid P proves that P runs on c.
+ * Traces do miss sched_switch events (seen here: a wake-up from idle,
+ * then markers of the woken task, with no switch between); without this,
+ * that task would look ready-and-waiting while it runs.
+ */
+static void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev)
+{
+	struct task *t = task_find(m, ev->pid);
+
+	if (!t || t->cpu == ev->cpu)
+		return;
+	m->run.implicit_switches++;
+	if (c->known) {
+		cpu_account(c, ev->ts, c->curr_pid, c->curr_dl, c->since);
+		if (c->curr && c->curr != t && c->curr->cpu == ev->cpu) {
+			c->curr->pub.cpu_time += ev->ts - c->curr->run_since;
+			c->curr->cpu = -1;
+		}
+		c->curr_pid = t->pub.tid;
+		c->curr_dl = t->pub.is_dl;
+		c->curr = t;
+		c->since = ev->ts;
+	}
+	if (t->cpu >= 0)
+		t->pub.cpu_time += ev->ts - t->run_since;
+	task_runs_on(m, t, ev->cpu, ev->ts);
+	m->dirty = true;
+}
+
+int dlb_metrics_event(const struct dlb_event *ev, void *arg)
+{
+	struct dlb_metrics *m = arg;
+	struct dlb_event fixed;
+	struct cpu *c;
+
+	m->run.events++;
+	if (!m->started) {
+		m->started = true;
+		m->run.first_ts = m->last_ts = ev->ts;
+	}
+	if (dl_time_before(ev->ts, m->last_ts)) {
+		/* keep time monotonic: intervals would go negative */
+		dlb_metrics_flag(m, DLB_Q_BACKWARDS, 1, "event at %llu ns after one at %llu ns",
+				 (unsigned long long)ev->ts, (unsigned long long)m->last_ts);
+		fixed = *ev;
+		fixed.ts = m->last_ts;
+		ev = &fixed;
+	}
+	account_inversion(m, ev->ts);
+	m->last_ts = ev->ts;
+	c = cpu_get(m, ev->cpu);
+	if (!c)
+		return ev->cpu < 0 || ev->cpu >= DLB_MAX_CPUS ? 0 : -1;
+	if (!c->seen) {
+		c->seen = true;
+		c->pub.first_ts = ev->ts;
+	}
+	c->pub.events++;
+	if (ev->pid > 0 && ev->type != DLB_EV_SWITCH)
+		implicit_switch_in(m, c, ev);
+	switch (ev->type) {
+	case DLB_EV_SWITCH:
+		return ev_switch(m, c, ev);
+	case DLB_EV_WAKEUP:
+	case DLB_EV_WAKEUP_NEW:
+		return ev_wakeup(m, ev);
+	case DLB_EV_MIGRATE:
+		return ev_migrate(m, ev);
+	case DLB_EV_MARKER:
+		return ev_marker(m, ev);
+	case DLB_EV_THROTTLE:
+	case DLB_EV_REPLENISH:
+		ev_dl(m, ev);
+		return 0;
+	case DLB_EV_EXIT:
+		ev_exit(m, ev);
+		return 0;
+	case DLB_EV_LOST:
+		dlb_metrics_flag(m, DLB_Q_LOST_EVENTS, ev->lost.count ? ev->lost.count : 1,
+				 "CPU %d lost events at %llu ns", ev->cpu,
+				 (unsigned long long)ev->ts);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* ---- end ---- */
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct task *x = *(struct task *const *)a, *y = *(struct task *const *)b;
+
+	return x->pub.tid < y->pub.tid ? -1 : x->pub.tid > y->pub.tid;
+}
+
+void dlb_metrics_finish(struct dlb_metrics *m)
+{
+	u64 open = 0;
+	size_t i, n = 0;
+	int c;
+
+	if (m->finished)
+		return;
+	m->finished = true;
+	m->run.last_ts = m->last_ts;
+	if (m->run.nr_cpus < m->max_cpu + 1)
+		m->run.nr_cpus = m->max_cpu + 1;
+	for (c = 0; c <= m->max_cpu && c < m->nr_cpus_alloc; c++) {
+		struct cpu *cp = &m->cpus[c];
+
+		cp->pub.cpu = c;
+		if (cp->known) {
+			cpu_account(cp, m->last_ts, cp->curr_pid, cp->curr_dl, cp->since);
+			cp->pub.unknown_ns = cp->pub.first_ts - m->run.first_ts;
+		} else {
+			cp->pub.unknown_ns = m->last_ts - m->run.first_ts;
+		}
+	}
+	m->sorted = malloc((m->nr_tasks ? m->nr_tasks : 1) * sizeof(*m->sorted));
+	if (!m->sorted)
+		return;
+	for (i = 0; i < m->hash_size; i++) {
+		struct task *t = m->hash[i];
+
+		if (!t)
+			continue;
+		m->sorted[n++] = t;
+		m->run.inversion_sum_ns += t->pub.inversion_ns;
+		if (t->in_job)
+			open++;
+		if (t->cpu >= 0)
+			t->pub.cpu_time += m->last_ts - t->run_since;
+	}
+	qsort(m->sorted, n, sizeof(*m->sorted), cmp_task);
+	m->run.jobs_open_at_end = open;
+	if (m->run.events && !m->run.switches)
+		dlb_metrics_flag(m, DLB_Q_NO_SCHED_SWITCH, 1, "%llu events, none of them sched_switch",
+				 (unsigned long long)m->run.events);
+}
+
+size_t dlb_metrics_nr_tasks(const struct dlb_metrics *m)
+{
+	return m->sorted ? m->nr_tasks : 0;
+}
+
+const struct dlb_task_metrics *dlb_metrics_task(const struct dlb_metrics *m, size_t i)
+{
+	return m->sorted && i < m->nr_tasks ? &m->sorted[i]->pub : NULL;
+}
+
+const struct dlb_task_metrics *dlb_metrics_task_by_tid(const struct dlb_metrics *m, int tid)
+{
+	struct task *t = task_find(m, tid);
+
+	return t ? &t->pub : NULL;
+}
+
+int dlb_metrics_nr_cpus(const struct dlb_metrics *m)
+{
+	return m->run.nr_cpus;
+}
+
+const struct dlb_cpu_metrics *dlb_metrics_cpu(const struct dlb_metrics *m, int cpu)
+{
+	static const struct dlb_cpu_metrics none;
+
+	if (cpu < 0 || cpu >= m->run.nr_cpus)
+		return NULL;
+	if (cpu >= m->nr_cpus_alloc)
+		return &none;
+	return &m->cpus[cpu].pub;
+}
+
+const struct dlb_run_metrics *dlb_metrics_run(const struct dlb_metrics *m)
+{
+	return &m->run;
+}
+
+void dlb_metrics_free(struct dlb_metrics *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->hash_size; i++) {
+		struct task *t = m->hash[i];
+
+		if (!t)
+			continue;
+		task_stats(t, dlb_stat_free);
+		free(t);
+	}
+	free(m->hash);
+	free(m->named);
+	free(m->sorted);
+	free(m->cpus);
+	free(m->waiting);
+	free(m);
+}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * From the normalized event stream (event.h) to jobs and metrics, in one
+ * pass, whichever reader or backend produced the events.  Definitions:
+ * docs/analyzer.md ("Metrics"), after ../shared/DESIGN.md.
+ *
+ *	m = dlb_metrics_create(&opts, &err);
+ *	dlb_trace_read(trace, dlb_metrics_event, m, &err);	// or any event source
+ *	dlb_metrics_finish(m);
+ *	... dlb_metrics_task(m, i), dlb_metrics_cpu(m, c), dlb_metrics_run(m) ...
+ *	dlb_metrics_free(m);
+ *
+ * Streaming: memory grows with the number of tasks and CPUs, not with the
+ * number of events or jobs; each finished job is handed to opts.job_fn
+ * (jobs.csv) and only summarized here.
+ */
+#ifndef DLB_METRICS_H
+#define DLB_METRICS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "dlbench/dltime.h"
+#include "dlbench/error.h"
+#include "dlbench/event.h"
+#include "dlbench/marker.h"
+#include "stats.h"
+
+/* Where a task's DL parameters came from. */
+enum dlb_param_src {
+	DLB_PARAM_NONE,
+	DLB_PARAM_MARKER,	/* dlb_task / rtapp_attrs marker */
+	DLB_PARAM_GIVEN,	/* the caller: summary.json, /proc sched snapshot, option */
+};
+
+/* Where a job's release and deadline came from. */
+enum dlb_rel_src {
+	DLB_REL_MARKER,		/* rel=/dl= of our markers */
+	DLB_REL_WAKEUP,		/* rt-app markers: the wake-up before begin, + D */
+	DLB_REL_PERIOD,		/* rt-app markers, no wake-up: previous release + P */
+	DLB_REL_BEGIN,		/* nothing better: the begin marker itself */
+};
+
+/* One finished job, handed to the job callback (a jobs.csv row). */
+struct dlb_job {
+	int tid;
+	const char *name;
+	u64 job;		/* index from the marker, or counted */
+	u64 rel, begin, end, dl;
+	enum dlb_rel_src rel_src;
+	bool dl_known;		/* false: no deadline (no dl=, no parameters) */
+	bool exec_known;	/* false: no sched_switch seen, c_j unknown */
+	s64 lateness;		/* end - dl */
+	u64 response;		/* end - rel */
+	u64 wakeup_lat;		/* begin - rel */
+	u64 exec;		/* c_j */
+	bool miss;
+	bool overrun;
+	u64 overrun_ns;		/* c_j - dl_runtime when overrun */
+	unsigned int migrations;	/* since the previous job ended */
+	unsigned int preemptions;
+	int cpu_begin, cpu_end;
+};
+
+typedef void (*dlb_job_fn)(const struct dlb_job *job, void *arg);
+
+struct dlb_task_metrics {
+	int tid;
+	char name[DLB_NAME_MAX];
+	bool is_dl;			/* seen with prio -1, or declared deadline */
+	enum dlb_param_src param_src;
+	u64 runtime, deadline, period;	/* ns, when param_src != NONE */
+	enum dlb_marker_dialect dialect;	/* of its job markers */
+	u64 rel_inferred;		/* jobs whose release was inferred (rt-app markers) */
+
+	u64 jobs, misses;
+	u64 jobs_no_dl;			/* jobs without a deadline: not in miss/lateness */
+	struct dlb_stat lateness, response, wakeup_lat, exec;
+	u64 overruns, overrun_last, overrun_max;
+	u64 throttles;			/* dl_throttle events */
+	u64 throttles_inferred;		/* switched out runnable with runtime used up */
+	u64 migrations, migrated_jobs;
+	struct dlb_stat mig_delay;	/* migration -> running on the destination */
+	struct dlb_stat exec_migrated, exec_unmigrated;
+	u64 inversion_ns;		/* G-EDF priority inversion time */
+	u64 preemptions, switches_in, cpu_time;
+	u64 dl_predicted, dl_mispredicted;	/* waiting-deadline predictions checked */
+};
+
+struct dlb_cpu_metrics {
+	int cpu;
+	u64 events;
+	u64 first_ts;			/* first event: the CPU's observed window starts */
+	u64 dl_ns, other_ns, idle_ns, unknown_ns;	/* time by what was running */
+	u64 switches, migrations_in, migrations_out;
+};
+
+/*
+ * Data-quality checks: id, name in report.json, severity (1: the data is
+ * incomplete, exit DLB_EXIT_INCOMPLETE unless accepted; 0: a warning),
+ * meaning.
+ */
+#define DLB_QUALITY_FLAGS(X)								\
+	X(LOST_EVENTS,		"lost_events",		1, "the ring buffer lost events")	\
+	X(TRUNCATED,		"truncated",		1, "the trace file is truncated")	\
+	X(CPUS_WITHOUT_EVENTS,	"cpus_without_events",	1, "CPUs recorded no event")	\
+	X(BACKWARDS,		"backwards_timestamps",	1, "timestamps went backwards")	\
+	X(BAD_LINES,		"bad_lines",		1, "trace lines or records could not be parsed") \
+	X(BAD_MARKERS,		"bad_markers",		1, "markers of our dialect were malformed") \
+	X(UNMATCHED_BEGIN,	"unmatched_begin",	1, "job begin markers without an end") \
+	X(UNMATCHED_END,	"unmatched_end",	1, "job end markers without a begin") \
+	X(CLOCK_MISMATCH,	"clock_mismatch",	1, "trace clock and marker or log times disagree") \
+	X(MISSING_JOBS,		"missing_jobs",		1, "fewer jobs in the trace than in the generator's logs") \
+	X(NO_SCHED_SWITCH,	"no_sched_switch",	1, "no sched_switch events: execution time, migrations and inversion unknown") \
+	X(RUN_INCOMPLETE,	"run_incomplete",	1, "the generator says its run did not complete") \
+	X(SCHEDSTAT_DISAGREE,	"schedstat_disagree",	0, "the kernel's schedstats disagree with the trace")
+
+enum dlb_quality {
+#define X(id, name, sev, text) DLB_Q_##id,
+	DLB_QUALITY_FLAGS(X)
+#undef X
+	DLB_Q_NR
+};
+
+struct dlb_quality_flag {
+	u64 count;			/* 0: not raised */
+	char detail[160];		/* first occurrence, or a summary */
+};
+
+struct dlb_run_metrics {
+	u64 events, first_ts, last_ts;
+	u64 switches, wakeups, migrations, markers, job_markers, other_markers;
+	u64 implicit_switches;		/* a task ran with no sched_switch saying so */
+	u64 jobs, misses;
+	u64 jobs_open_at_end;		/* begun, not ended when the trace stops */
+	u64 inversion_ns;		/* time with at least one inverted task (union) */
+	u64 inversion_sum_ns;		/* sum over tasks */
+	int nr_cpus;			/* CPUs seen or declared */
+	char backend[16], clock[16], workload[DLB_NAME_MAX];	/* from dlb_run start marker */
+	bool run_start_seen, run_end_seen;
+	enum dlb_run_status run_status;
+	struct dlb_quality_flag quality[DLB_Q_NR];
+};
+
+struct dlb_metrics_opts {
+	int nr_cpus;		/* 0: the CPUs seen in the events */
+	dlb_job_fn job_fn;	/* may be NULL */
+	void *job_arg;
+};
+
+struct dlb_metrics;	/* opaque */
+
+struct dlb_metrics *dlb_metrics_create(const struct dlb_metrics_opts *opts, struct dlb_err *err);
+
+/* A dlb_event_fn: feed events in time order.  Returns 0, or -1 on allocation failure. */
+int dlb_metrics_event(const struct dlb_event *ev, void *arg);
+
+/*
+ * Declare a task's DL parameters from outside the trace (summary.json, a
+ * /proc/PID/sched snapshot); markers in the trace take precedence.  @name
+ * may be NULL.  Returns 0 or -1 (allocation).
+ */
+int dlb_metrics_set_params(struct dlb_metrics *m, int tid, const char *name,
+			   u64 runtime, u64 deadline, u64 period);
+
+/* The same for the task that will be called @name (rt-app logs, --params NAME=...). */
+int dlb_metrics_set_params_by_name(struct dlb_metrics *m, const char *name, u64 runtime,
+				   u64 deadline, u64 period);
+
+/* Close the open intervals at the last event's time.  Call once, after the last event. */
+void dlb_metrics_finish(struct dlb_metrics *m);
+
+/* Raise a data-quality flag from outside (reader quality, log cross-check). */
+void dlb_metrics_flag(struct dlb_metrics *m, enum dlb_quality q, u64 count, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+size_t dlb_metrics_nr_tasks(const struct dlb_metrics *m);
+/* Tasks in order of tid. */
+const struct dlb_task_metrics *dlb_metrics_task(const struct dlb_metrics *m, size_t i);
+const struct dlb_task_metrics *dlb_metrics_task_by_tid(const struct dlb_metrics *m, int tid);
+int dlb_metrics_nr_cpus(const struct dlb_metrics *m);
+const struct dlb_cpu_metrics *dlb_metrics_cpu(const struct dlb_metrics *m, int cpu);
+const struct dlb_run_metrics *dlb_metrics_run(const struct dlb_metrics *m);
+
+const char *dlb_quality_name(enum dlb_quality q);
+const char *dlb_quality_text(enum dlb_quality q);
+/* 1: raising @q makes the data incomplete; 0: a warning. */
+int dlb_quality_severity(enum dlb_quality q);
+/* Index of the flag called @name, or -1. */
+int dlb_quality_find(const char *name);
+
+const char *dlb_rel_src_str(enum dlb_rel_src s);
+
+void dlb_metrics_free(struct dlb_metrics *m);
+
+#endif

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/* report.json, report.txt and jobs.csv from the metrics (report.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "dlbench/exitcode.h"
+#include "report.h"
+
+void dlb_report_note(struct dlb_report_info *ri, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ri->nr_notes >= DLB_REPORT_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(ri->notes[ri->nr_notes++], sizeof(ri->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+void dlb_report_task_key(const struct dlb_metrics *m, size_t i, char *buf, size_t size)
+{
+	const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
+	size_t j, same = 1;
+
+	if (!t->name[0]) {
+		snprintf(buf, size, "tid %d", t->tid);
+		return;
+	}
+	for (j = 0; j < i; j++)
+		if (!strcmp(dlb_metrics_task(m, j)->name, t->name))
+			same++;
+	if (same == 1)
+		snprintf(buf, size, "%s", t->name);
+	else
+		snprintf(buf, size, "%s#%zu", t->name, same);
+}
+
+/* Tasks worth a row: deadline tasks and tasks with jobs. */
+static bool task_reported(const struct dlb_task_metrics *t)
+{
+	return t->is_dl || t->jobs;
+}
+
+static const char *dialect_str(enum dlb_marker_dialect d)
+{
+	switch (d) {
+	case DLB_DIALECT_DLBENCH:	return "dlbench";
+	case DLB_DIALECT_RTAPP10:	return "rt-app-1.0";
+	case DLB_DIALECT_RTAPP:		return "rt-app";
+	}
+	return "unknown";
+}
+
+static const char *param_src_str(enum dlb_param_src s)
+{
+	switch (s) {
+	case DLB_PARAM_NONE:	return "none";
+	case DLB_PARAM_MARKER:	return "marker";
+	case DLB_PARAM_GIVEN:	return "given";
+	}
+	return "unknown";
+}
+
+void dlb_report_auto_notes(struct dlb_report_info *ri, const struct dlb_metrics *m)
+{
+	const struct dlb_run_metrics *r = dlb_metrics_run(m);
+	size_t i;
+
+	for (i = 0; i < dlb_metrics_nr_tasks(m); i++) {
+		const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
+
+		if (!task_reported(t))
+			continue;
+		if (t->rel_inferred)
+			dlb_report_note(ri, "task %s (tid %d): %s markers carry no release; %llu "
+					"releases inferred (from wake-ups), deadline = release + D (D %s)",
+					t->name, t->tid, dialect_str(t->dialect),
+					(unsigned long long)t->rel_inferred,
+					param_src_str(t->param_src));
+		if (t->jobs && t->param_src == DLB_PARAM_NONE)
+			dlb_report_note(ri, "task %s (tid %d): no DL parameters known: no overrun "
+					"check%s", t->name, t->tid,
+					t->jobs_no_dl ? ", no deadline" : "");
+		if (dlb_stat_approx(&t->response))
+			dlb_report_note(ri, "task %s (tid %d): percentiles from a histogram "
+					"(within 1.6 %%) past %d jobs", t->name, t->tid,
+					DLB_STAT_EXACT);
+	}
+	if (r->jobs_open_at_end)
+		dlb_report_note(ri, "%llu jobs had begun and not ended when the trace stopped "
+				"(not counted)", (unsigned long long)r->jobs_open_at_end);
+	if (r->events && !r->job_markers)
+		dlb_report_note(ri, "no job markers in the trace: no per-job metrics");
+}
+
+int dlb_report_exit(const struct dlb_metrics *m, const struct dlb_report_info *ri,
+		    char *why, size_t size)
+{
+	const struct dlb_run_metrics *r = dlb_metrics_run(m);
+	char dummy[8];
+	int q;
+
+	if (!why) {
+		why = dummy;
+		size = sizeof(dummy);
+	}
+	for (q = 0; q < DLB_Q_NR; q++) {
+		if (!r->quality[q].count || !dlb_quality_severity(q) || (ri->accepted & (1u << q)))
+			continue;
+		snprintf(why, size, "incomplete data: %s (%s)", dlb_quality_name(q),
+			 r->quality[q].detail);
+		return DLB_EXIT_INCOMPLETE;
+	}
+	if (ri->max_misses >= 0 && r->misses > (u64)ri->max_misses) {
+		snprintf(why, size, "%llu deadline misses, more than the %lld allowed",
+			 (unsigned long long)r->misses, ri->max_misses);
+		return DLB_EXIT_REGRESSION;
+	}
+	snprintf(why, size, "ok");
+	return DLB_EXIT_OK;
+}
+
+/* ---- JSON ---- */
+
+static void jadd(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *jstr(const char *s)
+{
+	return s && s[0] ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *ju64(u64 v)
+{
+	return json_object_new_uint64(v);
+}
+
+static struct json_object *js64(s64 v)
+{
+	return json_object_new_int64(v);
+}
+
+static struct json_object *jstat(const struct dlb_stat *s)
+{
+	struct json_object *o = json_object_new_object();
+	s64 v;
+
+	jadd(o, "count", ju64(s->count));
+	if (!s->count)
+		return o;
+	jadd(o, "min", js64(s->min));
+	jadd(o, "p50", dlb_stat_pct(s, 50, &v) ? NULL : js64(v));
+	jadd(o, "p99", dlb_stat_pct(s, 99, &v) ? NULL : js64(v));
+	jadd(o, "max", js64(s->max));
+	jadd(o, "mean", js64(dlb_stat_mean(s)));
+	jadd(o, "approx", json_object_new_boolean(dlb_stat_approx(s)));
+	return o;
+}
+
+/* Mean exec of migrated jobs minus that of the others: migration's cost in execution time. */
+static bool task_inflation(const struct dlb_task_metrics *t, s64 *out)
+{
+	if (!t->exec_migrated.count || !t->exec_unmigrated.count)
+		return false;
+	*out = dlb_stat_mean(&t->exec_migrated) - dlb_stat_mean(&t->exec_unmigrated);
+	return true;
+}
+
+static struct json_object *json_task(const struct dlb_metrics *m, size_t i)
+{
+	const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
+	struct json_object *o = json_object_new_object(), *p, *ov;
+	char key[DLB_NAME_MAX + 16];
+	s64 infl;
+
+	dlb_report_task_key(m, i, key, sizeof(key));
+	jadd(o, "key", json_object_new_string(key));
+	jadd(o, "tid", json_object_new_int(t->tid));
+	jadd(o, "name", json_object_new_string(t->name));
+	jadd(o, "deadline_task", json_object_new_boolean(t->is_dl));
+	p = json_object_new_object();
+	jadd(p, "source", json_object_new_string(param_src_str(t->param_src)));
+	if (t->param_src != DLB_PARAM_NONE) {
+		jadd(p, "runtime_ns", ju64(t->runtime));
+		jadd(p, "deadline_ns", ju64(t->deadline));
+		jadd(p, "period_ns", ju64(t->period));
+	}
+	jadd(o, "params", p);
+	jadd(o, "marker_dialect", json_object_new_string(t->jobs ? dialect_str(t->dialect) : "none"));
+	jadd(o, "jobs", ju64(t->jobs));
+	jadd(o, "misses", ju64(t->misses));
+	jadd(o, "jobs_without_deadline", ju64(t->jobs_no_dl));
+	jadd(o, "releases_inferred", ju64(t->rel_inferred));
+	jadd(o, "lateness_ns", jstat(&t->lateness));
+	jadd(o, "response_ns", jstat(&t->response));
+	jadd(o, "wakeup_latency_ns", jstat(&t->wakeup_lat));
+	jadd(o, "exec_ns", jstat(&t->exec));
+	ov = json_object_new_object();
+	jadd(ov, "count", ju64(t->overruns));
+	jadd(ov, "last_ns", ju64(t->overrun_last));
+	jadd(ov, "max_ns", ju64(t->overrun_max));
+	jadd(o, "overruns", ov);
+	jadd(o, "throttles", ju64(t->throttles));
+	jadd(o, "throttles_inferred", ju64(t->throttles_inferred));
+	jadd(o, "migrations", ju64(t->migrations));
+	jadd(o, "migrated_jobs", ju64(t->migrated_jobs));
+	jadd(o, "migration_delay_ns", jstat(&t->mig_delay));
+	jadd(o, "exec_migrated_ns", jstat(&t->exec_migrated));
+	jadd(o, "exec_unmigrated_ns", jstat(&t->exec_unmigrated));
+	jadd(o, "exec_inflation_ns", task_inflation(t, &infl) ? js64(infl) : NULL);
+	jadd(o, "inversion_ns", ju64(t->inversion_ns));
+	jadd(o, "preemptions", ju64(t->preemptions));
+	jadd(o, "context_switches", ju64(t->switches_in));
+	jadd(o, "cpu_time_ns", ju64(t->cpu_time));
+	jadd(o, "deadline_predictions", ju64(t->dl_predicted));
+	jadd(o, "deadline_mispredictions", ju64(t->dl_mispredicted));
+	return o;
+}
+
+static double frac(u64 part, u64 whole)
+{
+	return whole ? (double)part / (double)whole : 0.0;
+}
+
+static struct json_object *json_cpu(const struct dlb_cpu_metrics *c, int cpu)
+{
+	struct json_object *o = json_object_new_object();
+	u64 known = c->dl_ns + c->other_ns + c->idle_ns;
+
+	jadd(o, "cpu", json_object_new_int(cpu));
+	jadd(o, "events", ju64(c->events));
+	jadd(o, "dl_ns", ju64(c->dl_ns));
+	jadd(o, "other_ns", ju64(c->other_ns));
+	jadd(o, "idle_ns", ju64(c->idle_ns));
+	jadd(o, "unknown_ns", ju64(c->unknown_ns));
+	jadd(o, "dl_utilization", json_object_new_double(frac(c->dl_ns, known)));
+	jadd(o, "idle_fraction", json_object_new_double(frac(c->idle_ns, known)));
+	jadd(o, "context_switches", ju64(c->switches));
+	jadd(o, "migrations_in", ju64(c->migrations_in));
+	jadd(o, "migrations_out", ju64(c->migrations_out));
+	return o;
+}
+
+static struct json_object *json_run(const struct dlb_run_metrics *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	jadd(o, "first_ts_ns", ju64(r->first_ts));
+	jadd(o, "last_ts_ns", ju64(r->last_ts));
+	jadd(o, "duration_ns", ju64(r->last_ts - r->first_ts));
+	jadd(o, "events", ju64(r->events));
+	jadd(o, "context_switches", ju64(r->switches));
+	jadd(o, "wakeups", ju64(r->wakeups));
+	jadd(o, "migrations", ju64(r->migrations));
+	jadd(o, "markers", ju64(r->markers));
+	jadd(o, "job_markers", ju64(r->job_markers));
+	jadd(o, "implicit_switches", ju64(r->implicit_switches));
+	jadd(o, "jobs", ju64(r->jobs));
+	jadd(o, "misses", ju64(r->misses));
+	jadd(o, "jobs_open_at_end", ju64(r->jobs_open_at_end));
+	jadd(o, "inversion_ns", ju64(r->inversion_ns));
+	jadd(o, "inversion_sum_ns", ju64(r->inversion_sum_ns));
+	jadd(o, "run_start_marker", json_object_new_boolean(r->run_start_seen));
+	jadd(o, "run_end_marker", json_object_new_boolean(r->run_end_seen));
+	return o;
+}
+
+static struct json_object *json_quality(const struct dlb_metrics *m,
+					const struct dlb_report_info *ri)
+{
+	const struct dlb_run_metrics *r = dlb_metrics_run(m);
+	struct json_object *o = json_object_new_object(), *flags = json_object_new_array();
+	bool complete = true;
+	int q;
+
+	for (q = 0; q < DLB_Q_NR; q++) {
+		struct json_object *f;
+		bool accepted = ri->accepted & (1u << q);
+
+		if (!r->quality[q].count)
+			continue;
+		if (dlb_quality_severity(q) && !accepted)
+			complete = false;
+		f = json_object_new_object();
+		jadd(f, "name", json_object_new_string(dlb_quality_name(q)));
+		jadd(f, "count", ju64(r->quality[q].count));
+		jadd(f, "meaning", json_object_new_string(dlb_quality_text(q)));
+		jadd(f, "detail", json_object_new_string(r->quality[q].detail));
+		jadd(f, "severity", json_object_new_string(dlb_quality_severity(q) ? "incomplete"
+										  : "warning"));
+		jadd(f, "accepted", json_object_new_boolean(accepted));
+		json_object_array_add(flags, f);
+	}
+	jadd(o, "complete", json_object_new_boolean(complete));
+	jadd(o, "flags", flags);
+	return o;
+}
+
+static struct json_object *json_env(const struct dlb_metrics *m, const struct dlb_report_info *ri)
+{
+	const struct dlb_run_metrics *r = dlb_metrics_run(m);
+	struct json_object *o = json_object_new_object();
+
+	jadd(o, "kernel", jstr(ri->kernel));
+	jadd(o, "arch", jstr(ri->arch));
+	jadd(o, "cpus", json_object_new_int(ri->cpus ? ri->cpus : dlb_metrics_nr_cpus(m)));
+	jadd(o, "clock", jstr(ri->clock ? ri->clock : r->clock));
+	jadd(o, "backend", jstr(ri->backend ? ri->backend : r->backend));
+	jadd(o, "workload", jstr(ri->workload ? ri->workload : r->workload));
+	jadd(o, "tool", json_object_new_string("dlb-analyze"));
+	jadd(o, "tool_version", json_object_new_string(DLB_VERSION));
+	jadd(o, "command_line", jstr(ri->cmdline));
+	jadd(o, "input", jstr(ri->input));
+	jadd(o, "trace_format", jstr(ri->format));
+	return o;
+}
+
+int dlb_report_json(FILE *f, const struct dlb_metrics *m, const struct dlb_report_info *ri,
+		    struct dlb_err *err)
+{
+	struct json_object *root = json_object_new_object(), *arr, *v;
+	char why[DLB_ERR_MAX];
+	size_t i;
+	int c, code, rc = 0;
+
+	jadd(root, "report_version", json_object_new_int(DLB_REPORT_VERSION));
+	jadd(root, "environment", json_env(m, ri));
+	jadd(root, "run", json_run(dlb_metrics_run(m)));
+	arr = json_object_new_array();
+	for (i = 0; i < dlb_metrics_nr_tasks(m); i++)
+		if (task_reported(dlb_metrics_task(m, i)))
+			json_object_array_add(arr, json_task(m, i));
+	jadd(root, "tasks", arr);
+	arr = json_object_new_array();
+	for (c = 0; c < dlb_metrics_nr_cpus(m); c++)
+		json_object_array_add(arr, json_cpu(dlb_metrics_cpu(m, c), c));
+	jadd(root, "cpus", arr);
+	jadd(root, "quality", json_quality(m, ri));
+	arr = json_object_new_array();
+	for (c = 0; c < ri->nr_notes; c++)
+		json_object_array_add(arr, json_object_new_string(ri->notes[c]));
+	jadd(root, "notes", arr);
+	code = dlb_report_exit(m, ri, why, sizeof(why));
+	v = json_object_new_object();
+	jadd(v, "exit_code", json_object_new_int(code));
+	jadd(v, "reason", json_object_new_string(why));
+	jadd(v, "max_misses", ri->max_misses >= 0 ? json_object_new_int64(ri->max_misses) : NULL);
+	jadd(root, "verdict", v);
+	if (fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+			JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
+		rc = dlb_err_set(err, DLB_EXIT_ENV, "cannot write the json report");
+	json_object_put(root);
+	return rc;
+}
+
+/* ---- text ---- */
+
+/* ns as µs with one decimal, right-aligned in @w columns; "-" when unknown. */
+static void put_us(FILE *f, int w, bool known, s64 ns)
+{
+	if (!known) {
+		fprintf(f, " %*s", w, "-");
+		return;
+	}
+	fprintf(f, " %*.1f", w, (double)ns / 1000.0);
+}
+
+static void put_pct(FILE *f, int w, const struct dlb_stat *s, double p)
+{
+	s64 v = 0;
+	bool known = dlb_stat_pct(s, p, &v) == 0;
+
+	put_us(f, w, known, v);
+}
+
+static void txt_header(FILE *f, const struct dlb_metrics *m, const struct dlb_report_info *ri)
+{
+	const struct dlb_run_metrics *r = dlb_metrics_run(m);
+	const char *unk = "unknown";
+	char why[DLB_ERR_MAX];
+
+	fprintf(f, "# dlb-analyze %s report (version %d)\n", DLB_VERSION, DLB_REPORT_VERSION);
+	fprintf(f, "# input: %s (%s)\n", ri->input ? ri->input : unk, ri->format ? ri->format : unk);
+	fprintf(f, "# kernel: %s  arch: %s  cpus: %d  clock: %s  backend: %s  workload: %s\n",
+		ri->kernel ? ri->kernel : unk, ri->arch ? ri->arch : unk,
+		ri->cpus ? ri->cpus : dlb_metrics_nr_cpus(m),
+		ri->clock ? ri->clock : r->clock[0] ? r->clock : unk,
+		ri->backend ? ri->backend : r->backend[0] ? r->backend : unk,
+		ri->workload ? ri->workload : r->workload[0] ? r->workload : unk);
+	if (ri->cmdline)
+		fprintf(f, "# command: %s\n", ri->cmdline);
+	fprintf(f, "# duration %.6f s, %llu events, %llu jobs, %llu misses, inversion %.1f us\n",
+		(double)(r->last_ts - r->first_ts) / 1e9, (unsigned long long)r->events,
+		(unsigned long long)r->jobs, (unsigned long long)r->misses,
+		(double)r->inversion_ns / 1000.0);
+	dlb_report_exit(m, ri, why, sizeof(why));
+	fprintf(f, "# verdict: %s\n", why);
+	fprintf(f, "# times in us; lateness = end - deadline; response = end - release\n");
+}
+
+static void txt_tasks(FILE *f, const struct dlb_metrics *m)
+{
+	size_t i;
+
+	fprintf(f, "%-16s %7s %7s %6s %11s %11s %11s %11s %7s %6s %11s %11s\n", "task", "tid",
+		"jobs", "misses", "late_max", "resp_p50", "resp_p99", "resp_max", "overrun",
+		"migr", "migdly_p99", "inversion");
+	for (i = 0; i < dlb_metrics_nr_tasks(m); i++) {
+		const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
+		char key[DLB_NAME_MAX + 16];
+
+		if (!task_reported(t))
+			continue;
+		dlb_report_task_key(m, i, key, sizeof(key));
+		fprintf(f, "%-16.16s %7d %7llu %6llu", key, t->tid, (unsigned long long)t->jobs,
+			(unsigned long long)t->misses);
+		put_us(f, 11, t->lateness.count > 0, t->lateness.max);
+		put_pct(f, 11, &t->response, 50);
+		put_pct(f, 11, &t->response, 99);
+		put_us(f, 11, t->response.count > 0, t->response.max);
+		fprintf(f, " %7llu %6llu", (unsigned long long)t->overruns,
+			(unsigned long long)t->migrations);
+		put_pct(f, 11, &t->mig_delay, 99);
+		put_us(f, 11, true, (s64)t->inversion_ns);
+		fputc('\n', f);
+	}
+}
+
+static void txt_cpus(FILE *f, const struct dlb_metrics *m)
+{
+	int c;
+
+	fprintf(f, "\n%-6s %8s %8s %8s %11s %9s %7s %7s\n", "cpu", "dl_util", "idle", "other",
+		"unknown_us", "switches", "mig_in", "mig_out");
+	for (c = 0; c < dlb_metrics_nr_cpus(m); c++) {
+		const struct dlb_cpu_metrics *p = dlb_metrics_cpu(m, c);
+		u64 known = p->dl_ns + p->other_ns + p->idle_ns;
+
+		fprintf(f, "%-6d %7.1f%% %7.1f%% %7.1f%%", c, 100.0 * frac(p->dl_ns, known),
+			100.0 * frac(p->idle_ns, known), 100.0 * frac(p->other_ns, known));
+		put_us(f, 11, true, (s64)p->unknown_ns);
+		fprintf(f, " %9llu %7llu %7llu\n", (unsigned long long)p->switches,
+			(unsigned long long)p->migrations_in, (unsigned long long)p->migrations_out);
+	}
+}
+
+int dlb_report_txt(FILE *f, const struct dlb_metrics *m, const struct dlb_report_info *ri)
+{
+	const struct dlb_run_metrics *r = dlb_metrics_run(m);
+	bool any = false;
+	int q;
+
+	txt_header(f, m, ri);
+	txt_tasks(f, m);
+	txt_cpus(f, m);
+	fputc('\n', f);
+	for (q = 0; q < DLB_Q_NR; q++) {
+		if (!r->quality[q].count)
+			continue;
+		any = true;
+		fprintf(f, "# data quality: %s%s: %s x%llu: %s (%s)\n",
+			dlb_quality_severity(q) ? "INCOMPLETE" : "warning",
+			(ri->accepted & (1u << q)) ? " (accepted)" : "", dlb_quality_name(q),
+			(unsigned long long)r->quality[q].count, dlb_quality_text(q),
+			r->quality[q].detail);
+	}
+	if (!any)
+		fprintf(f, "# data quality: complete\n");
+	for (q = 0; q < ri->nr_notes; q++)
+		fprintf(f, "# note: %s\n", ri->notes[q]);
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- jobs.csv ---- */
+
+void dlb_jobs_csv_header(FILE *f)
+{
+	fputs("tid,name,job,release_ns,begin_ns,end_ns,deadline_ns,release_source,lateness_ns,"
+	      "response_ns,wakeup_latency_ns,exec_ns,miss,overrun_ns,migrations,preemptions,"
+	      "cpu_begin,cpu_end\n", f);
+}
+
+/* A name is quoted when it holds a comma, a quote or a newline (RFC 4180). */
+static void csv_str(FILE *f, const char *s)
+{
+	const char *p;
+
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+void dlb_jobs_csv_row(FILE *f, const struct dlb_job *j)
+{
+	fprintf(f, "%d,", j->tid);
+	csv_str(f, j->name ? j->name : "");
+	fprintf(f, ",%llu,%llu,%llu,%llu,", (unsigned long long)j->job,
+		(unsigned long long)j->rel, (unsigned long long)j->begin,
+		(unsigned long long)j->end);
+	if (j->dl_known)
+		fprintf(f, "%llu", (unsigned long long)j->dl);
+	fprintf(f, ",%s,", dlb_rel_src_str(j->rel_src));
+	if (j->dl_known)
+		fprintf(f, "%lld", (long long)j->lateness);
+	fprintf(f, ",%llu,%llu,", (unsigned long long)j->response,
+		(unsigned long long)j->wakeup_lat);
+	if (j->exec_known)
+		fprintf(f, "%llu", (unsigned long long)j->exec);
+	fprintf(f, ",%s,", !j->dl_known ? "" : j->miss ? "1" : "0");
+	if (j->overrun)
+		fprintf(f, "%llu", (unsigned long long)j->overrun_ns);
+	fprintf(f, ",%u,%u,%d,%d\n", j->migrations, j->preemptions, j->cpu_begin, j->cpu_end);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What dlb-analyze writes: report.json (schema: docs/report-json.md),
+ * report.txt (the human table) and jobs.csv (one row per job, streamed).
+ */
+#ifndef DLB_REPORT_H
+#define DLB_REPORT_H
+
+#include <stdio.h>
+
+#include "dlbench/error.h"
+#include "metrics.h"
+
+#define DLB_REPORT_VERSION	1
+#define DLB_REPORT_MAX_NOTES	32
+
+/* What the report says about where the data came from and how it is judged. */
+struct dlb_report_info {
+	const char *kernel, *arch;	/* of the recording machine; NULL: unknown */
+	const char *clock, *backend, *workload;	/* NULL: from the run marker, else unknown */
+	const char *cmdline;
+	const char *input;		/* trace or folder analyzed */
+	const char *format;		/* trace format */
+	int cpus;			/* 0: from the metrics */
+	unsigned int accepted;		/* bit q: quality flag q accepted by the user */
+	long long max_misses;		/* misses allowed before DLB_EXIT_REGRESSION; -1: any */
+	int nr_notes;
+	char notes[DLB_REPORT_MAX_NOTES][192];
+};
+
+/* Add a note (printf format); silently ignored past DLB_REPORT_MAX_NOTES. */
+void dlb_report_note(struct dlb_report_info *ri, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Notes the metrics themselves call for (inferred releases, missing parameters...). */
+void dlb_report_auto_notes(struct dlb_report_info *ri, const struct dlb_metrics *m);
+
+/*
+ * The exit code the run deserves: DLB_EXIT_INCOMPLETE when a quality flag
+ * of severity 1 is raised and not accepted, else DLB_EXIT_REGRESSION when
+ * misses exceed max_misses, else DLB_EXIT_OK.  @why (may be NULL) gets
+ * one line saying why.
+ */
+int dlb_report_exit(const struct dlb_metrics *m, const struct dlb_report_info *ri,
+		    char *why, size_t size);
+
+int dlb_report_json(FILE *f, const struct dlb_metrics *m, const struct dlb_report_info *ri,
+		    struct dlb_err *err);
+int dlb_report_txt(FILE *f, const struct dlb_metrics *m, const struct dlb_report_info *ri);
+
+/* jobs.csv */
+void dlb_jobs_csv_header(FILE *f);
+void dlb_jobs_csv_row(FILE *f, const struct dlb_job *j);
+
+/*
+ * The name a task is compared by across runs (tids differ): its name, with
+ * "#k" for the k-th (k >= 2) task of the same name in tid order, or "tid N".
+ */
+void dlb_report_task_key(const struct dlb_metrics *m, size_t i, char *buf, size_t size);
+
+#endif

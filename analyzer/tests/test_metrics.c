@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The metric engine on hand-built event sequences with answers worked out
+ * by hand (times in µs in the comments and the builders, ns in markers).
+ */
+#include "dlb_test.h"
+
+#include <string.h>
+
+#include "../metrics.h"
+#include "evbuild.h"
+
+#define R DLB_PRIO_DL
+#define MAXJOBS 16
+
+static struct dlb_job jobs[MAXJOBS];
+static int nr_jobs;
+
+static void on_job(const struct dlb_job *j, void *arg)
+{
+	(void)arg;
+	if (nr_jobs < MAXJOBS)
+		jobs[nr_jobs] = *j;
+	nr_jobs++;
+}
+
+static struct dlb_metrics *mk(void)
+{
+	struct dlb_metrics_opts o = { .job_fn = on_job };
+	struct dlb_metrics *m = dlb_metrics_create(&o, NULL);
+
+	assert_non_null(m);
+	nr_jobs = 0;
+	return m;
+}
+
+static void feed(struct dlb_metrics *m, struct dlb_event *evs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		assert_int_equal(dlb_metrics_event(&evs[i], m), 0);
+	dlb_metrics_finish(m);
+}
+
+static s64 pct(const struct dlb_stat *s, double p)
+{
+	s64 v = -1;
+
+	assert_int_equal(dlb_stat_pct(s, p, &v), 0);
+	return v;
+}
+
+/*
+ * One CPU.  Job 0 (rel 0, dl 10 ms) is preempted by a non-DL task from 1010
+ * to 9010 µs (8 ms of inversion), runs 3 ms in all (1 ms overrun of its
+ * 2 ms runtime) and ends at 11010 µs: 1010 µs late.  Job 1 wakes at
+ * 20000 (deadline predicted 10 ms + 10 ms: wrong, it is 30 ms), waits 5 µs on an idle
+ * CPU, runs 1 ms and meets its deadline.
+ */
+static void test_miss_overrun_inversion(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 0, 0, 120, 0, 100, R),
+		eb_mark(0, 0, 100, "dlb_task: tid=100 name=a policy=deadline prio=0 "
+			"runtime=2000000 deadline=10000000 period=10000000"),
+		eb_mark(10, 0, 100, "dlb_job: tid=100 job=0 event=begin rel=0 dl=10000000"),
+		eb_switch(1010, 0, 100, R, 0, 200, 120),
+		eb_switch(9010, 0, 200, 120, 1, 100, R),
+		eb_mark(11010, 0, 100, "dlb_job: tid=100 job=0 event=end"),
+		eb_switch(11010, 0, 100, R, 1, 0, 120),
+		eb_wake(20000, 0, 100, R),
+		eb_switch(20005, 0, 0, 120, 0, 100, R),
+		eb_mark(20010, 0, 100, "dlb_job: tid=100 job=1 event=begin rel=20000000 dl=30000000"),
+		eb_mark(21010, 0, 100, "dlb_job: tid=100 job=1 event=end"),
+		eb_switch(21020, 0, 100, R, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_task_metrics *t;
+	const struct dlb_run_metrics *r;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	assert_int_equal(dlb_metrics_nr_tasks(m), 1);
+	t = dlb_metrics_task(m, 0);
+	assert_int_equal(t->tid, 100);
+	assert_string_equal(t->name, "a");
+	assert_int_equal(t->jobs, 2);
+	assert_int_equal(t->misses, 1);
+	assert_int_equal(t->lateness.max, 1010 * US);
+	assert_int_equal(t->lateness.min, -(s64)(8990 * US));
+	assert_int_equal(pct(&t->response, 50), 1010 * US);
+	assert_int_equal(pct(&t->response, 99), 11010 * US);
+	assert_int_equal(t->wakeup_lat.max, 10 * US);
+	assert_int_equal(t->exec.max, 3000 * US);
+	assert_int_equal(t->exec.min, 1000 * US);
+	assert_int_equal(t->overruns, 1);
+	assert_int_equal(t->overrun_max, 1000 * US);
+	assert_int_equal(t->overrun_last, 1000 * US);
+	assert_int_equal(t->preemptions, 1);
+	assert_int_equal(t->throttles_inferred, 0);
+	assert_int_equal(t->inversion_ns, 8005 * US);
+	/* job 1 came a period late: the deadline predicted at its wake-up (20 ms) was wrong */
+	assert_int_equal(t->dl_predicted, 1);
+	assert_int_equal(t->dl_mispredicted, 1);
+	assert_int_equal(t->switches_in, 3);
+	assert_int_equal(t->cpu_time, (11010 - 0 - 8000 + 1015) * US);
+	r = dlb_metrics_run(m);
+	assert_int_equal(r->jobs, 2);
+	assert_int_equal(r->misses, 1);
+	assert_int_equal(r->inversion_ns, 8005 * US);
+	assert_int_equal(r->quality[DLB_Q_NO_SCHED_SWITCH].count, 0);
+	assert_int_equal(nr_jobs, 2);
+	assert_true(jobs[0].miss);
+	assert_int_equal(jobs[0].lateness, 1010 * US);
+	assert_int_equal(jobs[0].exec, 3000 * US);
+	assert_true(jobs[0].overrun);
+	assert_int_equal(jobs[0].preemptions, 1);
+	assert_false(jobs[1].miss);
+	assert_int_equal(jobs[1].wakeup_lat, 10 * US);
+	dlb_metrics_free(m);
+}
+
+/*
+ * Two CPUs.  Job 0 of task 100 is preempted on CPU 0 at 500, migrated to
+ * CPU 1 at 600 and runs there at 700: migration delay 100 µs; it waited
+ * 200 µs while both CPUs ran non-DL tasks.  Its exec is 490 + 500 = 990 µs;
+ * job 1 runs 800 µs unmigrated: inflation 190 µs.
+ */
+static void test_migration(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 0, 0, 120, 0, 100, R),
+		eb_switch(0, 1, 0, 120, 0, 300, 120),
+		eb_mark(0, 0, 100, "dlb_task: tid=100 name=m policy=deadline prio=0 "
+			"runtime=1000000 deadline=10000000 period=10000000"),
+		eb_mark(10, 0, 100, "dlb_job: tid=100 job=0 event=begin rel=0 dl=10000000"),
+		eb_switch(500, 0, 100, R, 0, 200, 120),
+		eb_mig(600, 1, 100, 0, 1),
+		eb_switch(700, 1, 300, 120, 0, 100, R),
+		eb_mark(1200, 1, 100, "dlb_job: tid=100 job=0 event=end"),
+		eb_switch(1210, 1, 100, R, 1, 0, 120),
+		eb_wake(10000, 1, 100, R),
+		eb_switch(10000, 1, 0, 120, 0, 100, R),
+		eb_mark(10000, 1, 100, "dlb_job: tid=100 job=1 event=begin rel=10000000 dl=20000000"),
+		eb_mark(10800, 1, 100, "dlb_job: tid=100 job=1 event=end"),
+		eb_switch(10810, 1, 100, R, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_task_metrics *t;
+	const struct dlb_cpu_metrics *c0, *c1;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	t = dlb_metrics_task_by_tid(m, 100);
+	assert_non_null(t);
+	assert_int_equal(t->migrations, 1);
+	assert_int_equal(t->migrated_jobs, 1);
+	assert_int_equal(t->mig_delay.count, 1);
+	assert_int_equal(t->mig_delay.max, 100 * US);
+	assert_int_equal(t->inversion_ns, 200 * US);
+	assert_int_equal(dlb_stat_mean(&t->exec_migrated), 990 * US);
+	assert_int_equal(dlb_stat_mean(&t->exec_unmigrated), 800 * US);
+	assert_int_equal(jobs[0].migrations, 1);
+	assert_int_equal(jobs[0].cpu_begin, 0);
+	assert_int_equal(jobs[0].cpu_end, 1);
+	assert_int_equal(jobs[1].migrations, 0);
+	assert_int_equal(t->overruns, 0);
+	assert_int_equal(t->dl_predicted, 1);
+	assert_int_equal(t->dl_mispredicted, 0);
+	assert_int_equal(dlb_metrics_nr_cpus(m), 2);
+	c0 = dlb_metrics_cpu(m, 0);
+	c1 = dlb_metrics_cpu(m, 1);
+	assert_int_equal(c0->dl_ns, 500 * US);
+	assert_int_equal(c0->other_ns, 10310 * US);
+	assert_int_equal(c0->idle_ns, 0);
+	assert_int_equal(c1->other_ns, 700 * US);
+	assert_int_equal(c1->dl_ns, 1320 * US);
+	assert_int_equal(c1->idle_ns, 8790 * US);
+	assert_int_equal(c0->migrations_out, 1);
+	assert_int_equal(c1->migrations_in, 1);
+	dlb_metrics_free(m);
+}
+
+/*
+ * Two CPUs running B (dl 20 ms) and C (dl 30 ms).  A (dl 5 ms) is released
+ * at 1000 and waits 100 µs while C, a later deadline, runs: inversion.  C,
+ * preempted, then waits behind A and B (earlier deadlines): no inversion.
+ * Later B wakes (dl 24 ms) while CPU 0 idles and C (30 ms) runs: 50 µs.
+ */
+static void test_inversion_gedf(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 0, 0, 120, 0, 101, R),
+		eb_mark(0, 0, 101, "dlb_job: tid=101 job=0 event=begin rel=0 dl=20000000"),
+		eb_switch(0, 1, 0, 120, 0, 102, R),
+		eb_mark(0, 1, 102, "dlb_job: tid=102 job=0 event=begin rel=0 dl=30000000"),
+		eb_mark(1000, 0, 101, "dlb_job: tid=100 job=0 event=release rel=1000000 dl=5000000"),
+		eb_wake(1000, 0, 100, R),
+		eb_switch(1100, 1, 102, R, 0, 100, R),
+		eb_mark(1100, 1, 100, "dlb_job: tid=100 job=0 event=begin rel=1000000 dl=5000000"),
+		eb_mark(2100, 1, 100, "dlb_job: tid=100 job=0 event=end"),
+		eb_switch(2100, 1, 100, R, 1, 102, R),
+		eb_mark(3000, 0, 101, "dlb_job: tid=101 job=0 event=end"),
+		eb_mark(3000, 1, 102, "dlb_job: tid=102 job=0 event=end"),
+		eb_switch(3000, 0, 101, R, 1, 0, 120),
+		eb_mark(4000, 1, 102, "dlb_job: tid=101 job=1 event=release rel=4000000 dl=24000000"),
+		eb_wake(4000, 1, 101, R),
+		eb_switch(4050, 0, 0, 120, 0, 101, R),
+		eb_mark(4050, 0, 101, "dlb_job: tid=101 job=1 event=begin rel=4000000 dl=24000000"),
+		eb_mark(5000, 0, 101, "dlb_job: tid=101 job=1 event=end"),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_run_metrics *r;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	assert_int_equal(dlb_metrics_task_by_tid(m, 100)->inversion_ns, 100 * US);
+	assert_int_equal(dlb_metrics_task_by_tid(m, 101)->inversion_ns, 50 * US);
+	assert_int_equal(dlb_metrics_task_by_tid(m, 102)->inversion_ns, 0);
+	assert_int_equal(dlb_metrics_task_by_tid(m, 102)->preemptions, 1);
+	r = dlb_metrics_run(m);
+	assert_int_equal(r->inversion_ns, 150 * US);
+	assert_int_equal(r->inversion_sum_ns, 150 * US);
+	assert_int_equal(r->jobs, 4);
+	assert_int_equal(r->misses, 0);
+	assert_int_equal(dlb_metrics_task_by_tid(m, 100)->wakeup_lat.max, 100 * US);
+	dlb_metrics_free(m);
+}
+
+/*
+ * A job uses its 1 ms runtime and is switched out runnable: throttled
+ * until its deadline (5 ms), not inverted meanwhile although the CPU
+ * idles; after the replenishment (deadline 5 + 10 ms) it waits 200 µs
+ * on the idle CPU: that is inversion.
+ */
+static void test_throttle(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 0, 0, 120, 0, 100, R),
+		eb_mark(0, 0, 100, "dlb_task: tid=100 name=t policy=deadline prio=0 "
+			"runtime=1000000 deadline=5000000 period=10000000"),
+		eb_mark(0, 0, 100, "dlb_job: tid=100 job=0 event=begin rel=0 dl=5000000"),
+		eb_switch(1000, 0, 100, R, 0, 0, 120),
+		eb_switch(5200, 0, 0, 120, 0, 100, R),
+		eb_mark(5300, 0, 100, "dlb_job: tid=100 job=0 event=end"),
+		eb_switch(5300, 0, 100, R, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_task_metrics *t;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	t = dlb_metrics_task(m, 0);
+	assert_int_equal(t->throttles_inferred, 1);
+	assert_int_equal(t->preemptions, 0);
+	assert_int_equal(t->inversion_ns, 200 * US);
+	assert_int_equal(t->exec.max, 1100 * US);
+	assert_int_equal(t->overrun_max, 100 * US);
+	assert_int_equal(t->misses, 1);
+	assert_int_equal(t->lateness.max, 300 * US);
+	dlb_metrics_free(m);
+}
+
+static void test_lost_events(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 0, 0, 120, 0, 100, R),
+		eb_lost(5, 0, 7),
+		eb_lost(6, 1, 0),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_run_metrics *r;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	r = dlb_metrics_run(m);
+	assert_int_equal(r->quality[DLB_Q_LOST_EVENTS].count, 8);
+	assert_string_equal(r->quality[DLB_Q_LOST_EVENTS].detail, "CPU 0 lost events at 5000 ns");
+	dlb_metrics_free(m);
+}
+
+static void test_empty(void **state)
+{
+	struct dlb_metrics *m = mk();
+	const struct dlb_run_metrics *r;
+	int q;
+
+	(void)state;
+	dlb_metrics_finish(m);
+	r = dlb_metrics_run(m);
+	assert_int_equal(dlb_metrics_nr_tasks(m), 0);
+	assert_int_equal(dlb_metrics_nr_cpus(m), 0);
+	assert_int_equal(r->events, 0);
+	for (q = 0; q < DLB_Q_NR; q++)
+		assert_int_equal(r->quality[q].count, 0);
+	dlb_metrics_free(m);
+}
+
+/* Markers only: jobs and misses still count; execution time is unknown and flagged. */
+static void test_no_sched_switch(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(10, 0, 100, "dlb_job: tid=100 job=0 event=begin rel=0 dl=1000000"),
+		eb_mark(1500, 0, 100, "dlb_job: tid=100 job=0 event=end"),
+		eb_mark(2010, 0, 100, "dlb_job: tid=100 job=1 event=begin rel=2000000 dl=3000000"),
+		eb_mark(2500, 0, 100, "dlb_job: tid=100 job=1 event=end"),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_run_metrics *r;
+	const struct dlb_task_metrics *t;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	r = dlb_metrics_run(m);
+	t = dlb_metrics_task(m, 0);
+	assert_int_equal(t->jobs, 2);
+	assert_int_equal(t->misses, 1);
+	assert_int_equal(t->lateness.max, 500 * US);
+	assert_int_equal(t->exec.count, 0);
+	assert_false(jobs[0].exec_known);
+	assert_int_equal(r->quality[DLB_Q_NO_SCHED_SWITCH].count, 1);
+	dlb_metrics_free(m);
+}
+
+static void test_unmatched_and_clock(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(10, 0, 100, "dlb_job: tid=100 job=0 event=begin rel=0 dl=1000000"),
+		eb_mark(20, 0, 100, "dlb_job: tid=100 job=1 event=begin rel=0 dl=1000000"),
+		eb_mark(30, 0, 100, "dlb_job: tid=100 job=1 event=end"),
+		eb_mark(40, 0, 100, "dlb_job: tid=100 job=2 event=end"),
+		eb_mark(50, 0, 100, "dlb_job: tid=100 job=3 event=begin rel=60000 dl=1000000"),
+		eb_mark(70, 0, 100, "dlb_job: tid=100 job=3 event=end"),
+		eb_mark(80, 0, 100, "dlb_job: tid=100 job=x event=end"),
+		eb_mark(90, 0, 100, "dlb_job: tid=100 job=4 event=begin rel=0 dl=1000000"),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_run_metrics *r;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	r = dlb_metrics_run(m);
+	assert_int_equal(r->jobs, 2);
+	assert_int_equal(r->quality[DLB_Q_UNMATCHED_BEGIN].count, 1);
+	assert_string_equal(r->quality[DLB_Q_UNMATCHED_BEGIN].detail,
+			    "tid 100 job 0 began at 10000 ns and never ended");
+	assert_int_equal(r->quality[DLB_Q_UNMATCHED_END].count, 1);
+	assert_int_equal(r->quality[DLB_Q_CLOCK_MISMATCH].count, 1);
+	assert_string_equal(r->quality[DLB_Q_CLOCK_MISMATCH].detail,
+			    "tid 100 job 3: begin marker at 50000 ns before its release 60000 ns");
+	assert_int_equal(r->quality[DLB_Q_BAD_MARKERS].count, 1);
+	assert_string_equal(r->quality[DLB_Q_BAD_MARKERS].detail,
+			    "at 80000 ns: dlb_job: key 'job': not an unsigned number 'x'");
+	assert_int_equal(r->jobs_open_at_end, 1);
+	dlb_metrics_free(m);
+}
+
+/*
+ * Debian rt-app 1.0: no release, no deadline in the markers.  The release
+ * is the wake-up before begin; the job's work ends when the thread sleeps
+ * (its end marker comes after the timer's sleep); D comes from outside.
+ */
+static void test_rtapp10(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 0, 0, 120, 0, 100, R),
+		eb_mark(1, 0, 100, "[0] begins loop 0 phase 0 step 0"),
+		eb_switch(1001, 0, 100, R, 1, 0, 120),
+		eb_wake(10000, 0, 100, R),
+		eb_switch(10004, 0, 0, 120, 0, 100, R),
+		eb_mark(10005, 0, 100, "[0] end loop 0 phase 0 step 0"),
+		eb_mark(10006, 0, 100, "[0] begins loop 1 phase 0 step 0"),
+		eb_switch(13006, 0, 100, R, 1, 0, 120),
+		eb_wake(20000, 0, 100, R),
+		eb_switch(20010, 0, 0, 120, 0, 100, R),
+		eb_mark(20011, 0, 100, "[0] end loop 1 phase 0 step 0"),
+		eb_mark(20012, 0, 100, "[0] exiting"),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_task_metrics *t;
+
+	(void)state;
+	assert_int_equal(dlb_metrics_set_params(m, 100, "dl_a", 2000 * US, 2500 * US, 10000 * US),
+			 0);
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	t = dlb_metrics_task(m, 0);
+	assert_int_equal(t->jobs, 2);
+	assert_int_equal(t->dialect, DLB_DIALECT_RTAPP10);
+	assert_int_equal(t->rel_inferred, 2);
+	assert_int_equal(jobs[0].rel_src, DLB_REL_BEGIN);
+	assert_int_equal(jobs[0].end, 1001 * US);
+	assert_int_equal(jobs[0].exec, 1000 * US);
+	assert_int_equal(jobs[1].rel_src, DLB_REL_WAKEUP);
+	assert_int_equal(jobs[1].rel, 10000 * US);
+	assert_int_equal(jobs[1].wakeup_lat, 6 * US);
+	assert_int_equal(jobs[1].exec, 3000 * US);
+	assert_true(jobs[1].miss);
+	assert_int_equal(jobs[1].lateness, 506 * US);
+	assert_int_equal(t->overruns, 1);
+	assert_int_equal(t->misses, 1);
+	/* waiting at 10000..10004 and 20000..20010 on an idle CPU, deadlines wake-up + D */
+	assert_int_equal(t->inversion_ns, 14 * US);
+	assert_int_equal(dlb_metrics_run(m)->quality[DLB_Q_UNMATCHED_END].count, 0);
+	dlb_metrics_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_miss_overrun_inversion),
+		cmocka_unit_test(test_migration),
+		cmocka_unit_test(test_inversion_gedf),
+		cmocka_unit_test(test_throttle),
+		cmocka_unit_test(test_lost_events),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_no_sched_switch),
+		cmocka_unit_test(test_unmatched_and_clock),
+		cmocka_unit_test(test_rtapp10),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/* summary.json: writer and reader (json-c).  See summary.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "dlbench/exitcode.h"
+#include "dlbench/summary.h"
+
+static void add_str(json_object *o, const char *key, const char *v)
+{
+	json_object_object_add(o, key, json_object_new_string(v));
+}
+
+static void add_int(json_object *o, const char *key, int64_t v)
+{
+	json_object_object_add(o, key, json_object_new_int64(v));
+}
+
+static void add_u64(json_object *o, const char *key, u64 v)
+{
+	json_object_object_add(o, key, json_object_new_uint64(v));
+}
+
+static json_object *thread_to_json(const struct dlb_summary_thread *t)
+{
+	json_object *o = json_object_new_object();
+
+	add_str(o, "name", t->name);
+	add_int(o, "instance", t->instance);
+	add_int(o, "index", t->index);
+	add_int(o, "tid", t->tid);
+	add_int(o, "policy", t->policy);
+	add_int(o, "priority", t->priority);
+	add_u64(o, "runtime_ns", t->runtime);
+	add_u64(o, "deadline_ns", t->deadline);
+	add_u64(o, "period_ns", t->period);
+	add_u64(o, "jobs", t->jobs);
+	add_u64(o, "misses", t->misses);
+	add_int(o, "max_lateness_ns", t->max_lateness);
+	add_str(o, "log", t->log);
+	add_str(o, "sched", t->sched);
+	return o;
+}
+
+int dlb_summary_write(const char *path, const struct dlb_summary *s, struct dlb_err *err)
+{
+	json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	const char *text;
+	size_t i;
+	FILE *f;
+	int rc = 0;
+
+	add_int(root, "version", DLB_SUMMARY_VERSION);
+	add_str(root, "tool_version", s->version);
+	add_str(root, "backend", s->backend);
+	add_str(root, "clock", s->clock);
+	add_str(root, "workload", s->workload);
+	add_int(root, "cpus", s->cpus);
+	json_object_object_add(root, "calibration_ns_per_loop",
+			       json_object_new_double(s->calibration_ns));
+	add_u64(root, "start_ns", s->start_ns);
+	add_u64(root, "end_ns", s->end_ns);
+	add_str(root, "status", dlb_run_status_str(s->status));
+	add_str(root, "cmdline", s->cmdline);
+	for (i = 0; i < s->nr_threads; i++)
+		json_object_array_add(arr, thread_to_json(&s->threads[i]));
+	json_object_object_add(root, "threads", arr);
+
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE |
+					      JSON_C_TO_STRING_SPACED);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%s\n", text) < 0)
+		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+	if (f && fclose(f) && !rc)
+		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+	json_object_put(root);
+	return rc;
+}
+
+/* Reading: every key is required; a wrong type names the key. */
+struct rd {
+	const char *path;
+	const char *where;	/* "" or "threads[3]." */
+	struct dlb_err *err;
+};
+
+static json_object *get(struct rd *rd, json_object *o, const char *key, json_type type)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return dlb_err_set(rd->err, DLB_EXIT_BAD_INPUT, "%s: %s%s: missing", rd->path,
+				   rd->where, key), NULL;
+	if (!json_object_is_type(v, type) &&
+	    !(type == json_type_double && json_object_is_type(v, json_type_int)))
+		return dlb_err_set(rd->err, DLB_EXIT_BAD_INPUT, "%s: %s%s: expected %s",
+				   rd->path, rd->where, key, json_type_to_name(type)), NULL;
+	return v;
+}
+
+static int get_str(struct rd *rd, json_object *o, const char *key, char *dst, size_t size)
+{
+	json_object *v = get(rd, o, key, json_type_string);
+
+	if (!v)
+		return -1;
+	snprintf(dst, size, "%s", json_object_get_string(v));
+	return 0;
+}
+
+static int get_i64(struct rd *rd, json_object *o, const char *key, int64_t *dst)
+{
+	json_object *v = get(rd, o, key, json_type_int);
+
+	if (!v)
+		return -1;
+	*dst = json_object_get_int64(v);
+	return 0;
+}
+
+static int get_u64(struct rd *rd, json_object *o, const char *key, u64 *dst)
+{
+	json_object *v = get(rd, o, key, json_type_int);
+
+	if (!v)
+		return -1;
+	*dst = json_object_get_uint64(v);
+	return 0;
+}
+
+static int thread_from_json(struct rd *rd, json_object *o, struct dlb_summary_thread *t)
+{
+	int64_t inst, idx, tid, pol, prio, late;
+
+	if (get_str(rd, o, "name", t->name, sizeof(t->name)) ||
+	    get_i64(rd, o, "instance", &inst) || get_i64(rd, o, "index", &idx) ||
+	    get_i64(rd, o, "tid", &tid) || get_i64(rd, o, "policy", &pol) ||
+	    get_i64(rd, o, "priority", &prio) ||
+	    get_u64(rd, o, "runtime_ns", &t->runtime) ||
+	    get_u64(rd, o, "deadline_ns", &t->deadline) ||
+	    get_u64(rd, o, "period_ns", &t->period) || get_u64(rd, o, "jobs", &t->jobs) ||
+	    get_u64(rd, o, "misses", &t->misses) ||
+	    get_i64(rd, o, "max_lateness_ns", &late) ||
+	    get_str(rd, o, "log", t->log, sizeof(t->log)) ||
+	    get_str(rd, o, "sched", t->sched, sizeof(t->sched)))
+		return -1;
+	t->instance = (int)inst;
+	t->index = (int)idx;
+	t->tid = (int)tid;
+	t->policy = (int)pol;
+	t->priority = (int)prio;
+	t->max_lateness = late;
+	return 0;
+}
+
+static int status_from_str(struct rd *rd, const char *str, enum dlb_run_status *st)
+{
+	enum dlb_run_status i;
+
+	for (i = DLB_RUN_COMPLETE; i <= DLB_RUN_ERROR; i++) {
+		if (!strcmp(str, dlb_run_status_str(i))) {
+			*st = i;
+			return 0;
+		}
+	}
+	return dlb_err_set(rd->err, DLB_EXIT_BAD_INPUT,
+			   "%s: status: '%s' is not complete, incomplete or error", rd->path, str);
+}
+
+static int summary_from_json(struct rd *rd, json_object *root, struct dlb_summary *s)
+{
+	json_object *arr, *v;
+	char where[32], status[32];
+	int64_t ver, cpus;
+	size_t i;
+
+	if (get_i64(rd, root, "version", &ver))
+		return -1;
+	if (ver != DLB_SUMMARY_VERSION)
+		return dlb_err_set(rd->err, DLB_EXIT_BAD_INPUT, "%s: version: %lld, expected %d",
+				   rd->path, (long long)ver, DLB_SUMMARY_VERSION);
+	if (get_str(rd, root, "tool_version", s->version, sizeof(s->version)) ||
+	    get_str(rd, root, "backend", s->backend, sizeof(s->backend)) ||
+	    get_str(rd, root, "clock", s->clock, sizeof(s->clock)) ||
+	    get_str(rd, root, "workload", s->workload, sizeof(s->workload)) ||
+	    get_i64(rd, root, "cpus", &cpus) ||
+	    !(v = get(rd, root, "calibration_ns_per_loop", json_type_double)) ||
+	    get_u64(rd, root, "start_ns", &s->start_ns) ||
+	    get_u64(rd, root, "end_ns", &s->end_ns) ||
+	    get_str(rd, root, "status", status, sizeof(status)) ||
+	    status_from_str(rd, status, &s->status) ||
+	    get_str(rd, root, "cmdline", s->cmdline, sizeof(s->cmdline)) ||
+	    !(arr = get(rd, root, "threads", json_type_array)))
+		return -1;
+	s->cpus = (int)cpus;
+	s->calibration_ns = json_object_get_double(v);
+	s->nr_threads = json_object_array_length(arr);
+	s->threads = calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*s->threads));
+	if (!s->threads)
+		return dlb_err_set(rd->err, DLB_EXIT_INTERNAL, "%s: out of memory", rd->path);
+	for (i = 0; i < s->nr_threads; i++) {
+		json_object *t = json_object_array_get_idx(arr, i);
+
+		snprintf(where, sizeof(where), "threads[%zu].", i);
+		rd->where = where;
+		if (!json_object_is_type(t, json_type_object))
+			return dlb_err_set(rd->err, DLB_EXIT_BAD_INPUT, "%s: threads[%zu]: "
+					   "expected object", rd->path, i);
+		if (thread_from_json(rd, t, &s->threads[i]))
+			return -1;
+	}
+	return 0;
+}
+
+int dlb_summary_read(const char *path, struct dlb_summary **out, struct dlb_err *err)
+{
+	struct rd rd = { .path = path, .where = "", .err = err };
+	struct dlb_summary *s;
+	json_object *root;
+
+	root = json_object_from_file(path);
+	if (!root)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", path,
+				   json_util_get_last_err() ? json_util_get_last_err() :
+				   "cannot parse");
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		json_object_put(root);
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", path);
+	}
+	if (!json_object_is_type(root, json_type_object)) {
+		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: expected a json object", path);
+		goto fail;
+	}
+	if (summary_from_json(&rd, root, s))
+		goto fail;
+	json_object_put(root);
+	*out = s;
+	return 0;
+fail:
+	json_object_put(root);
+	dlb_summary_free(s);
+	return -1;
+}
+
+void dlb_summary_free(struct dlb_summary *s)
+{
+	if (!s)
+		return;
+	free(s->threads);
+	free(s);
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/* summary.json: written, read back equal; exact bytes; errors name the key. */
+#include "dlb_test.h"
+
+#include <string.h>
+
+#include "dlbench/exitcode.h"
+#include "dlbench/summary.h"
+
+static struct dlb_summary_thread threads[2] = {
+	{ .name = "t0", .instance = 0, .index = 0, .tid = 100, .policy = 6,
+	  .runtime = 1000000, .deadline = 10000000, .period = 10000000, .jobs = 200,
+	  .misses = 1, .max_lateness = 1500, .log = "rt-app-t0-0.log", .sched = "rt-app-t0-0.sched" },
+	{ .name = "t1", .instance = 1, .index = 1, .tid = 101, .policy = 0, .priority = -5,
+	  .jobs = 3, .max_lateness = -20, .log = "rt-app-t1-1.log", .sched = "" },
+};
+
+static const struct dlb_summary sum = {
+	.backend = "kernel", .clock = "mono", .workload = "w.json", .cpus = 2,
+	.calibration_ns = 12.5, .start_ns = 1000, .end_ns = 2000000001000ULL,
+	.status = DLB_RUN_INCOMPLETE, .cmdline = "dlb-rtapp w.json", .version = "0.1",
+	.nr_threads = 2, .threads = threads,
+};
+
+static char *slurp(const char *path)
+{
+	static char buf[8192];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_round_trip(void **state)
+{
+	const char *path = "/tmp/dlb-test-summary.json";
+	struct dlb_summary *back;
+	struct dlb_err err;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(dlb_summary_write(path, &sum, &err), 0);
+	assert_int_equal(dlb_summary_read(path, &back, &err), 0);
+	assert_string_equal(back->backend, "kernel");
+	assert_string_equal(back->clock, "mono");
+	assert_string_equal(back->cmdline, sum.cmdline);
+	assert_int_equal(back->status, DLB_RUN_INCOMPLETE);
+	assert_true(back->calibration_ns == 12.5);
+	assert_true(back->end_ns == 2000000001000ULL);
+	assert_int_equal(back->nr_threads, 2);
+	for (i = 0; i < 2; i++)
+		assert_memory_equal(&back->threads[i], &threads[i], sizeof(threads[i]));
+	dlb_summary_free(back);
+	unlink(path);
+}
+
+static void test_exact_bytes(void **state)
+{
+	const char *path = "/tmp/dlb-test-summary2.json";
+	struct dlb_summary one = sum;
+	struct dlb_err err;
+
+	(void)state;
+	one.nr_threads = 1;
+	assert_int_equal(dlb_summary_write(path, &one, &err), 0);
+	assert_string_equal(slurp(path),
+		"{\n"
+		"  \"version\": 1,\n"
+		"  \"tool_version\": \"0.1\",\n"
+		"  \"backend\": \"kernel\",\n"
+		"  \"clock\": \"mono\",\n"
+		"  \"workload\": \"w.json\",\n"
+		"  \"cpus\": 2,\n"
+		"  \"calibration_ns_per_loop\": 12.5,\n"
+		"  \"start_ns\": 1000,\n"
+		"  \"end_ns\": 2000000001000,\n"
+		"  \"status\": \"incomplete\",\n"
+		"  \"cmdline\": \"dlb-rtapp w.json\",\n"
+		"  \"threads\": [\n"
+		"    {\n"
+		"      \"name\": \"t0\",\n"
+		"      \"instance\": 0,\n"
+		"      \"index\": 0,\n"
+		"      \"tid\": 100,\n"
+		"      \"policy\": 6,\n"
+		"      \"priority\": 0,\n"
+		"      \"runtime_ns\": 1000000,\n"
+		"      \"deadline_ns\": 10000000,\n"
+		"      \"period_ns\": 10000000,\n"
+		"      \"jobs\": 200,\n"
+		"      \"misses\": 1,\n"
+		"      \"max_lateness_ns\": 1500,\n"
+		"      \"log\": \"rt-app-t0-0.log\",\n"
+		"      \"sched\": \"rt-app-t0-0.sched\"\n"
+		"    }\n"
+		"  ]\n"
+		"}\n");
+	unlink(path);
+}
+
+static void test_errors(void **state)
+{
+	const char *path = "/tmp/dlb-test-summary3.json";
+	struct dlb_summary *back;
+	struct dlb_err err;
+
+	(void)state;
+	assert_int_equal(dlb_summary_write(path, &sum, &err), 0);
+	write_text(path, "{ \"version\": 1 }");
+	assert_int_equal(dlb_summary_read(path, &back, &err), -1);
+	assert_string_equal(err.msg, "/tmp/dlb-test-summary3.json: tool_version: missing");
+	assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
+	write_text(path, "{ \"version\": 2 }");
+	assert_int_equal(dlb_summary_read(path, &back, &err), -1);
+	assert_string_equal(err.msg, "/tmp/dlb-test-summary3.json: version: 2, expected 1");
+	write_text(path, "{ \"version\": 1, \"tool_version\": \"0\", \"backend\": \"k\", "
+		   "\"clock\": \"m\", \"workload\": \"w\", \"cpus\": 1, "
+		   "\"calibration_ns_per_loop\": 1, \"start_ns\": 0, \"end_ns\": 0, "
+		   "\"status\": \"done\" }");
+	assert_int_equal(dlb_summary_read(path, &back, &err), -1);
+	assert_string_equal(err.msg, "/tmp/dlb-test-summary3.json: status: 'done' is not "
+			    "complete, incomplete or error");
+	write_text(path, "{ \"version\": 1, \"tool_version\": \"0\", \"backend\": \"k\", "
+		   "\"clock\": \"m\", \"workload\": \"w\", \"cpus\": 1, "
+		   "\"calibration_ns_per_loop\": 1, \"start_ns\": 0, \"end_ns\": 0, "
+		   "\"status\": \"error\", \"cmdline\": \"x\", \"threads\": [ { \"name\": 3 } ] }");
+	assert_int_equal(dlb_summary_read(path, &back, &err), -1);
+	assert_string_equal(err.msg, "/tmp/dlb-test-summary3.json: threads[0].name: "
+			    "expected string");
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_exact_bytes),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

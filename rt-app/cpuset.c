@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exclusive cpuset partitions for pinned SCHED_DEADLINE tasks (cpuset.h).
+ *
+ * Why: mainline refuses to restrict a DL task's affinity below its root
+ * domain (EPERM): global EDF admission assumes the task may run on every
+ * CPU of the domain.  A root domain smaller than the machine exists only
+ * when cpusets split it: exclusive children and load balancing off at the
+ * root (cgroup v1), or cpuset.cpus.partition=root (cgroup v2).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dlbench/exitcode.h"
+
+#include "cpuset.h"
+
+bool rtapp_cpusets_needed(const struct workload *wl)
+{
+	size_t i;
+
+	for (i = 0; i < wl->nr_tasks; i++)
+		if (wl->tasks[i].has_cpus && wl->tasks[i].policy == WL_POLICY_DEADLINE)
+			return true;
+	return false;
+}
+
+static int write_file(const char *dir, const char *name, const char *val)
+{
+	char path[PATH_MAX + 64];
+	int fd, rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, val, strlen(val)) < 0)
+		rc = -1;
+	if (close(fd))
+		rc = -1;
+	return rc;
+}
+
+static int read_file(const char *dir, const char *name, char *buf, size_t size)
+{
+	char path[PATH_MAX + 64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* The cpuset hierarchy: a v1 mount with the cpuset option, else v2 with cpuset. */
+static int find_root(struct rtapp_cpusets *cs)
+{
+	char dev[256], dir[PATH_MAX], type[64], opts[512], ctl[512];
+	FILE *f = fopen("/proc/mounts", "r");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%255s %4095s %63s %511s %*d %*d", dev, dir, type, opts) == 4) {
+		if (!strcmp(type, "cgroup") && strstr(opts, "cpuset")) {
+			snprintf(cs->root, sizeof(cs->root), "%s", dir);
+			cs->v2 = false;
+			found = 0;
+			break;
+		}
+		if (!strcmp(type, "cgroup2") && !read_file(dir, "cgroup.controllers", ctl,
+							    sizeof(ctl)) && strstr(ctl, "cpuset")) {
+			snprintf(cs->root, sizeof(cs->root), "%s", dir);
+			cs->v2 = true;
+			found = 0;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static void mask_to_list(const struct dlb_cpumask *m, char *buf, size_t size)
+{
+	unsigned int cpu;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	dlb_for_each_cpu(cpu, m)
+		len += (size_t)snprintf(buf + len, size > len ? size - len : 0, "%s%u",
+					len ? "," : "", cpu);
+}
+
+static bool mask_equal(const struct dlb_cpumask *a, const struct dlb_cpumask *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+static bool mask_intersects(const struct dlb_cpumask *a, const struct dlb_cpumask *b)
+{
+	size_t i;
+
+	for (i = 0; i < DLB_MAX_CPUS / 64; i++)
+		if (a->bits[i] & b->bits[i])
+			return true;
+	return false;
+}
+
+/*
+ * One partition per distinct CPU set of the DL tasks.  Sets must be equal
+ * or disjoint (partitions cannot overlap), and every DL task must be
+ * pinned: an unpinned DL task would span two root domains, which the
+ * kernel's per-domain admission cannot account.
+ */
+static int plan_sets(struct rtapp_cpusets *cs, const struct workload *wl, struct dlb_err *err)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct dlb_cpumask used;
+	size_t i;
+	int k;
+
+	dlb_cpumask_clear(&used);
+	for (i = 0; i < wl->nr_tasks; i++) {
+		const struct wl_task *t = &wl->tasks[i];
+
+		if (t->policy != WL_POLICY_DEADLINE)
+			continue;
+		if (!t->has_cpus)
+			return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': SCHED_DEADLINE "
+					   "without cpus while other DL tasks are pinned: pin every "
+					   "DL task (each set becomes its own root domain)", t->name);
+		if (dlb_cpumask_next(&t->cpus, (unsigned int)ncpu) < DLB_MAX_CPUS)
+			return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': cpus names a CPU "
+					   "that is not online (%ld online)", t->name, ncpu);
+		for (k = 0; k < cs->nr; k++) {
+			if (mask_equal(&cs->set[k].cpus, &t->cpus))
+				break;
+			if (mask_intersects(&cs->set[k].cpus, &t->cpus))
+				return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': its cpus "
+						   "overlap another DL task's without being equal: "
+						   "root domains cannot overlap", t->name);
+		}
+		if (k == cs->nr) {
+			if (cs->nr == RTAPP_CPUSETS_MAX - 1)
+				return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "more than %d distinct "
+						   "cpus sets", RTAPP_CPUSETS_MAX - 1);
+			cs->set[cs->nr++].cpus = t->cpus;
+		}
+		for (k = 0; k < DLB_MAX_CPUS / 64; k++)
+			used.bits[k] |= t->cpus.bits[k];
+	}
+	/* the CPUs left over form one more domain, so they keep balancing */
+	dlb_cpumask_clear(&cs->set[cs->nr].cpus);
+	for (k = 0; k < ncpu; k++)
+		if (!dlb_cpumask_test(&used, (unsigned int)k))
+			dlb_cpumask_set(&cs->set[cs->nr].cpus, (unsigned int)k);
+	if (dlb_cpumask_weight(&cs->set[cs->nr].cpus))
+		cs->nr++;
+	return 0;
+}
+
+static int make_set(struct rtapp_cpusets *cs, int k, const char *mems, struct dlb_err *err)
+{
+	struct rtapp_cpuset *s = &cs->set[k];
+	char cpus[DLB_MAX_CPUS * 5];
+
+	snprintf(s->path, sizeof(s->path), "%s/dlbench-%d-%d", cs->root, (int)getpid(), k);
+	if (mkdir(s->path, 0755))
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: %s", s->path, strerror(errno));
+	s->created = true;
+	mask_to_list(&s->cpus, cpus, sizeof(cpus));
+	if (write_file(s->path, "cpuset.cpus", cpus) ||
+	    write_file(s->path, "cpuset.mems", mems) ||
+	    write_file(s->path, "cpuset.cpu_exclusive", "1"))
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot make cpus %s exclusive: "
+				   "%s (another exclusive cpuset holds them?)", s->path, cpus,
+				   strerror(errno));
+	return 0;
+}
+
+int rtapp_cpusets_create(struct rtapp_cpusets *cs, const struct workload *wl,
+			 struct dlb_err *err)
+{
+	char mems[256], lb[16];
+	int k;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->old_load_balance = -1;
+	if (geteuid() != 0)
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpus on a SCHED_DEADLINE task: the kernel "
+				   "allows it only inside an exclusive cpuset partition, and "
+				   "creating one needs root; drop cpus or use --backend reference");
+	if (find_root(cs))
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpus on a SCHED_DEADLINE task needs an "
+				   "exclusive cpuset partition, and no cpuset cgroup is mounted");
+	if (cs->v2)
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpus on a SCHED_DEADLINE task: cgroup v2 "
+				   "partitions (cpuset.cpus.partition) are not supported yet; "
+				   "only cgroup v1 cpusets");
+	if (plan_sets(cs, wl, err))
+		return -1;
+	if (read_file(cs->root, "cpuset.mems", mems, sizeof(mems)) ||
+	    read_file(cs->root, "cpuset.sched_load_balance", lb, sizeof(lb)))
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot read: %s", cs->root,
+				   strerror(errno));
+	cs->active = true;
+	for (k = 0; k < cs->nr; k++)
+		if (make_set(cs, k, mems, err))
+			goto fail;
+	/* only this write splits the root domain (FACTS.md) */
+	cs->old_load_balance = atoi(lb);
+	if (write_file(cs->root, "cpuset.sched_load_balance", "0")) {
+		cs->old_load_balance = -1;
+		dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot turn load balancing off: %s",
+			    cs->root, strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	rtapp_cpusets_destroy(cs);
+	return -1;
+}
+
+int rtapp_cpusets_join(struct rtapp_cpusets *cs, const struct dlb_cpumask *cpus, int tid)
+{
+	char buf[32];
+	int k;
+
+	for (k = 0; k < cs->nr; k++) {
+		if (!mask_equal(&cs->set[k].cpus, cpus))
+			continue;
+		snprintf(buf, sizeof(buf), "%d", tid);
+		return write_file(cs->set[k].path, "tasks", buf) ? errno : 0;
+	}
+	return ENOENT;
+}
+
+/* Move every task of @dir back to the root cpuset. */
+static void empty_set(const struct rtapp_cpusets *cs, const char *dir)
+{
+	char path[PATH_MAX + 16], line[32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tasks", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		write_file(cs->root, "tasks", line);
+	}
+	fclose(f);
+}
+
+void rtapp_cpusets_destroy(struct rtapp_cpusets *cs)
+{
+	int k, tries;
+
+	if (!cs->active)
+		return;
+	for (k = cs->nr - 1; k >= 0; k--) {
+		if (!cs->set[k].created)
+			continue;
+		/* a task exiting can hold the cpuset busy for a moment */
+		for (tries = 0; tries < 100; tries++) {
+			empty_set(cs, cs->set[k].path);
+			if (!rmdir(cs->set[k].path) || errno == ENOENT)
+				break;
+			usleep(10000);
+		}
+		cs->set[k].created = false;
+	}
+	if (cs->old_load_balance >= 0)
+		write_file(cs->root, "cpuset.sched_load_balance", cs->old_load_balance ? "1" : "0");
+	cs->old_load_balance = -1;
+	cs->active = false;
+}

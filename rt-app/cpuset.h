@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pinning SCHED_DEADLINE tasks.  Mainline refuses to restrict a DL task's
+ * CPUs (EPERM) unless its root domain is an exclusive cpuset partition, so
+ * a run with `cpus` on DL tasks creates one exclusive child cpuset per
+ * distinct CPU set (and one for the CPUs left over), splits the root domain
+ * by turning off the root cpuset's load balancing, and undoes all of it at
+ * the end, on errors and on signals.  docs/rt-app.md has the details.
+ */
+#ifndef RTAPP_CPUSET_H
+#define RTAPP_CPUSET_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "dlbench/cpumask.h"
+#include "dlbench/error.h"
+#include "dlbench/workload.h"
+
+#define RTAPP_CPUSETS_MAX	64
+
+struct rtapp_cpuset {
+	char path[PATH_MAX];
+	struct dlb_cpumask cpus;
+	bool created;
+};
+
+struct rtapp_cpusets {
+	bool active;			/* the root domain is split */
+	char root[PATH_MAX];		/* the cpuset hierarchy's root directory */
+	bool v2;			/* cgroup v2 (cpuset.cpus.partition) */
+	int old_load_balance;		/* root's sched_load_balance before, -1 if unchanged */
+	int nr;
+	struct rtapp_cpuset set[RTAPP_CPUSETS_MAX];
+};
+
+/* True if @wl pins a SCHED_DEADLINE task (has_cpus on a DL task). */
+bool rtapp_cpusets_needed(const struct workload *wl);
+
+/*
+ * Check the DL tasks' CPU sets (pairwise equal or disjoint, all online) and
+ * create the partitions.  On error nothing is left behind.
+ */
+int rtapp_cpusets_create(struct rtapp_cpusets *cs, const struct workload *wl,
+			 struct dlb_err *err);
+
+/* Move thread @tid (still SCHED_OTHER) into the partition of @cpus. */
+int rtapp_cpusets_join(struct rtapp_cpusets *cs, const struct dlb_cpumask *cpus, int tid);
+
+/* Move every task left back to the root, remove the children, restore. */
+void rtapp_cpusets_destroy(struct rtapp_cpusets *cs);
+
+#endif

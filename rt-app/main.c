@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlb-rtapp: run an rt-app JSON workload on the kernel's scheduler
+ * (SCHED_DEADLINE, RT and fair threads) or on the reference simulator, and
+ * write the run folder (docs/results.md): rt-app logs, sched snapshots,
+ * summary.json, and (reference) the trace.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dlbench/exitcode.h"
+
+#include "calib.h"
+#include "rtapp.h"
+
+volatile sig_atomic_t rtapp_signalled;
+
+static const char *prog = "dlb-rtapp";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s [options] WORKLOAD.json\n"
+		"Run an rt-app workload under the kernel's scheduler or the reference simulator.\n"
+		"\n"
+		"  -b, --backend=NAME         kernel (default) or reference\n"
+		"  -m, --cpus=N               reference: simulated CPUs (default: online CPUs)\n"
+		"  -o, --output=DIR           run folder (default: the workload's global.logdir)\n"
+		"  -d, --duration=TIME        run length, e.g. 2s, 500ms (default: global.duration)\n"
+		"  -t, --trace-marker=PATH    write markers to PATH (a tracefs instance's trace_marker)\n"
+		"  -n, --no-markers           write no markers\n"
+		"  -2, --setscheduler2[=NR]   v4 patchset ABI: sched_setscheduler2 (syscall NR)\n"
+		"  -q, --quiet                print nothing but errors\n"
+		"  -V, --version              print the version and exit\n"
+		"  -h, --help                 print this help and exit\n"
+		"\n"
+		"Exit codes: 0 ok, 2 bad input or parameters the kernel refuses (EINVAL),\n"
+		"3 environment (not privileged: EPERM; not admitted: EBUSY; no tracefs for -t),\n"
+		"4 interrupted (SIGINT/SIGTERM: the summary says incomplete), 5 internal error.\n",
+		prog);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	rtapp_signalled = 1;
+}
+
+static int die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+static void join_cmdline(char *buf, size_t size, int argc, char **argv)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < argc && len + 1 < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "", argv[i]);
+}
+
+static int parse_long(const char *s, long min, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct rtapp_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "backend", required_argument, NULL, 'b' },
+		{ "cpus", required_argument, NULL, 'm' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "trace-marker", required_argument, NULL, 't' },
+		{ "no-markers", no_argument, NULL, 'n' },
+		{ "setscheduler2", optional_argument, NULL, '2' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "b:m:o:d:t:n2::qVh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			if (!strcmp(optarg, "kernel"))
+				o->backend = RTAPP_BACKEND_KERNEL;
+			else if (!strcmp(optarg, "reference"))
+				o->backend = RTAPP_BACKEND_REFERENCE;
+			else
+				return die(DLB_EXIT_BAD_INPUT, "--backend: '%s' is not kernel or "
+					   "reference", optarg);
+			break;
+		case 'm':
+			if (parse_long(optarg, 1, &v) || v > DLB_MAX_CPUS)
+				return die(DLB_EXIT_BAD_INPUT, "--cpus: '%s' is not a number of "
+					   "CPUs in 1..%d", optarg, DLB_MAX_CPUS);
+			o->ref_cpus = (int)v;
+			break;
+		case 'o':
+			o->outdir = optarg;
+			break;
+		case 'd':
+			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &o->duration_ns))
+				return die(DLB_EXIT_BAD_INPUT, "--duration: '%s' is not a duration "
+					   "(e.g. 2s, 500ms)", optarg);
+			o->duration_set = true;
+			break;
+		case 't':
+			o->marker_path = optarg;
+			break;
+		case 'n':
+			o->no_markers = true;
+			break;
+		case '2':
+			o->abi.setscheduler2 = true;
+			o->abi.nr = rtapp_nr_setscheduler2_default();
+			if (optarg && parse_long(optarg, 0, &o->abi.nr))
+				return die(DLB_EXIT_BAD_INPUT, "--setscheduler2: '%s' is not a "
+					   "syscall number", optarg);
+			if (o->abi.nr < 0)
+				return die(DLB_EXIT_BAD_INPUT, "--setscheduler2: no known syscall "
+					   "number on this architecture: give one (=NR)");
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'V':
+			printf("%s %s\n", prog, DLB_VERSION);
+			exit(DLB_EXIT_OK);
+		case 'h':
+			usage(stdout);
+			exit(DLB_EXIT_OK);
+		default:
+			usage(stderr);
+			return DLB_EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return die(DLB_EXIT_BAD_INPUT, optind >= argc ? "no workload given" :
+			   "one workload only");
+	}
+	o->workload = argv[optind];
+	return 0;
+}
+
+/* mkdir -p */
+static int make_dir(const char *dir, struct dlb_err *err)
+{
+	char tmp[PATH_MAX], *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: path too long", dir);
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", tmp, strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", tmp, strerror(errno));
+	return 0;
+}
+
+static int calibrate(struct rtapp_run *run, struct dlb_err *err)
+{
+	const struct wl_global *g = &run->wl->global;
+
+	if (g->calibration_cpu < 0 && g->calibration_ns) {
+		run->ns_per_loop = (double)g->calibration_ns;
+		run->calib_cpu = -1;
+		return 0;
+	}
+	run->calib_cpu = g->calibration_cpu < 0 ? 0 : g->calibration_cpu;
+	return rtapp_calibrate(run->calib_cpu, &run->ns_per_loop, err);
+}
+
+static int setup_markers(struct rtapp_run *run, const struct rtapp_opts *o, struct dlb_err *err)
+{
+	char warn[256];
+
+	run->tm.fd = -1;
+	if (o->no_markers)
+		return 0;
+	if (rtapp_tracemark_open(&run->tm, o->marker_path, warn, sizeof(warn), err))
+		return -1;
+	if (warn[0])
+		fprintf(stderr, "%s: warning: %s\n", prog, warn);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct rtapp_opts o = { .backend = RTAPP_BACKEND_KERNEL };
+	struct dlb_summary sum = { 0 };
+	struct rtapp_run run = { 0 };
+	struct workload *wl = NULL;
+	struct dlb_err err = { 0 };
+	char path[PATH_MAX + 16], calib_where[32];
+	struct sigaction sa;
+	int rc;
+
+	rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc;
+	join_cmdline(o.cmdline, sizeof(o.cmdline), argc, argv);
+	if (wl_load_file(o.workload, NULL, &wl, &err))
+		return die(err.code, "%s", err.msg);
+	if (!o.duration_set)
+		o.duration_ns = wl->global.duration_ns;
+	run.wl = wl;
+	run.opts = &o;
+	run.cpusets.old_load_balance = -1;
+	snprintf(run.outdir, sizeof(run.outdir), "%s",
+		 o.outdir ? o.outdir : wl->global.logdir ? wl->global.logdir : ".");
+	if (make_dir(run.outdir, &err))
+		goto fail;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (o.backend == RTAPP_BACKEND_REFERENCE) {
+		rc = rtapp_reference_run(&run, &sum, &err);
+	} else {
+		if (calibrate(&run, &err))
+			goto fail;
+		snprintf(calib_where, sizeof(calib_where), "measured on CPU%d", run.calib_cpu);
+		if (!o.quiet)
+			printf("# calibration: %.3f ns per loop (%s)\n", run.ns_per_loop,
+			       run.calib_cpu >= 0 ? calib_where : "given");
+		if (setup_markers(&run, &o, &err))
+			goto fail;
+		rc = rtapp_kernel_run(&run, &sum, &err);
+		rtapp_tracemark_close(&run.tm);
+	}
+	sum.calibration_ns = run.ns_per_loop;
+	snprintf(sum.workload, sizeof(sum.workload), "%s", o.workload);
+	snprintf(sum.cmdline, sizeof(sum.cmdline), "%s", o.cmdline);
+	snprintf(sum.version, sizeof(sum.version), "%s", DLB_VERSION);
+	snprintf(path, sizeof(path), "%s/summary.json", run.outdir);
+	if (dlb_summary_write(path, &sum, rc ? NULL : &err) && !rc)
+		rc = err.code;
+	if (err.msg[0])
+		die(rc, "%s", err.msg);
+	else if (rc == DLB_EXIT_INCOMPLETE)
+		die(rc, "interrupted: the run is incomplete (%s)", path);
+	free(sum.threads);
+	free(run.threads);
+	free(run.res);
+	wl_free(wl);
+	return rc;
+fail:
+	wl_free(wl);
+	return die(err.code, "%s", err.msg);
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* dlb-rtapp internals: options, the run, the threads (kernel backend). */
+#ifndef RTAPP_RTAPP_H
+#define RTAPP_RTAPP_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "dlbench/error.h"
+#include "dlbench/marker.h"
+#include "dlbench/runlog.h"
+#include "dlbench/summary.h"
+#include "dlbench/workload.h"
+
+#include "cpuset.h"
+#include "sched.h"
+#include "tracemark.h"
+
+enum rtapp_backend {
+	RTAPP_BACKEND_KERNEL,
+	RTAPP_BACKEND_REFERENCE,
+};
+
+struct rtapp_opts {
+	enum rtapp_backend backend;
+	int ref_cpus;			/* reference: simulated CPUs; 0 = this machine's */
+	const char *workload;
+	const char *outdir;		/* NULL: global.logdir */
+	u64 duration_ns;		/* with duration_set, overrides global.duration */
+	bool duration_set;
+	const char *marker_path;	/* NULL: find tracefs */
+	bool no_markers;
+	bool quiet;
+	struct rtapp_sched_abi abi;
+	char cmdline[1024];
+};
+
+/* rt-app's barrier, breakable on stop (pthread barriers are not). */
+struct rtapp_barrier {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int users, waiting;
+	u64 generation;
+};
+
+/* suspend/resume: a pending flag behind a mutex. */
+struct rtapp_wakeup {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool pending;
+};
+
+struct rtapp_res {
+	pthread_mutex_t mutex;		/* WL_RES_MUTEX; PI when pi_enabled */
+	pthread_cond_t cond;		/* WL_RES_COND */
+	struct rtapp_barrier barrier;	/* WL_RES_BARRIER */
+	struct rtapp_wakeup wakeup;	/* WL_RES_WAKEUP */
+};
+
+enum rtapp_setup {
+	SETUP_PENDING,
+	SETUP_DONE,			/* policy set, waiting for go */
+	SETUP_FAILED,
+};
+
+struct rtapp_run;
+
+struct rtapp_thread {
+	struct rtapp_run *run;
+	const struct wl_task *task;
+	int index;			/* rt-app's thread number */
+	int instance;
+	int tid;
+	pthread_t pth;
+	bool created;
+	enum rtapp_setup setup;
+	int setup_errno;
+	const char *setup_what;		/* which call failed */
+
+	/* job state */
+	bool has_timer;
+	bool job_open;
+	u64 job;			/* jobs begun */
+	u64 rel, dl;			/* current job's release and absolute deadline */
+	bool has_dl;
+	u64 rel_dl;			/* relative deadline used for dl */
+	u64 misses;
+	s64 max_lateness;
+	u64 *timer_next;		/* per resource: next release of that timer */
+	unsigned int *held;		/* per resource: lock depth held */
+	char *mem;			/* mem event buffer */
+	size_t mem_size;
+
+	/* the current log record and the buffer of finished ones */
+	struct dlb_runlog_rec rec;
+	struct dlb_runlog_rec *recs;
+	size_t nr_recs, cap_recs;
+	FILE *log;
+	bool log_error;
+	char log_name[DLB_SUMMARY_PATH_MAX];
+	char sched_name[DLB_SUMMARY_PATH_MAX];
+	char mark[DLB_MARKER_MAX];	/* preformatted marker buffer */
+	char comm[DLB_NAME_MAX];	/* "<task>-<index>", as upstream rt-app and the reference */
+};
+
+struct rtapp_run {
+	const struct workload *wl;
+	const struct rtapp_opts *opts;
+	char outdir[PATH_MAX];
+	double ns_per_loop;
+	int calib_cpu;
+	u64 t0;				/* run start, CLOCK_MONOTONIC ns */
+	u64 end;			/* t0 + duration; 0: no limit */
+	volatile int stop;		/* set by main: every thread leaves */
+	struct rtapp_tracemark tm;
+	struct rtapp_cpusets cpusets;
+	struct rtapp_res *res;
+
+	pthread_mutex_t lock;		/* setup handshake */
+	pthread_cond_t cond;
+	int go;				/* 0 wait, 1 run, -1 abort */
+	int exited;			/* threads that have left their body */
+
+	size_t nr_threads;
+	struct rtapp_thread *threads;
+};
+
+/* Run the workload on the kernel; fills @sum.  Returns an exit code. */
+int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err);
+
+/* The simulated run (reference backend).  Returns an exit code. */
+int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err);
+
+/* Set by the signal handler. */
+extern volatile sig_atomic_t rtapp_signalled;
+
+#endif

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Policy changes through sched_setattr / sched_setscheduler2, and why they fail. */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "dlbench/exitcode.h"
+
+#include "sched.h"
+
+long rtapp_nr_sched_setattr(void)
+{
+#if defined(__x86_64__) && !defined(__ILP32__)
+	return 314;
+#elif defined(__i386__)
+	return 351;
+#elif defined(__aarch64__)
+	return 274;
+#elif defined(__arm__)
+	return 380;
+#elif defined(__NR_sched_setattr)
+	return __NR_sched_setattr;
+#else
+	return -1;
+#endif
+}
+
+long rtapp_nr_setscheduler2_default(void)
+{
+	/* One later version of the v4 series; others differ: --setscheduler2=NR. */
+#if defined(__x86_64__) && !defined(__ILP32__)
+	return 315;
+#elif defined(__i386__)
+	return 352;
+#elif defined(__arm__)
+	return 379;
+#else
+	return -1;
+#endif
+}
+
+static int set_deadline2(const struct wl_task *t, const struct rtapp_sched_abi *abi)
+{
+	struct rtapp_sched_param2 p;
+
+	memset(&p, 0, sizeof(p));
+	p.sched_runtime = t->dl.runtime;
+	p.sched_deadline = t->dl.deadline;
+	p.sched_period = t->dl.period;
+	/* v4: sched_setscheduler2(pid, policy, struct sched_param2 *) */
+	if (syscall(abi->nr, 0, SCHED_DEADLINE, &p))
+		return errno;
+	return 0;
+}
+
+int rtapp_sched_set_self(const struct wl_task *t, const struct rtapp_sched_abi *abi)
+{
+	struct rtapp_sched_attr a;
+	long nr = rtapp_nr_sched_setattr();
+
+	if (t->policy == WL_POLICY_DEADLINE && abi && abi->setscheduler2)
+		return set_deadline2(t, abi);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.sched_policy = (u32)t->policy;
+	switch (t->policy) {
+	case WL_POLICY_DEADLINE:
+		a.sched_runtime = t->dl.runtime;
+		a.sched_deadline = t->dl.deadline;
+		a.sched_period = t->dl.period;
+		break;
+	case WL_POLICY_FIFO:
+	case WL_POLICY_RR:
+		a.sched_priority = (u32)t->priority;
+		break;
+	default:
+		a.sched_nice = t->priority;
+	}
+	if (nr < 0)
+		return ENOSYS;
+	if (syscall(nr, 0, &a, 0))
+		return errno;
+	return 0;
+}
+
+void rtapp_sched_reset_self(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+}
+
+static u64 read_u64_file(const char *path, u64 def)
+{
+	unsigned long long v;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return def;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = def;
+	fclose(f);
+	return v;
+}
+
+/*
+ * The kernel's view of the root domain the caller is in: .dl_bw->total_bw
+ * of the first dl_rq in /sys/kernel/debug/sched/debug (every CPU of a root
+ * domain shows the same dl_bw).  Returns 0 and the value, -1 if unreadable.
+ */
+static int read_kernel_total_bw(u64 *total)
+{
+	FILE *f = fopen("/sys/kernel/debug/sched/debug", "r");
+	char line[256];
+	unsigned long long v;
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " .dl_bw->total_bw : %llu", &v) == 1) {
+			*total = v;
+			rc = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+static int explain_ebusy(struct dlb_err *err, const struct wl_task *t, int inst,
+			 const struct rtapp_admit_ctx *ctx)
+{
+	u64 rt_runtime = read_u64_file("/proc/sys/kernel/sched_rt_runtime_us", RT_RUNTIME_US_DEFAULT);
+	u64 rt_period = read_u64_file("/proc/sys/kernel/sched_rt_period_us", RT_PERIOD_US_DEFAULT);
+	/* 6.x: each CPU's fair server reserves 50 ms every 1000 ms of DL bandwidth. */
+	u64 fair = to_ratio(1000000000ULL, 50000000ULL);
+	u64 bw = to_ratio(dl_params_period(&t->dl), t->dl.runtime);
+	u64 total = dl_bw_capacity(ctx->cpus, rt_runtime, rt_period, 0);
+	u64 cap = dl_bw_capacity(ctx->cpus, rt_runtime, rt_period, fair), kernel_total;
+	char kern[160] = "";
+
+	if (read_kernel_total_bw(&kernel_total) == 0)
+		snprintf(kern, sizeof(kern), "; the kernel's dl_bw total_bw for this root domain "
+			 "is %.3f (fair servers included)", dl_bw_to_double(kernel_total));
+	return dlb_err_set(err, DLB_EXIT_ENV,
+			   "task '%s' instance %d: SCHED_DEADLINE admission refused (EBUSY): "
+			   "bandwidth %.3f (runtime %llu ns / period %llu ns) does not fit: this "
+			   "run had admitted %.3f of the %.3f available to tasks (%u CPUs x "
+			   "sched_rt_runtime_us %llu / sched_rt_period_us %llu = %.3f, less the "
+			   "fair servers' 0.050 per CPU)%s", t->name, inst, dl_bw_to_double(bw),
+			   (unsigned long long)t->dl.runtime,
+			   (unsigned long long)dl_params_period(&t->dl),
+			   dl_bw_to_double(ctx->run_admitted), dl_bw_to_double(cap), ctx->cpus,
+			   (unsigned long long)rt_runtime, (unsigned long long)rt_period,
+			   dl_bw_to_double(total), kern);
+}
+
+static int explain_einval(struct dlb_err *err, const struct wl_task *t, int inst)
+{
+	char why[256];
+	enum dl_param_rule rule;
+
+	if (t->policy != WL_POLICY_DEADLINE)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s' instance %d: the kernel "
+				   "refused policy %s priority %d (EINVAL)", t->name, inst,
+				   wl_policy_str(t->policy), t->priority);
+	rule = dl_param_check(&t->dl, NULL);
+	if (rule == DL_PARAM_OK)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s' instance %d: the kernel "
+				   "refused runtime %llu ns, deadline %llu ns, period %llu ns "
+				   "(EINVAL) although they pass the default rules: check the "
+				   "sysctls sched_deadline_period_min_us/max_us", t->name, inst,
+				   (unsigned long long)t->dl.runtime,
+				   (unsigned long long)t->dl.deadline,
+				   (unsigned long long)t->dl.period);
+	return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s' instance %d: the kernel refused "
+			   "its parameters (EINVAL): %s", t->name, inst,
+			   dl_param_explain(why, sizeof(why), &t->dl, NULL, rule));
+}
+
+int rtapp_sched_explain(struct dlb_err *err, int errnum, const struct wl_task *t, int inst,
+			const struct rtapp_admit_ctx *ctx)
+{
+	switch (errnum) {
+	case EPERM:
+	case EACCES:
+		return dlb_err_set(err, DLB_EXIT_ENV, "task '%s' instance %d: not permitted to "
+				   "set policy %s (EPERM): it needs root or CAP_SYS_NICE (uid %d); "
+				   "run as root, or simulate with --backend reference", t->name,
+				   inst, wl_policy_str(t->policy), (int)geteuid());
+	case EINVAL:
+		return explain_einval(err, t, inst);
+	case EBUSY:
+		return explain_ebusy(err, t, inst, ctx);
+	case ENOSYS:
+		return dlb_err_set(err, DLB_EXIT_ENV, "task '%s' instance %d: this kernel has no "
+				   "such system call (ENOSYS): no SCHED_DEADLINE here; try "
+				   "--backend reference", t->name, inst);
+	default:
+		return dlb_err_set(err, DLB_EXIT_ENV, "task '%s' instance %d: setting policy %s "
+				   "failed: %s", t->name, inst, wl_policy_str(t->policy),
+				   strerror(errnum));
+	}
+}

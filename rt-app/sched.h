@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Scheduling policies for the kernel backend: sched_setattr through
+ * syscall(2) with a local struct sched_attr (<linux/sched/types.h> clashes
+ * with glibc's <sched.h>), the v4 patchset's sched_setscheduler2 ABI as an
+ * option, and failures turned into explanations.
+ */
+#ifndef RTAPP_SCHED_H
+#define RTAPP_SCHED_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "dlbench/dlparam.h"
+#include "dlbench/error.h"
+#include "dlbench/workload.h"
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE	6
+#endif
+
+#define SCHED_FLAG_RESET_ON_FORK	0x01
+#define SCHED_FLAG_RECLAIM		0x02
+#define SCHED_FLAG_DL_OVERRUN		0x04
+
+/* The mainline ABI (48 bytes; SCHED_ATTR_SIZE_VER0). */
+struct rtapp_sched_attr {
+	u32 size;
+	u32 sched_policy;
+	u64 sched_flags;
+	s32 sched_nice;
+	u32 sched_priority;
+	u64 sched_runtime;
+	u64 sched_deadline;
+	u64 sched_period;
+};
+
+/* The v4 patchset's ABI (sched_setscheduler2). */
+struct rtapp_sched_param2 {
+	int sched_priority;
+	unsigned int sched_flags;
+	u64 sched_runtime;
+	u64 sched_deadline;
+	u64 sched_period;
+	u64 __unused[12];
+};
+
+struct rtapp_sched_abi {
+	bool setscheduler2;	/* use sched_setscheduler2 for SCHED_DEADLINE */
+	long nr;		/* its syscall number */
+};
+
+/* The architecture's sched_setattr number, -1 if unknown. */
+long rtapp_nr_sched_setattr(void);
+
+/* The later v4 series' sched_setscheduler2 number on this architecture, -1 if unknown. */
+long rtapp_nr_setscheduler2_default(void);
+
+/*
+ * Set the calling thread's policy from @t.  Returns 0 or the errno of the
+ * failing call (the thread keeps its old policy then).
+ */
+int rtapp_sched_set_self(const struct wl_task *t, const struct rtapp_sched_abi *abi);
+
+/* Back to SCHED_OTHER, nice 0 (before leaving a cpuset, at exit). */
+void rtapp_sched_reset_self(void);
+
+/*
+ * What the caller needs to explain an EBUSY: bandwidth admitted so far by
+ * this run (BW_SHIFT units) and the number of CPUs in the task's domain.
+ */
+struct rtapp_admit_ctx {
+	u64 run_admitted;
+	unsigned int cpus;
+};
+
+/*
+ * Explain failure @errnum of the policy change of @t (instance @inst) in
+ * @err, with the exit code: EPERM/EACCES -> DLB_EXIT_ENV (privilege, and
+ * the reference backend as a way out), EINVAL -> DLB_EXIT_BAD_INPUT (the
+ * kernel's rule, from dl_param_check), EBUSY -> DLB_EXIT_ENV (admission:
+ * the task's bandwidth against what is admitted and the capacity).
+ */
+int rtapp_sched_explain(struct dlb_err *err, int errnum, const struct wl_task *t, int inst,
+			const struct rtapp_admit_ctx *ctx);
+
+#endif

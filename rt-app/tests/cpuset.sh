@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Pinned SCHED_DEADLINE tasks through exclusive cpuset partitions: each DL
+# thread runs on its CPU only; admission is per partition (two 0.5 tasks do
+# not fit on one CPU: 0.95 - 0.05 fair server = 0.9); and whatever happens
+# (success, EBUSY, SIGINT) no cpuset is left and load balancing is restored.
+. "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
+plan 12
+
+need_root && need_sched_deadline || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
+CPUSET=$(awk '$3 == "cgroup" && $4 ~ /cpuset/ { print $2; exit }' /proc/mounts)
+[ -n "$CPUSET" ] || { skip_rest "no cgroup v1 cpuset hierarchy mounted"; exit 0; }
+[ "$(nproc)" -ge 2 ] || { skip_rest "needs 2 CPUs"; exit 0; }
+exec 9>/tmp/dlbench-kernel.lock
+flock 9
+
+DATA=$DLB_SRC/rt-app/tests/data
+RTAPP=$BIN/dlb-rtapp
+TMP=$(mktemp -d /tmp/dlb-rtapp-cpuset.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+LB=$(cat "$CPUSET/cpuset.sched_load_balance")
+
+left_behind() { find "$CPUSET" -maxdepth 1 -name 'dlbench-*' -type d | wc -l; }
+
+# ---- two DL tasks pinned to CPU 0 and CPU 1 ----
+"$RTAPP" -q -n -o "$TMP/pin" "$DATA/pin.json" >"$TMP/pin.out" 2>&1 &
+pid=$!
+sleep 0.5
+allowed=$(for t in /proc/$pid/task/*; do
+	[ "$(awk '$1 == "policy" { print $3 }' "$t/sched")" = 6 ] || continue
+	echo "$(cat "$t/comm")=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")"
+done | sort | tr '\n' ' ')
+expect_eq "split while running" "$(cat "$CPUSET/cpuset.sched_load_balance")" 0
+wait "$pid"
+expect_eq "pinned DL run exits 0" "$?" 0
+expect_eq "each DL thread on its CPU only" "$allowed" "pin0-0=0 pin1-1=1 "
+check "both pinned tasks ran 100 +-1 jobs" \
+	eval "grep -c '\"jobs\": 1\(00\|01\|99\)' $TMP/pin/summary.json | grep -qx 2"
+expect_eq "no cpuset left after the run" "$(left_behind)" 0
+expect_eq "sched_load_balance restored" "$(cat "$CPUSET/cpuset.sched_load_balance")" "$LB"
+
+# ---- admission is per partition: 2 x 0.5 on CPU 0 ----
+"$RTAPP" -q -n -o "$TMP/busy" "$DATA/pin_busy.json" >"$TMP/busy.out" 2>&1
+expect_eq "2 x 0.5 on one CPU exits 3" "$?" 3
+check "EBUSY names the partition's capacity" \
+	grep -q "task 'half' instance 1: SCHED_DEADLINE admission refused (EBUSY): bandwidth 0.500 (runtime 5000000 ns / period 10000000 ns) does not fit: this run had admitted 0.500 of the 0.900 available to tasks (1 CPUs" "$TMP/busy.out"
+expect_eq "no cpuset left after EBUSY" "$(left_behind)" 0
+
+# ---- SIGINT while pinned ----
+"$RTAPP" -q -n -d 20s -o "$TMP/int" "$DATA/pin.json" >"$TMP/int.out" 2>&1 &
+pid=$!
+sleep 0.5
+kill -INT "$pid"
+wait "$pid"
+expect_eq "SIGINT while pinned exits 4" "$?" 4
+expect_eq "no cpuset left after SIGINT" "$(left_behind)" 0
+expect_eq "sched_load_balance restored after SIGINT" \
+	"$(cat "$CPUSET/cpuset.sched_load_balance")" "$LB"
