@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,13 @@
 #include "sim.h"
 
 static const char *prog = "dlb-sim";
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
 
 /* strerror() in lowercase, as every dlbench message is. */
 static const char *errstr(int e)
@@ -234,6 +242,9 @@ int main(int argc, char **argv)
 	int c, rc;
 
 	dlb_sim_opts_init(&so);
+	so.interrupt = &interrupted;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	while ((c = getopt_long(argc, argv, "m:s:a:d:t:o:ch", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -335,7 +346,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, out.err ? errstr(out.err) : err.msg);
 		rc = err.code ? err.code : DLB_EXIT_INTERNAL;
 	}
-	if (dir && rc == DLB_EXIT_OK && write_outputs(dir, sim, &so) < 0) {
+	/* interrupted: what was simulated is still written, the exit code says so */
+	if (dir && (rc == DLB_EXIT_OK || (interrupted && !out.err)) &&
+	    write_outputs(dir, sim, &so) < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, dir, errstr(errno));
 		rc = DLB_EXIT_ENV;
 	}

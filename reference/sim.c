@@ -814,14 +814,15 @@ static void emit_task_marker(struct dlb_sim *sim, struct sim_thread *t)
 	emit_marker(sim, task_cpu(&t->task), t->tid, &m);
 }
 
-static void emit_run_marker(struct dlb_sim *sim, enum dlb_marker_kind kind)
+static void emit_run_marker(struct dlb_sim *sim, enum dlb_marker_kind kind,
+			    enum dlb_run_status status)
 {
 	struct dlb_marker m;
 	const char *name = sim->wl->path ? sim->wl->path : "workload", *slash;
 
 	memset(&m, 0, sizeof(m));
 	m.kind = kind;
-	m.status = DLB_RUN_COMPLETE;
+	m.status = status;
 	m.cpus = sim->s->nr_cpus;
 	snprintf(m.backend, sizeof(m.backend), "reference");
 	snprintf(m.clock, sizeof(m.clock), "virtual");
@@ -901,12 +902,23 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 	size_t i;
 
 	sim->now = sim->s->now = 0;
-	emit_run_marker(sim, DLB_MARK_RUN_START);
+	emit_run_marker(sim, DLB_MARK_RUN_START, DLB_RUN_COMPLETE);
 	for (i = 0; i < sim->nr_thr; i++)
 		evq_push(sim, sim->thr[i].wt->delay_ns, SE_START, (int)i, 0);
 
 	while (sim->q.n && !sim->stop) {
-		struct sim_ev e = evq_pop(&sim->q);
+		struct sim_ev e;
+
+		if (sim->o.interrupt && *sim->o.interrupt) {
+			/* the run ends here, what was simulated is kept */
+			emit_run_marker(sim, DLB_MARK_RUN_END, DLB_RUN_INCOMPLETE);
+			if (err)
+				dlb_err_set(err, DLB_EXIT_INCOMPLETE,
+					    "interrupted at %llu ns of simulated time",
+					    (unsigned long long)sim->now);
+			return -1;
+		}
+		e = evq_pop(&sim->q);
 
 		if (e.time >= sim->end) {
 			sim->now = sim->s->now = sim->end;
@@ -927,7 +939,7 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 			*err = sim->stop_err;
 		return -1;
 	}
-	emit_run_marker(sim, DLB_MARK_RUN_END);
+	emit_run_marker(sim, DLB_MARK_RUN_END, DLB_RUN_COMPLETE);
 	if (sim->stop) {
 		if (err)
 			*err = sim->stop_err;

@@ -46,6 +46,7 @@
 #define DLB_REF_SIM_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -95,6 +96,10 @@ struct dlb_sim_opts {
 	bool timed;			/* time push/pull/find/set: default true */
 	bool trace_runtime;		/* emit sched_stat_runtime: default false */
 	int first_tid;			/* default 1000 */
+	/* non-NULL: checked before every step; once non-zero the run ends
+	 * ("dlb_run: event=end status=incomplete", DLB_EXIT_INCOMPLETE).
+	 * A signal handler may set it. */
+	volatile sig_atomic_t *interrupt;
 };
 
 void dlb_sim_opts_init(struct dlb_sim_opts *o);
@@ -155,8 +160,9 @@ void dlb_sim_set_job_hook(struct dlb_sim *sim, dlb_sim_job_fn fn, void *arg);
 
 /*
  * Run to the end.  0, or -1 with @err: an invariant failed with --check
- * (DLB_EXIT_INTERNAL), or a hook returned non-zero (its code in err->code,
- * DLB_EXIT_INCOMPLETE unless the hook set one).
+ * (DLB_EXIT_INTERNAL), a hook returned non-zero (its code in err->code,
+ * DLB_EXIT_INCOMPLETE unless the hook set one), or opts.interrupt was set
+ * (DLB_EXIT_INCOMPLETE; the stats and events so far stay valid).
  */
 int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err);
 

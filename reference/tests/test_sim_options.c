@@ -341,6 +341,47 @@ static void test_op_hook(void **state)
 	wlb_free(wl);
 }
 
+static volatile sig_atomic_t stop_now;
+
+static int stop_after_100(const struct dlb_event *ev, void *arg)
+{
+	struct wlb_log *l = arg;
+
+	if (ev->type == DLB_EV_MARKER) {
+		free(l->buf);
+		l->buf = strndup(ev->mark.text, ev->mark.len);	/* the last marker */
+	}
+	if (++l->n == 100)
+		stop_now = 1;
+	return 0;
+}
+
+/* opts.interrupt (a signal handler's flag) ends the run as incomplete. */
+static void test_interrupt(void **state)
+{
+	struct workload *wl = wlb_new(0);
+	struct wlb_log log = { 0 };
+	struct dlb_sim_opts o;
+	struct dlb_sim *sim;
+	struct dlb_err err;
+
+	(void)state;
+	wlb_periodic(wl, "a", 1 * MS, 10 * MS, 10 * MS, 1 * MS);
+	opts(&o, 1);
+	o.interrupt = &stop_now;
+	stop_now = 0;
+	sim = dlb_sim_create(wl, &o, &err);
+	assert_non_null(sim);
+	dlb_sim_set_event_hook(sim, stop_after_100, &log);
+	assert_int_equal(dlb_sim_run(sim, &err), -1);
+	assert_int_equal(err.code, DLB_EXIT_INCOMPLETE);
+	assert_string_equal(log.buf, "dlb_run: event=end status=incomplete");
+	assert_true(dlb_sim_now(sim) < 3600 * NSEC_PER_SEC);
+	free(log.buf);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_1024_cpus),
 		cmocka_unit_test(test_op_hook),
+		cmocka_unit_test(test_interrupt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
