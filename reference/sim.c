@@ -633,7 +633,7 @@ static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
 
 			t->relock = -1;
 			if (!rt_mutex_lock(sim->s, &sim->mutexes[m], cpu)) {
-				block(sim, t, cpu, THR_LOCK, TASK_UNINTERRUPTIBLE);
+				block(sim, t, cpu, THR_LOCK, TASK_INTERRUPTIBLE);
 				return;
 			}
 		}
@@ -691,7 +691,7 @@ static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
 		case WL_EV_LOCK:
 			step(sim, t);
 			if (!rt_mutex_lock(sim->s, &sim->mutexes[e->res], cpu)) {
-				block(sim, t, cpu, THR_LOCK, TASK_UNINTERRUPTIBLE);
+				block(sim, t, cpu, THR_LOCK, TASK_INTERRUPTIBLE);
 				return;
 			}
 			break;
