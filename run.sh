@@ -210,7 +210,7 @@ count_misses() {
 over_limit() {
 	local m=$1 j=$2 l=$3
 	case $l in
-	-|"")	return 1 ;;
+	-|""|-1)	return 1 ;;
 	*%)	awk -v m="$m" -v j="$j" -v p="${l%\%}" 'BEGIN { exit !(m > j * p / 100) }' ;;
 	*)	[ "$m" -gt "$l" ] ;;
 	esac
