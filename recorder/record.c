@@ -190,7 +190,11 @@ static int check_readers(const struct opts *o)
 		"and would steal events:\n", n, n > 1 ? "es" : "", n > 1 ? "" : "s");
 	for (i = 0; i < n && i < MAX_READERS; i++)
 		fprintf(stderr, "  pid %d (%s) holds %s\n", (int)rd[i].pid, rd[i].comm, rd[i].path);
-	fprintf(stderr, "dlb-record: stop them (kill PID) and run again\n");
+	/* the last line names them too: it is the one scripts show */
+	fprintf(stderr, "dlb-record: refused: stop pid");
+	for (i = 0; i < n && i < MAX_READERS; i++)
+		fprintf(stderr, " %d", (int)rd[i].pid);
+	fprintf(stderr, " (trace buffer readers) and run again\n");
 	return DLB_EXIT_ENV;
 }
 
