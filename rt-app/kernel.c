@@ -113,7 +113,7 @@ static void log_flush(struct rtapp_thread *th)
 	size_t i;
 	int n;
 
-	for (i = 0; i < th->nr_recs; i++) {
+	for (i = 0; i < th->nr_recs && th->log; i++) {
 		n = dlb_runlog_format(line, sizeof(line), &th->recs[i]);
 		if (n < 0 || fwrite(line, 1, (size_t)n, th->log) != (size_t)n)
 			th->log_error = true;
@@ -261,6 +261,18 @@ static void ev_resume(struct rtapp_wakeup *w)
 	pthread_mutex_unlock(&w->lock);
 }
 
+/* mem: @size bytes written over the thread's buffer, wrapping as rt-app does. */
+static void ev_mem(struct rtapp_thread *th, u64 size)
+{
+	size_t n;
+
+	while (size && th->mem && !stopping(th)) {
+		n = size < th->mem_size ? (size_t)size : th->mem_size;
+		memset(th->mem, (int)(th->job & 0xff), n);
+		size -= n;
+	}
+}
+
 /* One event; false when the thread must leave. */
 static bool run_event(struct rtapp_thread *th, const struct wl_event *ev)
 {
@@ -322,8 +334,7 @@ static bool run_event(struct rtapp_thread *th, const struct wl_event *ev)
 		ev_resume(&r->wakeup);
 		break;
 	case WL_EV_MEM:
-		if (th->mem)
-			memset(th->mem, (int)(th->job & 0xff), ev->size);
+		ev_mem(th, ev->size);
 		break;
 	}
 	return !stopping(th);
@@ -550,16 +561,17 @@ static bool task_has_timer(const struct wl_task *t)
 	return false;
 }
 
-static size_t task_mem_size(const struct wl_task *t)
+/* rt-app's mem_buffer_size for a task with mem events, else 0 (no buffer). */
+static size_t task_mem_size(const struct workload *wl, const struct wl_task *t)
 {
-	size_t p, e, m = 0;
+	size_t p, e;
 
 	for (p = 0; p < t->nr_phases; p++)
 		for (e = 0; e < t->phases[p].nr_events; e++)
-			if (t->phases[p].events[e].type == WL_EV_MEM &&
-			    t->phases[p].events[e].size > m)
-				m = t->phases[p].events[e].size;
-	return m;
+			if (t->phases[p].events[e].type == WL_EV_MEM)
+				return wl->global.mem_buffer_size ?
+				       (size_t)wl->global.mem_buffer_size : 4 << 20;
+	return 0;
 }
 
 /* Relative deadline of a job: D for DL tasks, else the timer period if any. */
@@ -594,7 +606,7 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 	th->held = calloc(nres, sizeof(*th->held));
 	th->cap_recs = LOG_RECS;
 	th->recs = calloc(th->cap_recs, sizeof(*th->recs));
-	th->mem_size = task_mem_size(t);
+	th->mem_size = task_mem_size(run->wl, t);
 	th->mem = th->mem_size ? malloc(th->mem_size) : NULL;
 	if (!th->timer_next || !th->held || !th->recs || (th->mem_size && !th->mem))
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
@@ -604,6 +616,11 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 	snprintf(th->comm, sizeof(th->comm), "%s-%d", t->name, index);
 	snprintf(th->log_name, sizeof(th->log_name), "%s-%s-%d.log", base, t->name, index);
 	snprintf(th->sched_name, sizeof(th->sched_name), "%s-%s-%d.sched", base, t->name, index);
+	if (run->wl->global.log_size == 0) {
+		/* "log_size": "disable", as rt-app: no log (summary says "") */
+		th->log_name[0] = '\0';
+		return 0;
+	}
 	snprintf(path, sizeof(path), "%s/%s", run->outdir, th->log_name);
 	th->log = fopen(path, "w");
 	if (!th->log)

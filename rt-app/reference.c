@@ -126,6 +126,10 @@ static int open_logs(struct ref_run *r, struct dlb_err *err)
 			 t->name, i);
 		snprintf(r->th[i].sched_name, sizeof(r->th[i].sched_name), "%s-%s-%zu.sched", base,
 			 t->name, i);
+		if (wl->global.log_size == 0) {	/* "disable": no log, as rt-app */
+			r->th[i].log_name[0] = '\0';
+			continue;
+		}
 		r->th[i].log = open_out(r, r->th[i].log_name, err);
 		if (!r->th[i].log)
 			return -1;
