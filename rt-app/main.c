@@ -34,7 +34,8 @@ static void usage(FILE *f)
 		"  -m, --cpus=N               reference: simulated CPUs (default: online CPUs)\n"
 		"  -o, --output=DIR           run folder (default: the workload's global.logdir)\n"
 		"  -d, --duration=TIME        run length, e.g. 2s, 500ms (default: global.duration)\n"
-		"  -t, --trace-marker=PATH    write markers to PATH (a tracefs instance's trace_marker)\n"
+		"  -t, --trace-marker=PATH    write markers to PATH (a tracefs instance's trace_marker;\n"
+		"                             default $DLB_TRACE_MARKER, set by dlb-record)\n"
 		"  -n, --no-markers           write no markers\n"
 		"  -2, --setscheduler2[=NR]   v4 patchset ABI: sched_setscheduler2 (syscall NR)\n"
 		"  -q, --quiet                print nothing but errors\n"
@@ -208,12 +209,18 @@ static int calibrate(struct rtapp_run *run, struct dlb_err *err)
 
 static int setup_markers(struct rtapp_run *run, const struct rtapp_opts *o, struct dlb_err *err)
 {
+	const char *path = o->marker_path;
 	char warn[256];
 
 	run->tm.fd = -1;
 	if (o->no_markers)
 		return 0;
-	if (rtapp_tracemark_open(&run->tm, o->marker_path, warn, sizeof(warn), err))
+	/* dlb-record names its instance's trace_marker for the command it runs */
+	if (!path)
+		path = getenv("DLB_TRACE_MARKER");
+	if (path && !*path)
+		path = NULL;
+	if (rtapp_tracemark_open(&run->tm, path, warn, sizeof(warn), err))
 		return -1;
 	if (warn[0])
 		fprintf(stderr, "%s: warning: %s\n", prog, warn);
