@@ -7,7 +7,7 @@
 # calibration accuracy.  Needs root, SCHED_DEADLINE and tracefs; holds the
 # machine-wide kernel lock throughout.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 26
+plan 28
 
 need_root && need_sched_deadline && need_tracefs || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 exec 9>/tmp/dlbench-kernel.lock
@@ -68,6 +68,15 @@ check "marker timestamps on the mono clock match the log's start (us)" \
 	'/tracing_mark_write: dlb_job: tid=${tids[0]} job=0 event=begin/ { sub(\":\", \"\", \$4); d = \$4 * 1e6 - s; exit !(d > -2000 && d < 2000) }' $TMP/trace.txt"
 check "sched snapshot saved, policy 6" grep -Eq '^policy +: +6$' "$TMP/dl2/rt-app-dl_a-0.sched"
 expect_eq "no DL thread left after the run" "$(dl_threads)" 0
+
+# ---- under dlb-record: markers to $DLB_TRACE_MARKER without -t ----
+mkdir "$INST"
+DLB_TRACE_MARKER=$INST/trace_marker "$RTAPP" -q -d 200ms -o "$TMP/env" "$DATA/dl2.json" \
+	>"$TMP/env.out" 2>&1
+expect_eq "run with DLB_TRACE_MARKER exits 0" "$?" 0
+n=$(grep -c "dlb_job: .* event=begin" "$INST/trace")
+rmdir "$INST"
+expect_eq "its 20 + 10 job begins in the instance" "$n" 30
 
 # ---- over-subscription: 3 x 0.9 on 1.8 usable ----
 "$RTAPP" -q -n -o "$TMP/busy" "$DATA/oversub.json" >"$TMP/busy.out" 2>&1
