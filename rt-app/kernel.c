@@ -28,7 +28,7 @@
 
 #define LOG_RECS	1024	/* records buffered per thread between writes */
 #define RUN_CHUNK_NS	(50 * NSEC_PER_USEC)	/* stop is checked between chunks */
-#define SLEEP_CHUNK_NS	(20 * NSEC_PER_MSEC)
+#define STOP_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define THREAD_STACK	(256 * 1024)
 
 static u64 now_mono(void)
@@ -47,18 +47,39 @@ static u64 now_cputime(void)
 	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
 }
 
-static void sleep_until(u64 t)
+static bool run_stopping(const struct rtapp_run *run)
+{
+	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED);
+}
+
+static bool stopping(const struct rtapp_thread *th)
+{
+	return run_stopping(th->run);
+}
+
+/*
+ * Absolute sleep.  The main thread interrupts sleepers with SIGUSR1 when
+ * the run stops, so a long period does not delay the end; other
+ * interruptions resume the sleep.
+ */
+static void sleep_until_run(const struct rtapp_run *run, u64 t)
 {
 	struct timespec ts = { .tv_sec = (time_t)(t / NSEC_PER_SEC),
 			       .tv_nsec = (long)(t % NSEC_PER_SEC) };
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+		if (run && run_stopping(run))
+			return;
 }
 
-static bool stopping(const struct rtapp_thread *th)
+static void sleep_until(u64 t)
 {
-	return __atomic_load_n(&th->run->stop, __ATOMIC_RELAXED);
+	sleep_until_run(NULL, t);
+}
+
+static void on_wake_signal(int sig)
+{
+	(void)sig;	/* only interrupts clock_nanosleep */
 }
 
 /* ---- markers ---- */
@@ -176,10 +197,8 @@ static void ev_runtime(struct rtapp_thread *th, const struct wl_event *ev)
 
 static void ev_sleep(struct rtapp_thread *th, u64 ns)
 {
-	u64 end = now_mono() + ns, t;
-
-	for (t = now_mono(); dl_time_before(t, end) && !stopping(th); t = now_mono())
-		sleep_until(dl_time_before(t + SLEEP_CHUNK_NS, end) ? t + SLEEP_CHUNK_NS : end);
+	if (!stopping(th))
+		sleep_until_run(th->run, now_mono() + ns);
 }
 
 /*
@@ -201,7 +220,9 @@ static bool ev_timer(struct rtapp_thread *th, const struct wl_event *ev)
 	if (th->run->end && !dl_time_before(*next, th->run->end))
 		return false;
 	if (dl_time_before(now, *next)) {
-		sleep_until(*next);
+		sleep_until_run(th->run, *next);
+		if (stopping(th))
+			return false;
 		t = now_mono();
 		th->rec.wu_lat = (t - *next) / NSEC_PER_USEC;
 	} else if (ev->timer_relative) {
@@ -384,7 +405,7 @@ static void thread_loop(struct rtapp_thread *th)
 	for (r = 0; r < th->run->wl->nr_resources; r++)
 		th->timer_next[r] = ref;
 	if (t->delay_ns)
-		sleep_until(ref);
+		sleep_until_run(th->run, ref);
 	if (th->has_timer)
 		job_begin(th, ref);
 	for (loop = 0; t->loop < 0 || loop < t->loop; loop++) {
@@ -495,6 +516,7 @@ static void *thread_main(void *arg)
 	/* leave SCHED_DEADLINE before anything else may move us (cpusets) */
 	rtapp_sched_reset_self();
 	pthread_mutex_lock(&run->lock);
+	th->exited = true;
 	run->exited++;
 	pthread_mutex_unlock(&run->lock);
 	return NULL;
@@ -798,13 +820,16 @@ static void threads_release(struct rtapp_run *run, int go)
 }
 
 /*
- * Stop and join everything.  The wake-ups are repeated until all threads
- * have left, because a thread may test the stop flag just before it starts
- * to wait.
+ * Stop and join everything.  The wake-ups (condition variables, and
+ * SIGUSR1 for sleepers) are repeated until all threads have left, because
+ * a thread may test the stop flag just before it starts to wait.  Returns
+ * -1 if some thread is still there after STOP_TIMEOUT_NS (a workload that
+ * deadlocks itself): those are not joined, the process exit ends them.
  */
-static void threads_stop(struct rtapp_run *run)
+static int threads_stop(struct rtapp_run *run)
 {
-	int exited, created = 0;
+	u64 give_up = now_mono() + STOP_TIMEOUT_NS;
+	int exited, created = 0, rc = 0;
 	size_t i;
 
 	for (i = 0; i < run->nr_threads; i++)
@@ -814,14 +839,32 @@ static void threads_stop(struct rtapp_run *run)
 		res_wake_all(run);
 		pthread_mutex_lock(&run->lock);
 		exited = run->exited;
+		for (i = 0; i < run->nr_threads; i++)
+			if (run->threads[i].created && !run->threads[i].exited)
+				pthread_kill(run->threads[i].pth, SIGUSR1);
 		pthread_mutex_unlock(&run->lock);
 		if (exited >= created)
 			break;
+		if (!dl_time_before(now_mono(), give_up)) {
+			rc = -1;
+			break;
+		}
 		sleep_until(now_mono() + NSEC_PER_MSEC);
 	}
+	pthread_mutex_lock(&run->lock);
+	for (i = 0; i < run->nr_threads; i++) {
+		struct rtapp_thread *th = &run->threads[i];
+
+		if (th->created && !th->exited)
+			run->stuck = true;
+		else if (th->created)
+			th->joinable = true;
+	}
+	pthread_mutex_unlock(&run->lock);
 	for (i = 0; i < run->nr_threads; i++)
-		if (run->threads[i].created)
+		if (run->threads[i].joinable)
 			pthread_join(run->threads[i].pth, NULL);
+	return rc;
 }
 
 /* Main thread: wait for the duration, a signal, or every thread done. */
@@ -881,6 +924,7 @@ static void fill_summary(struct rtapp_run *run, struct dlb_summary *sum)
 int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err)
 {
 	enum dlb_run_status st = DLB_RUN_ERROR;
+	struct sigaction sa;
 	sigset_t block, old;
 	size_t i;
 	int rc = -1;
@@ -893,6 +937,9 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 		goto out;
 	if (rtapp_cpusets_needed(run->wl) && rtapp_cpusets_create(&run->cpusets, run->wl, err))
 		goto out;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_wake_signal;	/* no SA_RESTART: sleeps return EINTR */
+	sigaction(SIGUSR1, &sa, NULL);
 	/* threads never take SIGINT/SIGTERM: the main thread does, and tells them */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -906,7 +953,8 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 		if (!err->msg[0])
 			dlb_err_set(err, DLB_EXIT_INCOMPLETE, "interrupted while starting threads");
 		threads_release(run, -1);
-		threads_stop(run);
+		if (threads_stop(run))
+			dlb_err_prefix(err, "threads did not stop");
 		goto out;
 	}
 	mark_run_start(run);
@@ -914,14 +962,21 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 	run->end = run->opts->duration_ns ? run->t0 + run->opts->duration_ns : 0;
 	threads_release(run, 1);
 	st = wait_run(run);
-	threads_stop(run);
+	if (threads_stop(run)) {
+		st = DLB_RUN_ERROR;
+		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "threads still blocked %llu s after the "
+			    "end (does the workload deadlock, e.g. locks taken in opposite "
+			    "orders?): left to the process exit",
+			    (unsigned long long)(STOP_TIMEOUT_NS / NSEC_PER_SEC));
+	}
 	mark_run_end(run, st);
 	rc = 0;
 out:
 	sum->end_ns = now_mono();
 	fill_summary(run, sum);
 	sum->status = rc ? DLB_RUN_ERROR : st;
-	for (i = 0; i < run->nr_threads; i++)
+	/* a stuck thread may still touch its buffers: leave them to the exit */
+	for (i = 0; i < run->nr_threads && !run->stuck; i++)
 		thread_fini(&run->threads[i], rc ? NULL : err);
 	rtapp_cpusets_destroy(&run->cpusets);
 	if (rc)
