@@ -234,6 +234,7 @@ int main(int argc, char **argv)
 	struct rtapp_run run = { 0 };
 	struct workload *wl = NULL;
 	struct dlb_err err = { 0 };
+	struct dl_param_limits lim;
 	char path[PATH_MAX + 16], calib_where[32];
 	struct sigaction sa;
 	int rc;
@@ -242,7 +243,15 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	join_cmdline(o.cmdline, sizeof(o.cmdline), argc, argv);
-	if (wl_load_file(o.workload, NULL, &wl, &err))
+	/*
+	 * The kernel backend checks every DL task against this kernel's
+	 * period limits (dl_param_check, in the loader) before any
+	 * sched_setattr: a refusal then names the file, line and rule.  The
+	 * reference models a kernel with the defaults.
+	 */
+	if (o.backend == RTAPP_BACKEND_KERNEL)
+		rtapp_sched_limits(&lim);
+	if (wl_load_file(o.workload, o.backend == RTAPP_BACKEND_KERNEL ? &lim : NULL, &wl, &err))
 		return die(err.code, "%s", err.msg);
 	if (!o.duration_set)
 		o.duration_ns = wl->global.duration_ns;
