@@ -170,6 +170,9 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 		return die(DLB_EXIT_BAD_INPUT, optind >= argc ? "no workload given" :
 			   "one workload only");
 	}
+	if (o->ref_cpus && o->backend != RTAPP_BACKEND_REFERENCE)
+		return die(DLB_EXIT_BAD_INPUT, "--cpus: simulated CPUs are for --backend "
+			   "reference; the kernel backend uses the machine's");
 	o->workload = argv[optind];
 	return 0;
 }
