@@ -931,8 +931,10 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 
 	pthread_mutex_init(&run->lock, NULL);
 	pthread_cond_init(&run->cond, NULL);
-	if (run->wl->global.lock_pages && mlockall(MCL_CURRENT | MCL_FUTURE))
-		return dlb_err_set(err, DLB_EXIT_ENV, "lock_pages: mlockall: %s", strerror(errno));
+	if (run->wl->global.lock_pages && mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		dlb_err_set(err, DLB_EXIT_ENV, "lock_pages: mlockall: %s", strerror(errno));
+		goto out;
+	}
 	if (res_init(run, err) || threads_init(run, err))
 		goto out;
 	if (rtapp_cpusets_needed(run->wl) && rtapp_cpusets_create(&run->cpusets, run->wl, err))

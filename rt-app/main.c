@@ -271,6 +271,12 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	/* what the summary says if a backend fails before it fills it in */
+	sum.status = DLB_RUN_ERROR;
+	snprintf(sum.backend, sizeof(sum.backend), "%s",
+		 o.backend == RTAPP_BACKEND_REFERENCE ? "reference" : "kernel");
+	snprintf(sum.clock, sizeof(sum.clock), "%s",
+		 o.backend == RTAPP_BACKEND_REFERENCE ? "virtual" : "mono");
 	if (o.backend == RTAPP_BACKEND_REFERENCE) {
 		rc = rtapp_reference_run(&run, &sum, &err);
 	} else {
