@@ -30,7 +30,8 @@ if command -v trace-cmd >/dev/null; then
 	dlpid=$(sed -n 's/.*dlb-test-marker pid=\([0-9]*\).*/\1/p' "$tmp/dat.txt" | head -1)
 	check "dat: the marker is in trace.dat" test -n "$dlpid"
 	n=$(grep -c "next_pid=$dlpid next_prio=-1" "$tmp/dat.txt")
-	check "dat: the DL loop is switched in with prio -1 ($n times, want >= 20)" test "$n" -ge 20
+	# ~40 jobs in 0.4 s; a quarter proves the path on a loaded machine (see the text case)
+	check "dat: the DL loop is switched in with prio -1 ($n times, want >= 10)" test "$n" -ge 10
 	check "dat: record.txt says complete, nothing lost" \
 		grep -qx 'status=complete' "$tmp/dat/record.txt"
 	expect_eq "dat: lost events" "$(sed -n 's/^lost_events=//p' "$tmp/dat/record.txt")" 0
