@@ -28,7 +28,7 @@
 
 #define LOG_RECS	1024	/* records buffered per thread between writes */
 #define RUN_CHUNK_NS	(50 * NSEC_PER_USEC)	/* stop is checked between chunks */
-#define SLEEP_CHUNK_NS	(20 * NSEC_PER_MSEC)
+#define STOP_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define THREAD_STACK	(256 * 1024)
 
 static u64 now_mono(void)
@@ -47,18 +47,39 @@ static u64 now_cputime(void)
 	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
 }
 
-static void sleep_until(u64 t)
+static bool run_stopping(const struct rtapp_run *run)
+{
+	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED);
+}
+
+static bool stopping(const struct rtapp_thread *th)
+{
+	return run_stopping(th->run);
+}
+
+/*
+ * Absolute sleep.  The main thread interrupts sleepers with SIGUSR1 when
+ * the run stops, so a long period does not delay the end; other
+ * interruptions resume the sleep.
+ */
+static void sleep_until_run(const struct rtapp_run *run, u64 t)
 {
 	struct timespec ts = { .tv_sec = (time_t)(t / NSEC_PER_SEC),
 			       .tv_nsec = (long)(t % NSEC_PER_SEC) };
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+		if (run && run_stopping(run))
+			return;
 }
 
-static bool stopping(const struct rtapp_thread *th)
+static void sleep_until(u64 t)
 {
-	return __atomic_load_n(&th->run->stop, __ATOMIC_RELAXED);
+	sleep_until_run(NULL, t);
+}
+
+static void on_wake_signal(int sig)
+{
+	(void)sig;	/* only interrupts clock_nanosleep */
 }
 
 /* ---- markers ---- */
@@ -113,7 +134,7 @@ static void log_flush(struct rtapp_thread *th)
 	size_t i;
 	int n;
 
-	for (i = 0; i < th->nr_recs; i++) {
+	for (i = 0; i < th->nr_recs && th->log; i++) {
 		n = dlb_runlog_format(line, sizeof(line), &th->recs[i]);
 		if (n < 0 || fwrite(line, 1, (size_t)n, th->log) != (size_t)n)
 			th->log_error = true;
@@ -176,10 +197,8 @@ static void ev_runtime(struct rtapp_thread *th, const struct wl_event *ev)
 
 static void ev_sleep(struct rtapp_thread *th, u64 ns)
 {
-	u64 end = now_mono() + ns, t;
-
-	for (t = now_mono(); dl_time_before(t, end) && !stopping(th); t = now_mono())
-		sleep_until(dl_time_before(t + SLEEP_CHUNK_NS, end) ? t + SLEEP_CHUNK_NS : end);
+	if (!stopping(th))
+		sleep_until_run(th->run, now_mono() + ns);
 }
 
 /*
@@ -201,7 +220,9 @@ static bool ev_timer(struct rtapp_thread *th, const struct wl_event *ev)
 	if (th->run->end && !dl_time_before(*next, th->run->end))
 		return false;
 	if (dl_time_before(now, *next)) {
-		sleep_until(*next);
+		sleep_until_run(th->run, *next);
+		if (stopping(th))
+			return false;
 		t = now_mono();
 		th->rec.wu_lat = (t - *next) / NSEC_PER_USEC;
 	} else if (ev->timer_relative) {
@@ -259,6 +280,18 @@ static void ev_resume(struct rtapp_wakeup *w)
 	w->pending = true;
 	pthread_cond_broadcast(&w->cond);
 	pthread_mutex_unlock(&w->lock);
+}
+
+/* mem: @size bytes written over the thread's buffer, wrapping as rt-app does. */
+static void ev_mem(struct rtapp_thread *th, u64 size)
+{
+	size_t n;
+
+	while (size && th->mem && !stopping(th)) {
+		n = size < th->mem_size ? (size_t)size : th->mem_size;
+		memset(th->mem, (int)(th->job & 0xff), n);
+		size -= n;
+	}
 }
 
 /* One event; false when the thread must leave. */
@@ -322,8 +355,7 @@ static bool run_event(struct rtapp_thread *th, const struct wl_event *ev)
 		ev_resume(&r->wakeup);
 		break;
 	case WL_EV_MEM:
-		if (th->mem)
-			memset(th->mem, (int)(th->job & 0xff), ev->size);
+		ev_mem(th, ev->size);
 		break;
 	}
 	return !stopping(th);
@@ -373,7 +405,7 @@ static void thread_loop(struct rtapp_thread *th)
 	for (r = 0; r < th->run->wl->nr_resources; r++)
 		th->timer_next[r] = ref;
 	if (t->delay_ns)
-		sleep_until(ref);
+		sleep_until_run(th->run, ref);
 	if (th->has_timer)
 		job_begin(th, ref);
 	for (loop = 0; t->loop < 0 || loop < t->loop; loop++) {
@@ -484,6 +516,7 @@ static void *thread_main(void *arg)
 	/* leave SCHED_DEADLINE before anything else may move us (cpusets) */
 	rtapp_sched_reset_self();
 	pthread_mutex_lock(&run->lock);
+	th->exited = true;
 	run->exited++;
 	pthread_mutex_unlock(&run->lock);
 	return NULL;
@@ -550,16 +583,17 @@ static bool task_has_timer(const struct wl_task *t)
 	return false;
 }
 
-static size_t task_mem_size(const struct wl_task *t)
+/* rt-app's mem_buffer_size for a task with mem events, else 0 (no buffer). */
+static size_t task_mem_size(const struct workload *wl, const struct wl_task *t)
 {
-	size_t p, e, m = 0;
+	size_t p, e;
 
 	for (p = 0; p < t->nr_phases; p++)
 		for (e = 0; e < t->phases[p].nr_events; e++)
-			if (t->phases[p].events[e].type == WL_EV_MEM &&
-			    t->phases[p].events[e].size > m)
-				m = t->phases[p].events[e].size;
-	return m;
+			if (t->phases[p].events[e].type == WL_EV_MEM)
+				return wl->global.mem_buffer_size ?
+				       (size_t)wl->global.mem_buffer_size : 4 << 20;
+	return 0;
 }
 
 /* Relative deadline of a job: D for DL tasks, else the timer period if any. */
@@ -594,7 +628,7 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 	th->held = calloc(nres, sizeof(*th->held));
 	th->cap_recs = LOG_RECS;
 	th->recs = calloc(th->cap_recs, sizeof(*th->recs));
-	th->mem_size = task_mem_size(t);
+	th->mem_size = task_mem_size(run->wl, t);
 	th->mem = th->mem_size ? malloc(th->mem_size) : NULL;
 	if (!th->timer_next || !th->held || !th->recs || (th->mem_size && !th->mem))
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
@@ -604,6 +638,11 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 	snprintf(th->comm, sizeof(th->comm), "%s-%d", t->name, index);
 	snprintf(th->log_name, sizeof(th->log_name), "%s-%s-%d.log", base, t->name, index);
 	snprintf(th->sched_name, sizeof(th->sched_name), "%s-%s-%d.sched", base, t->name, index);
+	if (run->wl->global.log_size == 0) {
+		/* "log_size": "disable", as rt-app: no log (summary says "") */
+		th->log_name[0] = '\0';
+		return 0;
+	}
 	snprintf(path, sizeof(path), "%s/%s", run->outdir, th->log_name);
 	th->log = fopen(path, "w");
 	if (!th->log)
@@ -781,13 +820,16 @@ static void threads_release(struct rtapp_run *run, int go)
 }
 
 /*
- * Stop and join everything.  The wake-ups are repeated until all threads
- * have left, because a thread may test the stop flag just before it starts
- * to wait.
+ * Stop and join everything.  The wake-ups (condition variables, and
+ * SIGUSR1 for sleepers) are repeated until all threads have left, because
+ * a thread may test the stop flag just before it starts to wait.  Returns
+ * -1 if some thread is still there after STOP_TIMEOUT_NS (a workload that
+ * deadlocks itself): those are not joined, the process exit ends them.
  */
-static void threads_stop(struct rtapp_run *run)
+static int threads_stop(struct rtapp_run *run)
 {
-	int exited, created = 0;
+	u64 give_up = now_mono() + STOP_TIMEOUT_NS;
+	int exited, created = 0, rc = 0;
 	size_t i;
 
 	for (i = 0; i < run->nr_threads; i++)
@@ -797,14 +839,32 @@ static void threads_stop(struct rtapp_run *run)
 		res_wake_all(run);
 		pthread_mutex_lock(&run->lock);
 		exited = run->exited;
+		for (i = 0; i < run->nr_threads; i++)
+			if (run->threads[i].created && !run->threads[i].exited)
+				pthread_kill(run->threads[i].pth, SIGUSR1);
 		pthread_mutex_unlock(&run->lock);
 		if (exited >= created)
 			break;
+		if (!dl_time_before(now_mono(), give_up)) {
+			rc = -1;
+			break;
+		}
 		sleep_until(now_mono() + NSEC_PER_MSEC);
 	}
+	pthread_mutex_lock(&run->lock);
+	for (i = 0; i < run->nr_threads; i++) {
+		struct rtapp_thread *th = &run->threads[i];
+
+		if (th->created && !th->exited)
+			run->stuck = true;
+		else if (th->created)
+			th->joinable = true;
+	}
+	pthread_mutex_unlock(&run->lock);
 	for (i = 0; i < run->nr_threads; i++)
-		if (run->threads[i].created)
+		if (run->threads[i].joinable)
 			pthread_join(run->threads[i].pth, NULL);
+	return rc;
 }
 
 /* Main thread: wait for the duration, a signal, or every thread done. */
@@ -864,18 +924,24 @@ static void fill_summary(struct rtapp_run *run, struct dlb_summary *sum)
 int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err)
 {
 	enum dlb_run_status st = DLB_RUN_ERROR;
+	struct sigaction sa;
 	sigset_t block, old;
 	size_t i;
 	int rc = -1;
 
 	pthread_mutex_init(&run->lock, NULL);
 	pthread_cond_init(&run->cond, NULL);
-	if (run->wl->global.lock_pages && mlockall(MCL_CURRENT | MCL_FUTURE))
-		return dlb_err_set(err, DLB_EXIT_ENV, "lock_pages: mlockall: %s", strerror(errno));
+	if (run->wl->global.lock_pages && mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		dlb_err_set(err, DLB_EXIT_ENV, "lock_pages: mlockall: %s", strerror(errno));
+		goto out;
+	}
 	if (res_init(run, err) || threads_init(run, err))
 		goto out;
 	if (rtapp_cpusets_needed(run->wl) && rtapp_cpusets_create(&run->cpusets, run->wl, err))
 		goto out;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_wake_signal;	/* no SA_RESTART: sleeps return EINTR */
+	sigaction(SIGUSR1, &sa, NULL);
 	/* threads never take SIGINT/SIGTERM: the main thread does, and tells them */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -889,7 +955,8 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 		if (!err->msg[0])
 			dlb_err_set(err, DLB_EXIT_INCOMPLETE, "interrupted while starting threads");
 		threads_release(run, -1);
-		threads_stop(run);
+		if (threads_stop(run))
+			dlb_err_prefix(err, "threads did not stop");
 		goto out;
 	}
 	mark_run_start(run);
@@ -897,14 +964,21 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 	run->end = run->opts->duration_ns ? run->t0 + run->opts->duration_ns : 0;
 	threads_release(run, 1);
 	st = wait_run(run);
-	threads_stop(run);
+	if (threads_stop(run)) {
+		st = DLB_RUN_ERROR;
+		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "threads still blocked %llu s after the "
+			    "end (does the workload deadlock, e.g. locks taken in opposite "
+			    "orders?): left to the process exit",
+			    (unsigned long long)(STOP_TIMEOUT_NS / NSEC_PER_SEC));
+	}
 	mark_run_end(run, st);
 	rc = 0;
 out:
 	sum->end_ns = now_mono();
 	fill_summary(run, sum);
 	sum->status = rc ? DLB_RUN_ERROR : st;
-	for (i = 0; i < run->nr_threads; i++)
+	/* a stuck thread may still touch its buffers: leave them to the exit */
+	for (i = 0; i < run->nr_threads && !run->stuck; i++)
 		thread_fini(&run->threads[i], rc ? NULL : err);
 	rtapp_cpusets_destroy(&run->cpusets);
 	if (rc)

@@ -34,7 +34,8 @@ static void usage(FILE *f)
 		"  -m, --cpus=N               reference: simulated CPUs (default: online CPUs)\n"
 		"  -o, --output=DIR           run folder (default: the workload's global.logdir)\n"
 		"  -d, --duration=TIME        run length, e.g. 2s, 500ms (default: global.duration)\n"
-		"  -t, --trace-marker=PATH    write markers to PATH (a tracefs instance's trace_marker)\n"
+		"  -t, --trace-marker=PATH    write markers to PATH (a tracefs instance's trace_marker;\n"
+		"                             default $DLB_TRACE_MARKER, set by dlb-record)\n"
 		"  -n, --no-markers           write no markers\n"
 		"  -2, --setscheduler2[=NR]   v4 patchset ABI: sched_setscheduler2 (syscall NR)\n"
 		"  -q, --quiet                print nothing but errors\n"
@@ -169,6 +170,9 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 		return die(DLB_EXIT_BAD_INPUT, optind >= argc ? "no workload given" :
 			   "one workload only");
 	}
+	if (o->ref_cpus && o->backend != RTAPP_BACKEND_REFERENCE)
+		return die(DLB_EXIT_BAD_INPUT, "--cpus: simulated CPUs are for --backend "
+			   "reference; the kernel backend uses the machine's");
 	o->workload = argv[optind];
 	return 0;
 }
@@ -208,12 +212,18 @@ static int calibrate(struct rtapp_run *run, struct dlb_err *err)
 
 static int setup_markers(struct rtapp_run *run, const struct rtapp_opts *o, struct dlb_err *err)
 {
+	const char *path = o->marker_path;
 	char warn[256];
 
 	run->tm.fd = -1;
 	if (o->no_markers)
 		return 0;
-	if (rtapp_tracemark_open(&run->tm, o->marker_path, warn, sizeof(warn), err))
+	/* dlb-record names its instance's trace_marker for the command it runs */
+	if (!path)
+		path = getenv("DLB_TRACE_MARKER");
+	if (path && !*path)
+		path = NULL;
+	if (rtapp_tracemark_open(&run->tm, path, warn, sizeof(warn), err))
 		return -1;
 	if (warn[0])
 		fprintf(stderr, "%s: warning: %s\n", prog, warn);
@@ -227,6 +237,7 @@ int main(int argc, char **argv)
 	struct rtapp_run run = { 0 };
 	struct workload *wl = NULL;
 	struct dlb_err err = { 0 };
+	struct dl_param_limits lim;
 	char path[PATH_MAX + 16], calib_where[32];
 	struct sigaction sa;
 	int rc;
@@ -235,7 +246,15 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	join_cmdline(o.cmdline, sizeof(o.cmdline), argc, argv);
-	if (wl_load_file(o.workload, NULL, &wl, &err))
+	/*
+	 * The kernel backend checks every DL task against this kernel's
+	 * period limits (dl_param_check, in the loader) before any
+	 * sched_setattr: a refusal then names the file, line and rule.  The
+	 * reference models a kernel with the defaults.
+	 */
+	if (o.backend == RTAPP_BACKEND_KERNEL)
+		rtapp_sched_limits(&lim);
+	if (wl_load_file(o.workload, o.backend == RTAPP_BACKEND_KERNEL ? &lim : NULL, &wl, &err))
 		return die(err.code, "%s", err.msg);
 	if (!o.duration_set)
 		o.duration_ns = wl->global.duration_ns;
@@ -252,6 +271,12 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	/* what the summary says if a backend fails before it fills it in */
+	sum.status = DLB_RUN_ERROR;
+	snprintf(sum.backend, sizeof(sum.backend), "%s",
+		 o.backend == RTAPP_BACKEND_REFERENCE ? "reference" : "kernel");
+	snprintf(sum.clock, sizeof(sum.clock), "%s",
+		 o.backend == RTAPP_BACKEND_REFERENCE ? "virtual" : "mono");
 	if (o.backend == RTAPP_BACKEND_REFERENCE) {
 		rc = rtapp_reference_run(&run, &sum, &err);
 	} else {

@@ -1,12 +1,276 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The reference backend: the workload on the reference simulator. */
+/*
+ * The reference backend: the workload on the reference simulator
+ * (reference/sim.h), written to the same run folder as the kernel backend
+ * (docs/results.md): rt-app logs from the simulator's job hook, trace.txt
+ * in the kernel's text format from its event hook (markers included),
+ * /proc-style sched snapshots from its per-thread stats, summary.json.
+ *
+ * Everything here is a function of the workload and the options: virtual
+ * time from 0, no wall clock, no PIDs, so the output is byte-identical from
+ * run to run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dlbench/event_text.h"
 #include "dlbench/exitcode.h"
 
+#include "../reference/sim.h"
 #include "rtapp.h"
+
+/*
+ * The model has no busy loop: a "loop" is one µs of nominal work, so
+ * perf x calibration is the work done, as on the kernel backend.
+ */
+#define REF_NS_PER_LOOP	1000.0
+
+struct ref_thread {
+	FILE *log;
+	char log_name[DLB_SUMMARY_PATH_MAX];
+	char sched_name[DLB_SUMMARY_PATH_MAX];
+	s64 max_lateness;
+	u64 jobs;
+};
+
+struct ref_run {
+	struct rtapp_run *run;
+	struct dlb_sim *sim;
+	FILE *trace;
+	size_t nr;
+	struct ref_thread *th;
+	bool write_error;
+};
+
+static int on_event(const struct dlb_event *ev, void *arg)
+{
+	struct ref_run *r = arg;
+	char line[DLB_EVENT_TEXT_MAX];
+	int n;
+
+	if (rtapp_signalled)
+		return DLB_EXIT_INCOMPLETE;
+	n = dlb_event_format(line, sizeof(line), ev, dlb_sim_comm(r->sim, ev->pid));
+	if (n < 0 || fprintf(r->trace, "%s\n", line) < 0)
+		r->write_error = true;
+	return 0;
+}
+
+/* One job as one rt-app log line (runlog.h has the columns). */
+static int on_job(const struct dlb_sim_job *j, void *arg)
+{
+	struct ref_run *r = arg;
+	struct ref_thread *t = &r->th[j->thread];
+	char line[DLB_RUNLOG_LINE_MAX];
+	struct dlb_runlog_rec rec = {
+		.idx = (int)j->thread,
+		.perf = j->run_ns / NSEC_PER_USEC,
+		.run = (j->end - j->begin) / NSEC_PER_USEC,
+		/* to the next release, or to the end when the job was late */
+		.period = (j->end + (j->slack_ns > 0 ? (u64)j->slack_ns : 0) - j->begin) /
+			  NSEC_PER_USEC,
+		.start = j->begin / NSEC_PER_USEC,
+		.end = j->end / NSEC_PER_USEC,
+		.rel_st = j->begin / NSEC_PER_USEC,
+		.slack = j->slack_ns / (s64)NSEC_PER_USEC,
+		.c_duration = j->run_ns / NSEC_PER_USEC,
+		.c_period = j->period_ns / NSEC_PER_USEC,
+		.wu_lat = j->wu_lat_ns / NSEC_PER_USEC,
+	};
+	int n;
+
+	if (j->deadline) {
+		s64 late = (s64)(j->end - j->deadline);
+
+		if (!t->jobs || late > t->max_lateness)
+			t->max_lateness = late;
+	}
+	t->jobs++;
+	if (!t->log)
+		return 0;
+	n = dlb_runlog_format(line, sizeof(line), &rec);
+	if (n < 0 || fwrite(line, 1, (size_t)n, t->log) != (size_t)n)
+		r->write_error = true;
+	return 0;
+}
+
+static FILE *open_out(struct ref_run *r, const char *name, struct dlb_err *err)
+{
+	char path[PATH_MAX + DLB_SUMMARY_PATH_MAX + 2];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", r->run->outdir, name);
+	f = fopen(path, "w");
+	if (!f)
+		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+	return f;
+}
+
+static int open_logs(struct ref_run *r, struct dlb_err *err)
+{
+	const struct workload *wl = r->run->wl;
+	const char *base = wl->global.log_basename ? wl->global.log_basename : "rt-app";
+	char hdr[DLB_RUNLOG_LINE_MAX];
+	struct dlb_sim_task_stats st;
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct wl_task *t;
+
+		dlb_sim_task_stats(r->sim, i, &st);
+		t = &wl->tasks[st.task];
+		snprintf(r->th[i].log_name, sizeof(r->th[i].log_name), "%s-%s-%zu.log", base,
+			 t->name, i);
+		snprintf(r->th[i].sched_name, sizeof(r->th[i].sched_name), "%s-%s-%zu.sched", base,
+			 t->name, i);
+		if (wl->global.log_size == 0) {	/* "disable": no log, as rt-app */
+			r->th[i].log_name[0] = '\0';
+			continue;
+		}
+		r->th[i].log = open_out(r, r->th[i].log_name, err);
+		if (!r->th[i].log)
+			return -1;
+		dlb_runlog_header(hdr, sizeof(hdr), wl_policy_str(t->policy),
+				  t->policy != WL_POLICY_DEADLINE, t->priority);
+		fputs(hdr, r->th[i].log);
+	}
+	return 0;
+}
+
+/* The kernel's /proc/PID/sched layout ("%-45s:%21lld"), from the simulator's stats. */
+static int write_sched(struct ref_run *r, size_t i, struct dlb_err *err)
+{
+	struct dlb_sim_task_stats st;
+	FILE *f;
+
+	dlb_sim_task_stats(r->sim, i, &st);
+	f = open_out(r, r->th[i].sched_name, err);
+	if (!f)
+		return -1;
+	fprintf(f, "%s (%d, #threads: 1)\n", st.comm, st.tid);
+	fprintf(f, "-------------------------------------------------------------------\n");
+#define LINE(name, v) fprintf(f, "%-45s:%21lld\n", name, (long long)(v))
+	fprintf(f, "%-45s:%14llu.%06llu\n", "se.sum_exec_runtime",
+		(unsigned long long)(st.sum_exec_runtime / NSEC_PER_MSEC),
+		(unsigned long long)(st.sum_exec_runtime % NSEC_PER_MSEC));
+	LINE("se.nr_migrations", st.nr_migrations);
+	LINE("nr_switches", st.nr_switches);
+	LINE("nr_voluntary_switches", st.nr_voluntary_switches);
+	LINE("nr_involuntary_switches", st.nr_involuntary_switches);
+	LINE("se.nr_wakeups", st.nr_wakeups);
+	LINE("policy", st.policy);
+	LINE("prio", st.prio);
+	if (st.policy == WL_POLICY_DEADLINE) {
+		LINE("dl.runtime", st.dl_runtime_left);
+		LINE("dl.deadline", st.dl_deadline_abs);
+		/* the seed's per-task schedstats (patch 005) and the simulator's counts */
+		LINE("dl.stats.last_dmiss", st.last_dmiss);
+		LINE("dl.stats.dmiss_max", st.dmiss_max);
+		LINE("dl.stats.last_rorun", st.last_rorun);
+		LINE("dl.stats.rorun_max", st.rorun_max);
+		LINE("dl.nr_throttled", st.nr_throttled);
+		LINE("dl.nr_replenished", st.nr_replenished);
+	}
+#undef LINE
+	if (fclose(f))
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s/%s: write error", r->run->outdir,
+				   r->th[i].sched_name);
+	return 0;
+}
+
+static void fill_summary(struct ref_run *r, struct dlb_summary *sum)
+{
+	const struct workload *wl = r->run->wl;
+	struct dlb_sim_task_stats st;
+	size_t i;
+
+	snprintf(sum->backend, sizeof(sum->backend), "reference");
+	snprintf(sum->clock, sizeof(sum->clock), "virtual");
+	sum->cpus = dlb_sim_nr_cpus(r->sim);
+	sum->start_ns = 0;
+	sum->end_ns = dlb_sim_now(r->sim);
+	sum->threads = calloc(r->nr ? r->nr : 1, sizeof(*sum->threads));
+	if (!sum->threads)
+		return;
+	sum->nr_threads = r->nr;
+	for (i = 0; i < r->nr; i++) {
+		struct dlb_summary_thread *s = &sum->threads[i];
+		const struct wl_task *t;
+
+		dlb_sim_task_stats(r->sim, i, &st);
+		t = &wl->tasks[st.task];
+		snprintf(s->name, sizeof(s->name), "%s", t->name);
+		s->instance = st.instance;
+		s->index = (int)i;
+		s->tid = st.tid;
+		s->policy = st.policy;
+		s->priority = t->priority;
+		s->runtime = st.dl_runtime;
+		s->deadline = st.dl_deadline;
+		s->period = st.dl_period;
+		s->jobs = st.jobs;
+		s->misses = st.jobs_missed;
+		s->max_lateness = r->th[i].max_lateness;
+		snprintf(s->log, sizeof(s->log), "%s", r->th[i].log_name);
+		snprintf(s->sched, sizeof(s->sched), "%s", r->th[i].sched_name);
+	}
+}
+
+static int ref_close(struct ref_run *r, struct dlb_err *err)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < r->nr; i++)
+		if (r->th[i].log && fclose(r->th[i].log))
+			r->write_error = true;
+	if (r->trace && fclose(r->trace))
+		r->write_error = true;
+	if (r->write_error && !err->msg[0])
+		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: write error", r->run->outdir);
+	free(r->th);
+	return rc;
+}
 
 int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err)
 {
-	(void)run;
-	(void)sum;
-	return dlb_err_set(err, DLB_EXIT_ENV, "--backend reference: not available yet");
+	struct ref_run r = { .run = run };
+	struct dlb_sim_opts o;
+	int rc = -1;
+	size_t i;
+
+	dlb_sim_opts_init(&o);
+	o.nr_cpus = run->opts->ref_cpus ? run->opts->ref_cpus :
+		    (int)sysconf(_SC_NPROCESSORS_ONLN);
+	o.duration_ns = run->opts->duration_ns;
+	run->ns_per_loop = REF_NS_PER_LOOP;
+	r.sim = dlb_sim_create(run->wl, &o, err);
+	if (!r.sim)
+		return err->code;
+	r.nr = dlb_sim_nr_threads(r.sim);
+	r.th = calloc(r.nr ? r.nr : 1, sizeof(*r.th));
+	if (!r.th) {
+		dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+		goto out;
+	}
+	r.trace = open_out(&r, "trace.txt", err);
+	if (!r.trace || open_logs(&r, err))
+		goto out;
+	fprintf(r.trace, "# tracer: nop\n#\n");
+	dlb_sim_set_event_hook(r.sim, on_event, &r);
+	dlb_sim_set_job_hook(r.sim, on_job, &r);
+	rc = dlb_sim_run(r.sim, err);
+	for (i = 0; i < r.nr && !rc; i++)
+		rc = write_sched(&r, i, err);
+out:
+	fill_summary(&r, sum);
+	sum->status = rc == 0 ? DLB_RUN_COMPLETE :
+		      err->code == DLB_EXIT_INCOMPLETE ? DLB_RUN_INCOMPLETE : DLB_RUN_ERROR;
+	if (ref_close(&r, err) && !rc)
+		rc = -1;
+	dlb_sim_free(r.sim);
+	return rc ? err->code : DLB_EXIT_OK;
 }

@@ -76,6 +76,8 @@ struct rtapp_thread {
 	int tid;
 	pthread_t pth;
 	bool created;
+	bool exited;			/* left its body (under run->lock) */
+	bool joinable;			/* exited: joined by the main thread */
 	enum rtapp_setup setup;
 	int setup_errno;
 	const char *setup_what;		/* which call failed */
@@ -123,6 +125,7 @@ struct rtapp_run {
 	pthread_cond_t cond;
 	int go;				/* 0 wait, 1 run, -1 abort */
 	int exited;			/* threads that have left their body */
+	bool stuck;			/* some thread did not stop: not joined */
 
 	size_t nr_threads;
 	struct rtapp_thread *threads;

@@ -132,6 +132,14 @@ static int read_kernel_total_bw(u64 *total)
 	return rc;
 }
 
+void rtapp_sched_limits(struct dl_param_limits *lim)
+{
+	lim->period_min = read_u64_file("/proc/sys/kernel/sched_deadline_period_min_us",
+					DL_PERIOD_MIN_US_DEFAULT) * NSEC_PER_USEC;
+	lim->period_max = read_u64_file("/proc/sys/kernel/sched_deadline_period_max_us",
+					DL_PERIOD_MAX_US_DEFAULT) * NSEC_PER_USEC;
+}
+
 static int explain_ebusy(struct dlb_err *err, const struct wl_task *t, int inst,
 			 const struct rtapp_admit_ctx *ctx)
 {
@@ -162,25 +170,27 @@ static int explain_ebusy(struct dlb_err *err, const struct wl_task *t, int inst,
 
 static int explain_einval(struct dlb_err *err, const struct wl_task *t, int inst)
 {
-	char why[256];
+	struct dl_param_limits lim;
 	enum dl_param_rule rule;
+	char why[256];
 
 	if (t->policy != WL_POLICY_DEADLINE)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s' instance %d: the kernel "
 				   "refused policy %s priority %d (EINVAL)", t->name, inst,
 				   wl_policy_str(t->policy), t->priority);
-	rule = dl_param_check(&t->dl, NULL);
+	rtapp_sched_limits(&lim);
+	rule = dl_param_check(&t->dl, &lim);
 	if (rule == DL_PARAM_OK)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s' instance %d: the kernel "
 				   "refused runtime %llu ns, deadline %llu ns, period %llu ns "
-				   "(EINVAL) although they pass the default rules: check the "
-				   "sysctls sched_deadline_period_min_us/max_us", t->name, inst,
+				   "(EINVAL) although they pass its rules as dlbench knows "
+				   "them", t->name, inst,
 				   (unsigned long long)t->dl.runtime,
 				   (unsigned long long)t->dl.deadline,
 				   (unsigned long long)t->dl.period);
 	return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s' instance %d: the kernel refused "
 			   "its parameters (EINVAL): %s", t->name, inst,
-			   dl_param_explain(why, sizeof(why), &t->dl, NULL, rule));
+			   dl_param_explain(why, sizeof(why), &t->dl, &lim, rule));
 }
 
 int rtapp_sched_explain(struct dlb_err *err, int errnum, const struct wl_task *t, int inst,

@@ -62,6 +62,12 @@ long rtapp_nr_setscheduler2_default(void);
  */
 int rtapp_sched_set_self(const struct wl_task *t, const struct rtapp_sched_abi *abi);
 
+/*
+ * The running kernel's period limits (sysctl kernel.sched_deadline_period_
+ * {min,max}_us), the defaults where they cannot be read.
+ */
+void rtapp_sched_limits(struct dl_param_limits *lim);
+
 /* Back to SCHED_OTHER, nice 0 (before leaving a cpuset, at exit). */
 void rtapp_sched_reset_self(void);
 

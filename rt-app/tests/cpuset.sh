@@ -6,7 +6,7 @@
 # not fit on one CPU: 0.95 - 0.05 fair server = 0.9); and whatever happens
 # (success, EBUSY, SIGINT) no cpuset is left and load balancing is restored.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 12
+plan 16
 
 need_root && need_sched_deadline || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 CPUSET=$(awk '$3 == "cgroup" && $4 ~ /cpuset/ { print $2; exit }' /proc/mounts)
@@ -57,3 +57,13 @@ expect_eq "SIGINT while pinned exits 4" "$?" 4
 expect_eq "no cpuset left after SIGINT" "$(left_behind)" 0
 expect_eq "sched_load_balance restored after SIGINT" \
 	"$(cat "$CPUSET/cpuset.sched_load_balance")" "$LB"
+
+# ---- refused before anything is created ----
+"$RTAPP" -q -n -o "$TMP/ovl" "$DATA/pin_overlap.json" >"$TMP/ovl.out" 2>&1
+expect_eq "overlapping DL cpus refused (exit 2)" "$?" 2
+expect_eq "overlap explained" "$(cat "$TMP/ovl.out")" \
+	"dlb-rtapp: task 'narrow': its cpus overlap another DL task's without being equal: root domains cannot overlap"
+"$RTAPP" -q -n -o "$TMP/part" "$DATA/pin_partial.json" >"$TMP/part.out" 2>&1
+expect_eq "an unpinned DL task beside a pinned one refused (exit 2)" "$?" 2
+expect_eq "unpinned explained" "$(cat "$TMP/part.out")" \
+	"dlb-rtapp: task 'free': SCHED_DEADLINE without cpus while other DL tasks are pinned: pin every DL task (each set becomes its own root domain)"

@@ -7,7 +7,7 @@
 # calibration accuracy.  Needs root, SCHED_DEADLINE and tracefs; holds the
 # machine-wide kernel lock throughout.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 26
+plan 31
 
 need_root && need_sched_deadline && need_tracefs || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 exec 9>/tmp/dlbench-kernel.lock
@@ -69,12 +69,29 @@ check "marker timestamps on the mono clock match the log's start (us)" \
 check "sched snapshot saved, policy 6" grep -Eq '^policy +: +6$' "$TMP/dl2/rt-app-dl_a-0.sched"
 expect_eq "no DL thread left after the run" "$(dl_threads)" 0
 
+# ---- under dlb-record: markers to $DLB_TRACE_MARKER without -t ----
+mkdir "$INST"
+DLB_TRACE_MARKER=$INST/trace_marker "$RTAPP" -q -d 200ms -o "$TMP/env" "$DATA/dl2.json" \
+	>"$TMP/env.out" 2>&1
+expect_eq "run with DLB_TRACE_MARKER exits 0" "$?" 0
+n=$(grep -c "dlb_job: .* event=begin" "$INST/trace")
+rmdir "$INST"
+expect_eq "its 20 + 10 job begins in the instance" "$n" 30
+
 # ---- over-subscription: 3 x 0.9 on 1.8 usable ----
 "$RTAPP" -q -n -o "$TMP/busy" "$DATA/oversub.json" >"$TMP/busy.out" 2>&1
 expect_eq "over-subscribed workload exits 3 (environment)" "$?" 3
 check "EBUSY explained: task, bandwidth, admitted, capacity" \
 	grep -q "task 'big' instance 2: SCHED_DEADLINE admission refused (EBUSY): bandwidth 0.900 (runtime 9000000 ns / period 10000000 ns) does not fit: this run had admitted 1.800 of the 1.800 available to tasks (2 CPUs x sched_rt_runtime_us 950000 / sched_rt_period_us 1000000 = 1.900, less the fair servers' 0.050 per CPU)" "$TMP/busy.out"
 expect_eq "no DL thread left after EBUSY" "$(dl_threads)" 0
+expect_eq "summary after EBUSY says error" "$(json_get "$TMP/busy/summary.json" status)" error
+
+# ---- checked against this kernel's sysctl limits before any sched_setattr ----
+min=$(cat /proc/sys/kernel/sched_deadline_period_min_us)
+"$RTAPP" -q -n -o "$TMP/short" "$DATA/short_period.json" >"$TMP/short.out" 2>&1
+expect_eq "a period below sched_deadline_period_min_us exits 2" "$?" 2
+expect_eq "named with file, line, column and rule" "$(cat "$TMP/short.out")" \
+	"dlb-rtapp: $DATA/short_period.json:2:80: tasks.s.dl-period: period 50000 ns is below $((min * 1000)) ns (period must be at least sched_deadline_period_min_us)"
 
 # ---- a sched_setscheduler2 number this kernel does not have ----
 "$RTAPP" -q -n --setscheduler2=999 -o "$TMP/nosys" "$DATA/dl2.json" >"$TMP/nosys.out" 2>&1
