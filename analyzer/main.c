@@ -291,27 +291,31 @@ static FILE *open_out(const char *dir, const char *name, struct dlb_err *err)
 }
 
 /*
- * Our job rows go to jobs.csv, unless the folder already holds a jobs.csv
- * of another tool (dlb-sim writes its own): never clobber a witness, use
- * report-jobs.csv and say so.
+ * Our job rows go to jobs.csv: run.sh and plots/ read them there.  A
+ * jobs.csv of another tool already in the folder (dlb-sim writes its own)
+ * is a witness, not ours to destroy: it is kept as jobs.orig.csv, and the
+ * report says so.  Returns 0, or -1 with @err if it cannot be kept.
  */
-static const char *jobs_csv_name(const char *dir, struct dlb_report_info *ri)
+static int keep_foreign_jobs_csv(const char *dir, struct dlb_report_info *ri, struct dlb_err *err)
 {
-	char path[4096], line[64];
-	bool ours = true;
+	char path[4096], kept[4096], line[64];
+	bool ours;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/jobs.csv", dir);
 	f = fopen(path, "r");
 	if (!f)
-		return "jobs.csv";
-	if (!fgets(line, sizeof(line), f) || strncmp(line, "tid,name,job,release_ns,", 24))
-		ours = false;
+		return 0;
+	ours = fgets(line, sizeof(line), f) && !strncmp(line, "tid,name,job,release_ns,", 24);
 	fclose(f);
 	if (ours)
-		return "jobs.csv";
-	dlb_report_note(ri, "%s holds another tool's jobs.csv: job rows in report-jobs.csv", dir);
-	return "report-jobs.csv";
+		return 0;
+	snprintf(kept, sizeof(kept), "%s/jobs.orig.csv", dir);
+	if (rename(path, kept))
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: cannot keep another tool's jobs.csv: %s",
+				   kept, strerror(errno));
+	dlb_report_note(ri, "the jobs.csv that was in %s (another tool's) is now jobs.orig.csv", dir);
+	return 0;
 }
 
 static int write_reports(const struct opts *o, struct dlb_metrics *m, struct dlb_report_info *ri,
@@ -386,7 +390,9 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	if (folder && dlb_crosscheck_before(m, folder, ri, err))
 		goto out;
 	if (o->outdir) {
-		sink.csv = open_out(o->outdir, jobs_csv_name(o->outdir, ri), err);
+		if (keep_foreign_jobs_csv(o->outdir, ri, err))
+			goto out;
+		sink.csv = open_out(o->outdir, "jobs.csv", err);
 		if (!sink.csv)
 			goto out;
 		dlb_jobs_csv_header(sink.csv);

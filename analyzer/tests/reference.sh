@@ -32,13 +32,13 @@ workload() {
 	EOS
 }
 
-# rows of the reference's jobs.csv our report-jobs.csv does not match exactly
+# rows of the reference's jobs.csv (kept as jobs.orig.csv) our jobs.csv does not match exactly
 # (release, begin, end, deadline; our exec against its run time)
 mismatches() {
 	awk -F, 'FNR == 1 { next }
 		NR == FNR { k = $1 "," $3; ref[k] = $4 "," $5 "," $6 "," $7 "," $9; n++; next }
 		{ k = $1 "," $3; if ((k in ref) && ref[k] == $4 "," $5 "," $6 "," $7 "," $12) ok++ }
-		END { print n - ok }' "$1/jobs.csv" "$1/report-jobs.csv"
+		END { print n - ok }' "$1/jobs.orig.csv" "$1/jobs.csv"
 }
 
 workload fit 4000 6000		# 3 x 0.4 + 2 x 0.3 = 1.8 CPUs
@@ -46,8 +46,8 @@ run "$BIN/dlb-sim" -m 2 --no-timing -o "$T/fit" "$T/fit.json"
 expect_eq "dlb-sim: exit 0" "$rc" 0
 run "$A" "$T/fit"
 expect_eq "analyze: exit 0" "$rc $(cat "$T/err")" "0 "
-expect_eq "same number of jobs" "$(($(wc -l <"$T/fit/report-jobs.csv") - 1))" \
-	"$(($(wc -l <"$T/fit/jobs.csv") - 1))"
+expect_eq "same number of jobs" "$(($(wc -l <"$T/fit/jobs.csv") - 1))" \
+	"$(($(wc -l <"$T/fit/jobs.orig.csv") - 1))"
 expect_eq "every job: same release, begin, end, deadline, execution time" \
 	"$(mismatches "$T/fit")" 0
 expect_eq "G-EDF reference: no priority inversion" \
@@ -58,7 +58,7 @@ workload over 6000 8000		# 3 x 0.6 + 2 x 0.4 = 2.6 CPUs: misses
 run "$BIN/dlb-sim" -m 2 -a off --no-timing -o "$T/over" "$T/over.json"
 expect_eq "overloaded dlb-sim: exit 0" "$rc" 0
 run "$A" -m -1 "$T/over"
-ref_miss=$(awk -F, 'NR > 1 && $6 > $7 { n++ } END { print n + 0 }' "$T/over/jobs.csv")
+ref_miss=$(awk -F, 'NR > 1 && $6 > $7 { n++ } END { print n + 0 }' "$T/over/jobs.orig.csv")
 our_miss=$(grep -m1 -o '"misses": [0-9]*' "$T/over/report.json" | awk '{ print $2 }')
 check "overloaded: misses found ($our_miss)" test "$our_miss" -gt 0
 expect_eq "overloaded: the reference's misses, no more, no fewer" "$our_miss" "$ref_miss"
