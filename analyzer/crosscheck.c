@@ -271,6 +271,29 @@ static void check_summary_jobs(struct dlb_metrics *m, const struct dlb_summary_t
 				 (unsigned long long)jobs, (unsigned long long)st->jobs);
 }
 
+/* The reference's snapshots, sched/<tid>.sched, in a folder without summary.json. */
+static void check_sched_dir(struct dlb_metrics *m, const char *dir, struct dlb_report_info *ri)
+{
+	char path[4096], file[300];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/sched", dir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (end == de->d_name || strcmp(end, ".sched") || tid <= 0)
+			continue;
+		snprintf(file, sizeof(file), "sched/%s", de->d_name);
+		check_sched(m, dir, file, (int)tid, ri);
+	}
+	closedir(d);
+}
+
 int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_report_info *ri,
 			  struct dlb_err *err)
 {
@@ -314,6 +337,7 @@ void dlb_crosscheck_after(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	record_check(m);
 	if (!s) {
 		check_logs_by_name(m, dir, ri);
+		check_sched_dir(m, dir, ri);
 		return;
 	}
 	for (i = 0; i < s->nr_threads; i++) {
