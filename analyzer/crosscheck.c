@@ -271,6 +271,40 @@ static void check_summary_jobs(struct dlb_metrics *m, const struct dlb_summary_t
 				 (unsigned long long)jobs, (unsigned long long)st->jobs);
 }
 
+/*
+ * The reference's ops.csv: what its push, pull, find, set and select cost
+ * per call (the decision cost DESIGN.md asks for), carried into the report
+ * as the simulator measured it.
+ */
+static void read_ops(const char *dir, struct dlb_report_info *ri)
+{
+	char path[4096], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/ops.csv", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(line, sizeof(line), f) || strncmp(line, "op,cpu_select,cpus,calls,", 25)) {
+		dlb_report_note(ri, "%s not used: not the reference's ops.csv", path);
+		fclose(f);
+		return;
+	}
+	while (ri->nr_ops < DLB_REPORT_MAX_OPS && fgets(line, sizeof(line), f)) {
+		struct dlb_report_op *op = &ri->ops[ri->nr_ops];
+		unsigned long long sum;
+
+		if (sscanf(line, "%15[^,],%15[^,],%d,%llu,%llu,%15[^,],%llu,%llu,%llu,%lf,%llu,%llu",
+			   op->op, op->cpu_select, &op->cpus, &op->calls, &op->done, op->unit, &sum,
+			   &op->min, &op->max, &op->mean, &op->p50, &op->p99) != 12) {
+			dlb_report_note(ri, "%s: row %d not understood", path, ri->nr_ops + 2);
+			break;
+		}
+		ri->nr_ops++;
+	}
+	fclose(f);
+}
+
 /* The reference's snapshots, sched/<tid>.sched, in a folder without summary.json. */
 static void check_sched_dir(struct dlb_metrics *m, const char *dir, struct dlb_report_info *ri)
 {
@@ -301,6 +335,7 @@ int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	size_t i;
 
 	record_load(dir, ri);
+	read_ops(dir, ri);
 	s = summary_load(dir, ri);
 	if (!s)
 		return 0;

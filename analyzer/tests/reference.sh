@@ -9,7 +9,7 @@
 # the two CPU-selection structures schedule alike (same), a context-switch
 # overhead injected into the simulator is a regression.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 13
+plan 14
 if [ ! -x "$BIN/dlb-sim" ]; then
 	skip_rest "dlb-sim not built"
 	exit 0
@@ -53,6 +53,8 @@ expect_eq "every job: same release, begin, end, deadline, execution time" \
 expect_eq "G-EDF reference: no priority inversion" \
 	"$(grep -o '"inversion_ns": [0-9]*' "$T/fit/report.json" | sort -u)" '"inversion_ns": 0'
 check "and it ran the CPUs at 90 %" grep -q '^0         90.0%' "$T/out"
+expect_eq "its ops.csv carried: one decision row per operation" \
+	"$(awk '$2 == "heap" && $1 ~ /^(push|pull|find|set|select)$/' "$T/out" | wc -l)" 5
 expect_eq "its sched/<tid>.sched dl.stats read, and they agree (no warning)" \
 	"$(grep -c '^# note: task .* kernel dl.stats dmiss_max 0 ns, rorun_max 0 ns;' "$T/out") $(grep -c schedstat_disagree "$T/out")" "5 0"
 
