@@ -98,6 +98,13 @@ kernel_lock() {
 	export DLB_LOCKED=1
 }
 
+# kconfig: the running kernel's config, when the board has it (zcat is optional)
+kconfig() {
+	if [ -r "/boot/config-$(uname -r)" ]; then cat "/boot/config-$(uname -r)"
+	elif [ -r /proc/config.gz ] && have zcat; then zcat /proc/config.gz
+	fi
+}
+
 write_env() {	# write_env FILE BACKEND
 	local f=$1
 	{
@@ -112,6 +119,7 @@ write_env() {	# write_env FILE BACKEND
 		echo "dlbench_version=$(cat "$DLB_SRC/VERSION" 2>/dev/null)"
 		echo "git=$(git -C "$DLB_SRC" describe --always --dirty 2>/dev/null)"
 		echo "preempt=$(uname -v | grep -o 'PREEMPT[_A-Z]*' | head -1)"
+		kconfig | sed -n 's/^CONFIG_\(PREEMPT[A-Z_]*\|HZ\|HZ_[0-9]*\|NO_HZ[A-Z_]*\|SCHEDSTATS\|SCHED_DEBUG\|NR_CPUS\|CPUSETS\|RT_GROUP_SCHED\)=\(.*\)/config_\1=\2/p'
 	} > "$f"
 }
 
