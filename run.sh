@@ -312,6 +312,9 @@ run_suite() {
 	local entries=()
 	mkdir -p "$out" || die "$EXIT_ENV" "cannot create $out"
 	cp "$sfile" "$out/suite.txt"
+	local th=${sfile%.suite}.thresholds
+	[ -r "$th" ] || th=$DLB_SRC/workloads/suites/default.thresholds
+	if [ -r "$th" ]; then cp "$th" "$out/thresholds.txt"; else : > "$out/thresholds.txt"; fi
 	write_env "$out/env.txt" "$backends"
 	printf 'workload\tbackend\tverdict\tcode\tseconds\twhy\n' > "$out/summary.tsv"
 	while read -r wl bes cpus dur expect rmax kmax watch; do
@@ -346,19 +349,31 @@ run_suite() {
 		fi
 		one_run "$DLB_SRC/$wl" "$be" "$dir" "$cpus" "$dur" "$expect" "$limit" "$watch"
 		if [ -n "$baseline" ] && [ "$VERDICT" = PASS ] && [ "$expect" != refused ]; then
-			baseline_check "$baseline/$be/$name" "$dir"
+			# shellcheck disable=SC2046 # options split on purpose
+			baseline_check "$baseline/$be/$name" "$dir" $(thresholds "$out/thresholds.txt" "$be" "$name")
 		fi
 		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$be" "$VERDICT" "$VCODE" $((SECONDS - start)) "$WHY" >> "$out/summary.tsv"
 	done
 }
 
-# baseline_check BASEDIR NEWDIR: compare with the baseline's report; a regression fails the run
+# thresholds FILE BACKEND WORKLOAD: the compare options a thresholds file gives them
+thresholds() {
+	[ -r "$1" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" |
+	while read -r b w opts; do
+		{ [ "$b" = "*" ] || [ "$b" = "$2" ]; } && { [ "$w" = "*" ] || [ "$w" = "$3" ]; } &&
+			echo "$opts"
+	done | tr '\n' ' '
+}
+
+# baseline_check BASEDIR NEWDIR [OPTIONS...]: compare with the baseline's report
 baseline_check() {
 	local base=$1 new=$2 ana rc
+	shift 2
 	[ -r "$base/report.json" ] || { WHY="$WHY; no baseline report"; return 0; }
 	ana=$(tool dlb-analyze) || return 0
-	cmd_log "$new" "$ana" compare "$base" "$new"
-	"$ana" compare "$base" "$new" > "$new/compare.txt" 2>&1; rc=$?
+	cmd_log "$new" "$ana" compare "$@" "$base" "$new"
+	"$ana" compare "$@" "$base" "$new" > "$new/compare.txt" 2>&1; rc=$?
 	case $rc in
 	0)	WHY="$WHY; baseline: no regression" ;;
 	"$EXIT_REGRESSION") VERDICT=FAIL VCODE=$EXIT_REGRESSION
@@ -561,7 +576,8 @@ cmd_compare() {
 	case ${1:-} in -h|--help|"")
 		echo "usage: ./run.sh compare BASE NEW [dlb-analyze compare options, e.g. -t misses=0,0]"
 		echo "BASE and NEW: report.json files, run folders, or suite folders (every"
-		echo "BACKEND/WORKLOAD in NEW is compared with the same one in BASE)."
+		echo "BACKEND/WORKLOAD in NEW is compared with the same one in BASE, with the"
+		echo "thresholds of the suite (NEW/thresholds.txt) before those given here)."
 		[ -n "${1:-}" ]; return $(( $? ? EXIT_BAD_INPUT : 0 )) ;;
 	esac
 	[ $# -ge 2 ] || die "$EXIT_BAD_INPUT" "compare: BASE and NEW needed (try --help)"
@@ -579,7 +595,10 @@ cmd_compare() {
 			echo "$r: not in $base"; [ "$worst" -eq 0 ] && worst=$EXIT_BAD_INPUT; continue
 		fi
 		echo "== $r"
-		"$ana" compare "$@" "$base/$r" "$new/$r"; rc=$?
+		# the suite's thresholds (kept in the folder), then the command line's
+		# shellcheck disable=SC2046
+		"$ana" compare $(thresholds "$new/thresholds.txt" "${r%%/*}" "${r#*/}") "$@" \
+			"$base/$r" "$new/$r"; rc=$?
 		if [ "$rc" -eq "$EXIT_REGRESSION" ] || [ "$worst" -eq 0 ]; then
 			[ "$worst" -ne "$EXIT_REGRESSION" ] && worst=$rc
 		fi
