@@ -70,6 +70,18 @@ static void usage(FILE *f)
 #undef X
 }
 
+static int die_usage(const char *fmt, const char *arg);
+
+/* getopt's complaint, in our one-line form (opterr is 0). */
+static int bad_option(int ch, char **argv)
+{
+	const char *opt = argv[optind - 1];
+
+	if (ch == ':')
+		return die_usage("option '%s' needs a value", opt);
+	return die_usage("unknown option '%s'", opt);
+}
+
 static int die_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, PROG ": ");
@@ -152,7 +164,8 @@ static int cmd_compare(int argc, char **argv)
 	if (!c)
 		goto fail;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:Alh", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":t:Alh", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 't':
 			if (dlb_compare_threshold(c, optarg, &err))
@@ -171,7 +184,7 @@ static int cmd_compare(int argc, char **argv)
 			return DLB_EXIT_OK;
 		default:
 			dlb_compare_free(c);
-			return die_usage("compare: bad option%s", "");
+			return bad_option(ch, argv);
 		}
 	}
 	if (argc - optind != 2) {
@@ -204,7 +217,8 @@ static void on_job(const struct dlb_job *j, void *arg)
 }
 
 /* What the reader knows about the data, as quality flags (the larger count wins). */
-static void reader_quality(struct dlb_metrics *m, const struct dlb_trace_quality *q)
+static void reader_quality(struct dlb_metrics *m, const struct dlb_trace_quality *q,
+			   const char *path)
 {
 	const struct dlb_run_metrics *r = dlb_metrics_run(m);
 	u64 lost = q->lost_events > q->lost_records ? q->lost_events : q->lost_records;
@@ -228,7 +242,7 @@ static void reader_quality(struct dlb_metrics *m, const struct dlb_trace_quality
 				 "%llu timestamps went backwards within a CPU",
 				 (unsigned long long)q->backwards);
 	if (q->bad_lines)
-		dlb_metrics_flag(m, DLB_Q_BAD_LINES, q->bad_lines, "first at line %llu",
+		dlb_metrics_flag(m, DLB_Q_BAD_LINES, q->bad_lines, "first at %s:%llu", path,
 				 (unsigned long long)q->first_bad_line);
 }
 
@@ -339,17 +353,21 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	if (dlb_trace_read(t, dlb_metrics_event, m, err) < 0)
 		goto out;
 	dlb_metrics_finish(m);
-	reader_quality(m, q);
+	reader_quality(m, q, tpath);
 	if (folder)
 		dlb_crosscheck_after(m, folder, ri);
-	ri->kernel = o->kernel;
-	ri->arch = o->arch;
+	/* the command line wins over record.txt and summary.json */
+	if (o->kernel)
+		ri->kernel = o->kernel;
+	if (o->arch)
+		ri->arch = o->arch;
 	ri->cmdline = o->cmdline;
 	ri->input = o->input;
 	ri->format = dlb_trace_format_str(dlb_trace_format(t));
 	if (q->clock[0] && !ri->clock)
 		ri->clock = q->clock;
-	ri->cpus = o->cpus;
+	if (o->cpus)
+		ri->cpus = o->cpus;
 	ri->accepted = o->accepted;
 	ri->max_misses = o->max_misses;
 	dlb_report_auto_notes(ri, m);
@@ -397,7 +415,8 @@ int main(int argc, char **argv)
 	save_cmdline(&o, argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
-	while ((ch = getopt_long(argc, argv, "o:c:m:a:Ap:qhV", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":o:c:m:a:Ap:qhV", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			o.outdir = optarg;
@@ -441,7 +460,7 @@ int main(int argc, char **argv)
 			printf(PROG " %s\n", DLB_VERSION);
 			return DLB_EXIT_OK;
 		default:
-			return die_usage("bad option%s", "");
+			return bad_option(ch, argv);
 		}
 	}
 	if (argc - optind != 1)

@@ -1121,6 +1121,8 @@ void dlb_metrics_finish(struct dlb_metrics *m)
 	}
 	qsort(m->sorted, n, sizeof(*m->sorted), cmp_task);
 	m->run.jobs_open_at_end = open;
+	if (!m->run.events)
+		dlb_metrics_flag(m, DLB_Q_NO_EVENTS, 1, "not one event in the trace");
 	if (m->run.events && !m->run.switches)
 		dlb_metrics_flag(m, DLB_Q_NO_SCHED_SWITCH, 1, "%llu events, none of them sched_switch",
 				 (unsigned long long)m->run.events);

@@ -56,8 +56,13 @@ static int format_fields(char *buf, size_t size, const struct dlb_event *ev)
 		return snprintf(buf, size, "sched_stat_runtime: comm=%s pid=%d runtime=%llu [ns]",
 				ev->rt.comm, ev->rt.pid, (unsigned long long)ev->rt.runtime);
 	case DLB_EV_EXIT:
-		return snprintf(buf, size, "sched_process_exit: comm=%s pid=%d prio=%d",
-				ev->exit.comm, ev->exit.pid, -1);
+		/*
+		 * The event carries no prio: rt-app's threads return to
+		 * SCHED_OTHER (120) before they exit, and are not the last
+		 * thread of their process.
+		 */
+		return snprintf(buf, size, "sched_process_exit: comm=%s pid=%d prio=120 "
+				"group_dead=false", ev->exit.comm, ev->exit.pid);
 	case DLB_EV_THROTTLE:
 	case DLB_EV_REPLENISH:
 		return snprintf(buf, size, "%s: comm=%s pid=%d runtime=%lld deadline=%llu",

@@ -90,6 +90,13 @@ static void test_others(void **state)
 	snprintf(want, sizeof(want), "%ssched_stat_runtime: comm=B pid=2 runtime=1000 [ns]", pre);
 	expect(&ev, "x", want);
 
+	ev.type = DLB_EV_EXIT;
+	strcpy(ev.exit.comm, "B");
+	ev.exit.pid = 2;
+	snprintf(want, sizeof(want), "%ssched_process_exit: comm=B pid=2 prio=120 group_dead=false",
+		 pre);
+	expect(&ev, "x", want);
+
 	ev.type = DLB_EV_THROTTLE;
 	strcpy(ev.dl.comm, "B");
 	ev.dl.pid = 2;
