@@ -3,7 +3,7 @@
 # ./run.sh's suite on the reference backend: the verdicts the algorithm
 # predicts, a complete run folder, and a wrong prediction caught.
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 11
 for t in dlb-analyze dlb-rtapp; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
 done
@@ -31,6 +31,8 @@ check "env.txt: uname, rt runtime/period, cpus, arch" \
 check "commands.sh holds the exact analyzer command" grep -q 'dlb-analyze -q -m -1 ' "$d/commands.sh"
 if command -v gnuplot >/dev/null; then
 	check "plots: the four figures, PNG and SVG" test "$(ls "$d/plots"/*.png "$d/plots"/*.svg | wc -l)" -eq 8
+	# 3 tasks x 100 jobs, each run in one piece: 300 segments on the CPU rows
+	expect_eq "Gantt data: one segment per job" "$(wc -l < "$d/plots/data/segments.dat")" 300
 else
 	skip "plots" "gnuplot not installed"
 fi
