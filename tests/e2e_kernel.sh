@@ -35,7 +35,7 @@ done
 expect_eq "kernel run: folder complete (missing:$missing)" "$missing" ""
 check "kernel run: no data-quality flag" grep -qx '# data quality: complete' "$tmp/k/report.txt"
 check "kernel run: recorder saw no lost event" grep -qx 'lost_events=0' "$tmp/k/record.txt"
-expect_eq "kernel run: 300 jobs analyzed" "$(($(wc -l < "$tmp/k/jobs.csv") - 1))" 300
+expect_eq "kernel run: 367 jobs analyzed (2 x 100 + 167)" "$(($(wc -l < "$tmp/k/jobs.csv") - 1))" 367
 check "kernel run: recorded with the mono clock" grep -qx 'clock=mono' "$tmp/k/record.txt"
 mig_marked() {
 	local in_jobs marked
