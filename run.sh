@@ -556,11 +556,12 @@ EOF2
 
 cmd_analyze() {
 	local in=${1:-} ana
-	case $in in -h|--help|"")
+	[ -n "$in" ] || { cmd_analyze --help >&2; return "$EXIT_BAD_INPUT"; }
+	case $in in -h|--help)
 		echo "usage: ./run.sh analyze DIR|trace.dat|trace.txt [dlb-analyze options]"
 		echo "Re-analyze a run folder (reports written into it) or a trace (e.g. one"
 		echo "recorded around the real rt-app: pass -p TASK=R,D,P for its DL parameters)."
-		[ -n "$in" ]; return $(( $? ? EXIT_BAD_INPUT : 0 )) ;;
+		return 0 ;;
 	esac
 	shift
 	ana=$(tool dlb-analyze) || die "$EXIT_ENV" "dlb-analyze not built"
@@ -573,12 +574,13 @@ cmd_analyze() {
 
 cmd_compare() {
 	local ana base new rc worst=$EXIT_OK r n=0
-	case ${1:-} in -h|--help|"")
+	[ $# -gt 0 ] || { cmd_compare --help >&2; return "$EXIT_BAD_INPUT"; }
+	case $1 in -h|--help)
 		echo "usage: ./run.sh compare BASE NEW [dlb-analyze compare options, e.g. -t misses=0,0]"
 		echo "BASE and NEW: report.json files, run folders, or suite folders (every"
 		echo "BACKEND/WORKLOAD in NEW is compared with the same one in BASE, with the"
 		echo "thresholds of the suite (NEW/thresholds.txt) before those given here)."
-		[ -n "${1:-}" ]; return $(( $? ? EXIT_BAD_INPUT : 0 )) ;;
+		return 0 ;;
 	esac
 	[ $# -ge 2 ] || die "$EXIT_BAD_INPUT" "compare: BASE and NEW needed (try --help)"
 	base=$1 new=$2; shift 2
@@ -609,10 +611,11 @@ cmd_compare() {
 
 cmd_plot() {
 	local d=${1:-} r n=0
-	case $d in -h|--help|"")
+	[ -n "$d" ] || { cmd_plot --help >&2; return "$EXIT_BAD_INPUT"; }
+	case $d in -h|--help)
 		echo "usage: ./run.sh plot DIR"
 		echo "PNG and SVG figures into DIR/plots/ (a run folder) or into each run folder of a suite."
-		[ -n "$d" ]; return $(( $? ? EXIT_BAD_INPUT : 0 )) ;;
+		return 0 ;;
 	esac
 	have gnuplot || die "$EXIT_ENV" "plot: gnuplot not installed"
 	[ -d "$d" ] || die "$EXIT_BAD_INPUT" "plot: $d: not a folder"
