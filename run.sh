@@ -98,6 +98,13 @@ kernel_lock() {
 	export DLB_LOCKED=1
 }
 
+# kconfig: the running kernel's config, when the board has it (zcat is optional)
+kconfig() {
+	if [ -r "/boot/config-$(uname -r)" ]; then cat "/boot/config-$(uname -r)"
+	elif [ -r /proc/config.gz ] && have zcat; then zcat /proc/config.gz
+	fi
+}
+
 write_env() {	# write_env FILE BACKEND
 	local f=$1
 	{
@@ -112,6 +119,7 @@ write_env() {	# write_env FILE BACKEND
 		echo "dlbench_version=$(cat "$DLB_SRC/VERSION" 2>/dev/null)"
 		echo "git=$(git -C "$DLB_SRC" describe --always --dirty 2>/dev/null)"
 		echo "preempt=$(uname -v | grep -o 'PREEMPT[_A-Z]*' | head -1)"
+		kconfig | sed -n 's/^CONFIG_\(PREEMPT[A-Z_]*\|HZ\|HZ_[0-9]*\|NO_HZ[A-Z_]*\|SCHEDSTATS\|SCHED_DEBUG\|NR_CPUS\|CPUSETS\|RT_GROUP_SCHED\)=\(.*\)/config_\1=\2/p'
 	} > "$f"
 }
 
@@ -304,6 +312,9 @@ run_suite() {
 	local entries=()
 	mkdir -p "$out" || die "$EXIT_ENV" "cannot create $out"
 	cp "$sfile" "$out/suite.txt"
+	local th=${sfile%.suite}.thresholds
+	[ -r "$th" ] || th=$DLB_SRC/workloads/suites/default.thresholds
+	if [ -r "$th" ]; then cp "$th" "$out/thresholds.txt"; else : > "$out/thresholds.txt"; fi
 	write_env "$out/env.txt" "$backends"
 	printf 'workload\tbackend\tverdict\tcode\tseconds\twhy\n' > "$out/summary.tsv"
 	while read -r wl bes cpus dur expect rmax kmax watch; do
@@ -338,19 +349,31 @@ run_suite() {
 		fi
 		one_run "$DLB_SRC/$wl" "$be" "$dir" "$cpus" "$dur" "$expect" "$limit" "$watch"
 		if [ -n "$baseline" ] && [ "$VERDICT" = PASS ] && [ "$expect" != refused ]; then
-			baseline_check "$baseline/$be/$name" "$dir"
+			# shellcheck disable=SC2046 # options split on purpose
+			baseline_check "$baseline/$be/$name" "$dir" $(thresholds "$out/thresholds.txt" "$be" "$name")
 		fi
 		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$be" "$VERDICT" "$VCODE" $((SECONDS - start)) "$WHY" >> "$out/summary.tsv"
 	done
 }
 
-# baseline_check BASEDIR NEWDIR: compare with the baseline's report; a regression fails the run
+# thresholds FILE BACKEND WORKLOAD: the compare options a thresholds file gives them
+thresholds() {
+	[ -r "$1" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" |
+	while read -r b w opts; do
+		{ [ "$b" = "*" ] || [ "$b" = "$2" ]; } && { [ "$w" = "*" ] || [ "$w" = "$3" ]; } &&
+			echo "$opts"
+	done | tr '\n' ' '
+}
+
+# baseline_check BASEDIR NEWDIR [OPTIONS...]: compare with the baseline's report
 baseline_check() {
 	local base=$1 new=$2 ana rc
+	shift 2
 	[ -r "$base/report.json" ] || { WHY="$WHY; no baseline report"; return 0; }
 	ana=$(tool dlb-analyze) || return 0
-	cmd_log "$new" "$ana" compare "$base" "$new"
-	"$ana" compare "$base" "$new" > "$new/compare.txt" 2>&1; rc=$?
+	cmd_log "$new" "$ana" compare "$@" "$base" "$new"
+	"$ana" compare "$@" "$base" "$new" > "$new/compare.txt" 2>&1; rc=$?
 	case $rc in
 	0)	WHY="$WHY; baseline: no regression" ;;
 	"$EXIT_REGRESSION") VERDICT=FAIL VCODE=$EXIT_REGRESSION
@@ -533,11 +556,12 @@ EOF2
 
 cmd_analyze() {
 	local in=${1:-} ana
-	case $in in -h|--help|"")
+	[ -n "$in" ] || { cmd_analyze --help >&2; return "$EXIT_BAD_INPUT"; }
+	case $in in -h|--help)
 		echo "usage: ./run.sh analyze DIR|trace.dat|trace.txt [dlb-analyze options]"
 		echo "Re-analyze a run folder (reports written into it) or a trace (e.g. one"
 		echo "recorded around the real rt-app: pass -p TASK=R,D,P for its DL parameters)."
-		[ -n "$in" ]; return $(( $? ? EXIT_BAD_INPUT : 0 )) ;;
+		return 0 ;;
 	esac
 	shift
 	ana=$(tool dlb-analyze) || die "$EXIT_ENV" "dlb-analyze not built"
@@ -550,11 +574,13 @@ cmd_analyze() {
 
 cmd_compare() {
 	local ana base new rc worst=$EXIT_OK r n=0
-	case ${1:-} in -h|--help|"")
+	[ $# -gt 0 ] || { cmd_compare --help >&2; return "$EXIT_BAD_INPUT"; }
+	case $1 in -h|--help)
 		echo "usage: ./run.sh compare BASE NEW [dlb-analyze compare options, e.g. -t misses=0,0]"
 		echo "BASE and NEW: report.json files, run folders, or suite folders (every"
-		echo "BACKEND/WORKLOAD in NEW is compared with the same one in BASE)."
-		[ -n "${1:-}" ]; return $(( $? ? EXIT_BAD_INPUT : 0 )) ;;
+		echo "BACKEND/WORKLOAD in NEW is compared with the same one in BASE, with the"
+		echo "thresholds of the suite (NEW/thresholds.txt) before those given here)."
+		return 0 ;;
 	esac
 	[ $# -ge 2 ] || die "$EXIT_BAD_INPUT" "compare: BASE and NEW needed (try --help)"
 	base=$1 new=$2; shift 2
@@ -571,7 +597,10 @@ cmd_compare() {
 			echo "$r: not in $base"; [ "$worst" -eq 0 ] && worst=$EXIT_BAD_INPUT; continue
 		fi
 		echo "== $r"
-		"$ana" compare "$@" "$base/$r" "$new/$r"; rc=$?
+		# the suite's thresholds (kept in the folder), then the command line's
+		# shellcheck disable=SC2046
+		"$ana" compare $(thresholds "$new/thresholds.txt" "${r%%/*}" "${r#*/}") "$@" \
+			"$base/$r" "$new/$r"; rc=$?
 		if [ "$rc" -eq "$EXIT_REGRESSION" ] || [ "$worst" -eq 0 ]; then
 			[ "$worst" -ne "$EXIT_REGRESSION" ] && worst=$rc
 		fi
@@ -582,10 +611,11 @@ cmd_compare() {
 
 cmd_plot() {
 	local d=${1:-} r n=0
-	case $d in -h|--help|"")
+	[ -n "$d" ] || { cmd_plot --help >&2; return "$EXIT_BAD_INPUT"; }
+	case $d in -h|--help)
 		echo "usage: ./run.sh plot DIR"
 		echo "PNG and SVG figures into DIR/plots/ (a run folder) or into each run folder of a suite."
-		[ -n "$d" ]; return $(( $? ? EXIT_BAD_INPUT : 0 )) ;;
+		return 0 ;;
 	esac
 	have gnuplot || die "$EXIT_ENV" "plot: gnuplot not installed"
 	[ -d "$d" ] || die "$EXIT_BAD_INPUT" "plot: $d: not a folder"

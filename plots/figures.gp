@@ -17,7 +17,7 @@ col(i) = pal[int(i) % 10 + 1]
 
 # ---- Gantt: a row per CPU ---------------------------------------------------------------------
 set output O.'/gantt.'.fmt
-set title sprintf('%s: schedule, %.1f to %.1f ms (x: job misses its deadline, triangle: throttled, arrow: migration)', title_run, W0, W0 + W)
+set title sprintf('%s: schedule, %.1f to %.1f ms (x: deadline miss, triangle: throttled or overran its runtime, arrow: migration)', title_run, W0, W0 + W)
 set xlabel 'time since the first release (ms)'
 set ylabel 'CPU'
 set xrange [W0:W0 + W]
@@ -28,7 +28,7 @@ in_win(t) = (t >= W0 && t <= W0 + W) ? t : 1/0
 plot for [i=0:N-1] D.'/segments.dat' using (($2 + $3) / 2):($4 == i ? $1 : 1/0):(($3 - $2) / 2):(0.35) \
 		with boxxyerror lc rgb col(i) title word(names, i + 1), \
 	D.'/jobs.dat' using (in_win($3)):($6 == 1 ? $7 + 0.45 : 1/0) with points pt 2 ps 2 lw 3 lc rgb '#d62728' title 'miss', \
-	D.'/throttles.dat' using (in_win($1)):($2 + 0.45) with points pt 9 ps 1.2 lc rgb '#000000' title 'throttle', \
+	D.'/throttles.dat' using (in_win($1)):($2 - 0.45) with points pt 9 ps 1.2 lc rgb '#000000' title 'throttle', \
 	D.'/migrations.dat' using (in_win($1)):($2):(0):($3 - $2) with vectors head filled size screen 0.008,20 lw 1.5 lc rgb '#000000' title 'migration'
 
 # ---- response-time CDF per task ----------------------------------------------------------------

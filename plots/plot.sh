@@ -31,13 +31,13 @@ ntasks=$(wc -l < "$data/tasks.dat")
 [ "$ntasks" -gt 0 ] || { echo "plot.sh: $dir/jobs.csv has no jobs" >&2; exit 2; }
 t0=$(awk -F, 'NR > 1 && $4 != "" && (m == "" || $4 + 0 < m + 0) { m = $4 } END { print m + 0 }' "$dir/jobs.csv")
 
-# jobs.dat: idx job t_end_ms lateness_us response_us miss cpu_end
+# jobs.dat: idx job t_end_ms lateness_us response_us miss cpu_end overran
 awk -F, -v t0="$t0" 'NR == FNR { split($0, a, " "); idx[a[2]] = a[1]; next }
 	FNR > 1 && ($1 in idx) {
 		lat = ($9 == "") ? "NaN" : $9 / 1000
 		rsp = ($10 == "") ? "NaN" : $10 / 1000
 		end = ($6 == "") ? "NaN" : ($6 - t0) / 1e6
-		print idx[$1], $3, end, lat, rsp, ($13 == "1"), $18
+		print idx[$1], $3, end, lat, rsp, ($13 == "1"), $18, ($14 != "" && $14 + 0 > 0)
 	}' "$data/tasks.dat" "$dir/jobs.csv" > "$data/jobs.dat"
 
 # response_cdf.dat: one block per task (gnuplot index = task idx): response_us fraction
@@ -107,6 +107,11 @@ if [ -n "$trace" ]; then
 			print "" > (D "/util.dat"); print "" > (D "/util.dat")
 		}
 	}' "$data/tasks.dat" "$trace"
+fi
+# The kernel has no throttle tracepoint: a job that ran past its runtime
+# (overrun in jobs.csv) was throttled; mark it at its end.
+if [ ! -s "$data/throttles.dat" ]; then
+	awk '$8 == 1 && $3 != "NaN" { print $3, $7, $1 }' "$data/jobs.dat" > "$data/throttles.dat"
 fi
 ncpus=$(awk 'NF { if ($1 + 1 > n) n = $1 + 1 } END { print n + 0 }' "$data/segments.dat")
 [ "$ncpus" -gt 0 ] || ncpus=$(awk '$7 != "" { if ($7 + 1 > n) n = $7 + 1 } END { print n + 0 }' "$data/jobs.dat")

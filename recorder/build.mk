@@ -11,5 +11,5 @@ $(foreach t,$(wildcard recorder/tests/test_*.c),$(eval $(call test_prog,$(t),$(L
 TEST_SCRIPTS	+= $(wildcard recorder/tests/*.sh)
 
 # What run.sh needs beside it when installed (make install: DATADIR/run.sh).
-DATA		+= $(wildcard workloads/suites/*.suite workloads/suites/*.json) \
+DATA		+= $(wildcard workloads/suites/*.suite workloads/suites/*.json workloads/suites/*.thresholds) \
 		   workloads/suites/README.md plots/plot.sh plots/figures.gp farm/lava-nightly.yaml

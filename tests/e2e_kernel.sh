@@ -5,7 +5,7 @@
 # thread, no instance, and the result marked incomplete; a stray trace_pipe
 # reader makes recording refuse, naming its PID.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 15
 need_root && need_tracefs && need_sched_deadline || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 for t in dlb-analyze dlb-rtapp dlb-record; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
@@ -35,8 +35,20 @@ done
 expect_eq "kernel run: folder complete (missing:$missing)" "$missing" ""
 check "kernel run: no data-quality flag" grep -qx '# data quality: complete' "$tmp/k/report.txt"
 check "kernel run: recorder saw no lost event" grep -qx 'lost_events=0' "$tmp/k/record.txt"
-expect_eq "kernel run: 300 jobs analyzed" "$(($(wc -l < "$tmp/k/jobs.csv") - 1))" 300
+expect_eq "kernel run: 367 jobs analyzed (2 x 100 + 167)" "$(($(wc -l < "$tmp/k/jobs.csv") - 1))" 367
 check "kernel run: recorded with the mono clock" grep -qx 'clock=mono' "$tmp/k/record.txt"
+mig_marked() {
+	local in_jobs marked
+	in_jobs=$(awk -F, 'NR > 1 { s += $15 } END { print s + 0 }' "$tmp/k/jobs.csv")
+	marked=$(wc -l < "$tmp/k/plots/data/migrations.dat")
+	echo "# migrations: $in_jobs in jobs.csv, $marked marked in the Gantt data"
+	[ "$marked" -ge "$in_jobs" ]
+}
+if command -v gnuplot >/dev/null; then
+	check "kernel run: every migration of a job is marked in the Gantt data" mig_marked
+else
+	skip "Gantt migrations" "gnuplot not installed"
+fi
 
 # 2. SIGINT to run.sh in the middle of a 6 s run
 # a background job of a non-interactive shell starts with SIGINT ignored: undo that

@@ -3,7 +3,7 @@
 # ./run.sh nightly for the farm: valid JUnit (xmllint), TAP on stdout, the
 # time budget skips what would overrun it, a baseline comparison.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 10
 [ -x "$BIN/dlb-analyze" ] || { skip_rest "dlb-analyze not built yet"; exit 0; }
 tmp=$(mktemp -d /tmp/dlb-e2e-nightly.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -33,3 +33,5 @@ check "budget: JUnit marks them skipped" grep -q '<skipped message="time budget'
 # baseline: the first nightly; an identical re-run has no regression
 "$RUN" nightly --suite smoke --backend reference --baseline "$tmp/n1" -o "$tmp/n3" > "$tmp/out3" 2>&1
 check "baseline: compared, no regression" grep -q 'baseline: no regression' "$tmp/n3/summary.tsv"
+check "the suite's thresholds kept with the results" \
+	cmp -s "$DLB_SRC/workloads/suites/default.thresholds" "$tmp/n1/thresholds.txt"

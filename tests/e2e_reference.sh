@@ -3,7 +3,7 @@
 # ./run.sh's suite on the reference backend: the verdicts the algorithm
 # predicts, a complete run folder, and a wrong prediction caught.
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 11
 for t in dlb-analyze dlb-rtapp; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
 done
@@ -31,6 +31,10 @@ check "env.txt: uname, rt runtime/period, cpus, arch" \
 check "commands.sh holds the exact analyzer command" grep -q 'dlb-analyze -q -m -1 ' "$d/commands.sh"
 if command -v gnuplot >/dev/null; then
 	check "plots: the four figures, PNG and SVG" test "$(ls "$d/plots"/*.png "$d/plots"/*.svg | wc -l)" -eq 8
+	# 367 jobs, some preempted (more segments); the reference migrates ~100 jobs
+	expect_eq "Gantt data: >= 1 segment per job, migrations marked" \
+		"$([ "$(wc -l < "$d/plots/data/segments.dat")" -ge 367 ] && echo segments) $(wc -l < "$d/plots/data/migrations.dat")" \
+		"segments $(awk -F, 'NR > 1 { s += $15 } END { print s }' "$d/jobs.csv")"
 else
 	skip "plots" "gnuplot not installed"
 fi
