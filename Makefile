@@ -95,6 +95,7 @@ include lib/build.mk
 -include workloads/build.mk
 -include recorder/build.mk
 -include tests/build.mk
+-include tests/fuzz/fuzz.mk
 
 all: $(PROGS)
 
