@@ -5,20 +5,47 @@
  * Format detection picks the reader: the corpora trace_text (kernel text and
  * trace-cmd report lines) and trace_dat (trace.dat, read through libtracecmd)
  * share this binary.  A crash inside libtracecmd on a corrupt file counts:
- * the reader's own checks must stop such a file first.
+ * the reader's own checks must stop such a file first.  The reader opens a
+ * trace.dat first in a forked child (dat_probe) so that a crash of the
+ * library there becomes a bad-input error: in that child a sanitizer report
+ * must kill the child, as the crash would, not end the whole fuzzing run.
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <sanitizer/common_interface_defs.h>
 
 #include "dlbench/error.h"
 #include "dlbench/event.h"
 #include "../../analyzer/trace_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+static void child_death(void)
+{
+	signal(SIGABRT, SIG_DFL);
+	abort();
+}
+
+static void child_after_fork(void)
+{
+	__sanitizer_set_death_callback(child_death);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	pthread_atfork(NULL, NULL, child_after_fork);
+	return 0;
+}
 
 static int count_event(const struct dlb_event *ev, void *arg)
 {
