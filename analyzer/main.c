@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "crosscheck.h"
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "metrics.h"
 #include "report.h"
@@ -91,25 +92,6 @@ static int die_usage(const char *fmt, const char *arg)
 	return DLB_EXIT_BAD_INPUT;
 }
 
-static void save_cmdline(struct opts *o, int argc, char **argv)
-{
-	size_t len = 0;
-	int i;
-
-	for (i = 0; i < argc && len < sizeof(o->cmdline) - 1; i++)
-		len += (size_t)snprintf(o->cmdline + len, sizeof(o->cmdline) - len, "%s%s",
-					i ? " " : "", argv[i]);
-}
-
-static int parse_long(const char *s, long long min, long long max, long long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoll(s, &end, 10);
-	return errno || end == s || *end || *out < min || *out > max ? -1 : 0;
-}
-
 static int parse_accept(struct opts *o, const char *list)
 {
 	char buf[512], *tok, *save = NULL;
@@ -140,7 +122,7 @@ static int apply_param(struct dlb_metrics *m, const char *spec, struct dlb_err *
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
 				   "--params '%s': expected TASK=RUNTIME,DEADLINE,PERIOD", spec);
 	snprintf(name, sizeof(name), "%.*s", (int)(eq - spec), spec);
-	if (!parse_long(name, 1, 1 << 30, &tid))
+	if (!dlb_parse_ll(name, 1, 1 << 30, &tid))
 		return dlb_metrics_set_params(m, (int)tid, NULL, rt, dl, pd) ?
 			dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory") : 0;
 	return dlb_metrics_set_params_by_name(m, name, rt, dl, pd) ?
@@ -463,7 +445,7 @@ int main(int argc, char **argv)
 	long long v;
 	int ch, rc;
 
-	save_cmdline(&o, argc, argv);
+	dlb_join_cmdline(o.cmdline, sizeof(o.cmdline), argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
 	opterr = 0;
@@ -473,12 +455,12 @@ int main(int argc, char **argv)
 			o.outdir = optarg;
 			break;
 		case 'c':
-			if (parse_long(optarg, 1, 1024, &v))
+			if (dlb_parse_ll(optarg, 1, 1024, &v))
 				return die_usage("--cpus: '%s' is not a number in 1..1024", optarg);
 			o.cpus = (int)v;
 			break;
 		case 'm':
-			if (parse_long(optarg, -1, 1LL << 62, &v))
+			if (dlb_parse_ll(optarg, -1, 1LL << 62, &v))
 				return die_usage("--max-misses: '%s' is not a number >= -1", optarg);
 			o.max_misses = v;
 			break;
