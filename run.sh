@@ -489,6 +489,11 @@ usage: ./run.sh [COMMAND] [ARGS]     (COMMAND --help for its options)
 Exit codes (include/dlbench/exitcode.h):
 USAGE
 	sed -n 's/^[[:space:]]*X(\([A-Z_]*\),[[:space:]]*\([0-9]*\), "\(.*\)").*/  \2  \1: \3/p' "$EXITH"
+	cat <<'USAGE'
+
+Environment: DLB_BIN (the dlb-* tools; default build/bin, then PATH),
+DLB_RESULTS (default results/ beside run.sh).  docs/run.md has the details.
+USAGE
 }
 
 bootstrap() {
