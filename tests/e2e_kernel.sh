@@ -5,7 +5,7 @@
 # thread, no instance, and the result marked incomplete; a stray trace_pipe
 # reader makes recording refuse, naming its PID.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 17
 need_root && need_tracefs && need_sched_deadline || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 for t in dlb-analyze dlb-rtapp dlb-record; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
@@ -81,3 +81,10 @@ expect_eq "stray reader: exit ENV" "$?" 3
 check "stray reader: PID $stray named" grep -q "pid $stray" "$tmp/stray.out"
 check "stray reader: no DL thread started" test "$(dl_threads)" -eq "$dl_before"
 kill "$stray"; wait "$stray" 2>/dev/null; stray=
+
+# 4. a board without trace-cmd: the text stream, analyzed as text, just as complete
+DLB_RECORD_FORMAT=text "$RUN" run "$WL" -b kernel -M 5% -o "$tmp/txt" > "$tmp/txt.out" 2>&1
+check "text recording: trace.txt, format=text, complete" \
+	test -s "$tmp/txt/trace.txt" -a ! -e "$tmp/txt/trace.dat" -a "$(grep -c -x -e 'format=text' -e 'status=complete' "$tmp/txt/record.txt")" -eq 2
+check "text recording: no data-quality flag, 367 jobs" \
+	test "$(grep -cx '# data quality: complete' "$tmp/txt/report.txt")" -eq 1 -a "$(($(wc -l < "$tmp/txt/jobs.csv") - 1))" -eq 367
