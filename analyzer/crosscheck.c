@@ -254,6 +254,80 @@ static void check_logs_by_name(struct dlb_metrics *m, const char *dir,
 	closedir(d);
 }
 
+/*
+ * The summary counts jobs begun; the trace's finished jobs may be one
+ * fewer per thread (the job running when tracing stopped), never more
+ * fewer than that.
+ */
+static void check_summary_jobs(struct dlb_metrics *m, const struct dlb_summary_thread *st,
+			       const char *what)
+{
+	const struct dlb_task_metrics *t = dlb_metrics_task_by_tid(m, st->tid);
+	u64 jobs = t ? t->jobs : 0;
+
+	if (st->jobs > jobs + 1)
+		dlb_metrics_flag(m, DLB_Q_MISSING_JOBS, st->jobs - jobs - 1,
+				 "%s: %llu jobs in the trace, %llu begun says summary.json", what,
+				 (unsigned long long)jobs, (unsigned long long)st->jobs);
+}
+
+/*
+ * The reference's ops.csv: what its push, pull, find, set and select cost
+ * per call (the decision cost DESIGN.md asks for), carried into the report
+ * as the simulator measured it.
+ */
+static void read_ops(const char *dir, struct dlb_report_info *ri)
+{
+	char path[4096], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/ops.csv", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(line, sizeof(line), f) || strncmp(line, "op,cpu_select,cpus,calls,", 25)) {
+		dlb_report_note(ri, "%s not used: not the reference's ops.csv", path);
+		fclose(f);
+		return;
+	}
+	while (ri->nr_ops < DLB_REPORT_MAX_OPS && fgets(line, sizeof(line), f)) {
+		struct dlb_report_op *op = &ri->ops[ri->nr_ops];
+		unsigned long long sum;
+
+		if (sscanf(line, "%15[^,],%15[^,],%d,%llu,%llu,%15[^,],%llu,%llu,%llu,%lf,%llu,%llu",
+			   op->op, op->cpu_select, &op->cpus, &op->calls, &op->done, op->unit, &sum,
+			   &op->min, &op->max, &op->mean, &op->p50, &op->p99) != 12) {
+			dlb_report_note(ri, "%s: row %d not understood", path, ri->nr_ops + 2);
+			break;
+		}
+		ri->nr_ops++;
+	}
+	fclose(f);
+}
+
+/* The reference's snapshots, sched/<tid>.sched, in a folder without summary.json. */
+static void check_sched_dir(struct dlb_metrics *m, const char *dir, struct dlb_report_info *ri)
+{
+	char path[4096], file[300];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/sched", dir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (end == de->d_name || strcmp(end, ".sched") || tid <= 0)
+			continue;
+		snprintf(file, sizeof(file), "sched/%s", de->d_name);
+		check_sched(m, dir, file, (int)tid, ri);
+	}
+	closedir(d);
+}
+
 int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_report_info *ri,
 			  struct dlb_err *err)
 {
@@ -261,6 +335,7 @@ int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	size_t i;
 
 	record_load(dir, ri);
+	read_ops(dir, ri);
 	s = summary_load(dir, ri);
 	if (!s)
 		return 0;
@@ -297,12 +372,14 @@ void dlb_crosscheck_after(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	record_check(m);
 	if (!s) {
 		check_logs_by_name(m, dir, ri);
+		check_sched_dir(m, dir, ri);
 		return;
 	}
 	for (i = 0; i < s->nr_threads; i++) {
 		const struct dlb_summary_thread *t = &s->threads[i];
 
 		snprintf(what, sizeof(what), "task %s (tid %d)", t->name, t->tid);
+		check_summary_jobs(m, t, what);
 		if (t->log[0])
 			check_log(m, dir, t->log, t->tid, what, ri);
 		check_sched(m, dir, t->sched, t->tid, ri);

@@ -60,7 +60,8 @@ static void usage(FILE *f)
 "  -V, --version             print the version\n"
 "\n"
 "compare: BASE and NEW are report.json files or folders holding one.\n"
-"  -t, --threshold [TASK:]METRIC=[N%%][,AMOUNT]   override a threshold (repeatable)\n"
+"  -t, --threshold SPEC      override a threshold, SPEC [TASK:]METRIC=[N%%][,AMOUNT]\n"
+"                            (repeatable; see -l)\n"
 "  -A, --accept-incomplete   do not fail on incomplete data in either report\n"
 "  -l, --list-metrics        list the metrics and their default thresholds\n"
 "\n"
@@ -217,9 +218,23 @@ static void on_job(const struct dlb_job *j, void *arg)
 }
 
 /* What the reader knows about the data, as quality flags (the larger count wins). */
-static void reader_quality(struct dlb_metrics *m, const struct dlb_trace_quality *q,
-			   const char *path)
+/* "CPU 1, 3" of the CPUs that recorded nothing, into @buf. */
+static void silent_cpus(const struct dlb_trace *t, int nr_cpus, char *buf, size_t size)
 {
+	size_t len = 0;
+	int c;
+
+	buf[0] = '\0';
+	for (c = 0; c < nr_cpus && len + 16 < size; c++)
+		if (!dlb_trace_cpu_events(t, c))
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", len ? ", " : "CPU ", c);
+}
+
+static void reader_quality(struct dlb_metrics *m, const struct dlb_trace *t, const char *path)
+{
+	const struct dlb_trace_quality *q = dlb_trace_quality(t);
+	char cpus[128];
+
 	const struct dlb_run_metrics *r = dlb_metrics_run(m);
 	u64 lost = q->lost_events > q->lost_records ? q->lost_events : q->lost_records;
 	u64 have = r->quality[DLB_Q_LOST_EVENTS].count;
@@ -232,10 +247,12 @@ static void reader_quality(struct dlb_metrics *m, const struct dlb_trace_quality
 	if (q->truncated)
 		dlb_metrics_flag(m, DLB_Q_TRUNCATED, 1, "the file ends in the middle of a %s",
 				 q->format == DLB_FMT_TRACE_DAT ? "record" : "line");
-	if (q->cpus_without_events > 0)
+	if (q->cpus_without_events > 0) {
+		silent_cpus(t, q->nr_cpus, cpus, sizeof(cpus));
 		dlb_metrics_flag(m, DLB_Q_CPUS_WITHOUT_EVENTS, (u64)q->cpus_without_events,
-				 "%d of %d CPUs recorded no event", q->cpus_without_events,
-				 q->nr_cpus);
+				 "%d of %d CPUs recorded no event (%s)", q->cpus_without_events,
+				 q->nr_cpus, cpus);
+	}
 	have = r->quality[DLB_Q_BACKWARDS].count;
 	if (q->backwards > have)
 		dlb_metrics_flag(m, DLB_Q_BACKWARDS, q->backwards - have,
@@ -271,6 +288,34 @@ static FILE *open_out(const char *dir, const char *name, struct dlb_err *err)
 	if (!f)
 		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
 	return f;
+}
+
+/*
+ * Our job rows go to jobs.csv: run.sh and plots/ read them there.  A
+ * jobs.csv of another tool already in the folder (dlb-sim writes its own)
+ * is a witness, not ours to destroy: it is kept as jobs.orig.csv, and the
+ * report says so.  Returns 0, or -1 with @err if it cannot be kept.
+ */
+static int keep_foreign_jobs_csv(const char *dir, struct dlb_report_info *ri, struct dlb_err *err)
+{
+	char path[4096], kept[4096], line[64];
+	bool ours;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/jobs.csv", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	ours = fgets(line, sizeof(line), f) && !strncmp(line, "tid,name,job,release_ns,", 24);
+	fclose(f);
+	if (ours)
+		return 0;
+	snprintf(kept, sizeof(kept), "%s/jobs.orig.csv", dir);
+	if (rename(path, kept))
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: cannot keep another tool's jobs.csv: %s",
+				   kept, strerror(errno));
+	dlb_report_note(ri, "the jobs.csv that was in %s (another tool's) is now jobs.orig.csv", dir);
+	return 0;
 }
 
 static int write_reports(const struct opts *o, struct dlb_metrics *m, struct dlb_report_info *ri,
@@ -345,15 +390,21 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	if (folder && dlb_crosscheck_before(m, folder, ri, err))
 		goto out;
 	if (o->outdir) {
+		if (keep_foreign_jobs_csv(o->outdir, ri, err))
+			goto out;
 		sink.csv = open_out(o->outdir, "jobs.csv", err);
 		if (!sink.csv)
 			goto out;
 		dlb_jobs_csv_header(sink.csv);
 	}
-	if (dlb_trace_read(t, dlb_metrics_event, m, err) < 0)
+	if (dlb_trace_read(t, dlb_metrics_event, m, err)) {
+		/* the engine stops the stream only when it cannot allocate */
+		if (!err->msg[0])
+			dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory while analyzing %s", tpath);
 		goto out;
+	}
 	dlb_metrics_finish(m);
-	reader_quality(m, q, tpath);
+	reader_quality(m, t, tpath);
 	if (folder)
 		dlb_crosscheck_after(m, folder, ri);
 	/* the command line wins over record.txt and summary.json */

@@ -742,6 +742,18 @@ static int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 				 (unsigned long long)ev->ts, m->perr.msg);
 		return 0;
 	}
+	/*
+	 * A marker proves its writer runs, except the ones written on a task's
+	 * behalf: a release (the reference writes it at the release instant,
+	 * as the released task), task attributes and run markers.
+	 */
+	if (r == 0 || mk.kind == DLB_MARK_JOB_BEGIN || mk.kind == DLB_MARK_JOB_END ||
+	    mk.kind == DLB_MARK_OTHER) {
+		struct cpu *c = cpu_get(m, ev->cpu);
+
+		if (c && ev->pid > 0)
+			implicit_switch_in(m, c, ev);
+	}
 	if (r == 0) {
 		m->run.other_markers++;
 		return 0;
@@ -1036,14 +1048,20 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 	account_inversion(m, ev->ts);
 	m->last_ts = ev->ts;
 	c = cpu_get(m, ev->cpu);
-	if (!c)
-		return ev->cpu < 0 || ev->cpu >= DLB_MAX_CPUS ? 0 : -1;
+	if (!c) {
+		if (ev->cpu >= 0 && ev->cpu < DLB_MAX_CPUS)
+			return -1;
+		dlb_metrics_flag(m, DLB_Q_BAD_LINES, 1, "event at %llu ns on CPU %d, not in 0..%d",
+				 (unsigned long long)ev->ts, ev->cpu, DLB_MAX_CPUS - 1);
+		return 0;
+	}
 	if (!c->seen) {
 		c->seen = true;
 		c->pub.first_ts = ev->ts;
 	}
 	c->pub.events++;
-	if (ev->pid > 0 && ev->type != DLB_EV_SWITCH)
+	/* markers: only those a running writer writes about itself (ev_marker) */
+	if (ev->pid > 0 && ev->type != DLB_EV_SWITCH && ev->type != DLB_EV_MARKER)
 		implicit_switch_in(m, c, ev);
 	switch (ev->type) {
 	case DLB_EV_SWITCH:

@@ -4,7 +4,7 @@
 # exact table rows, jobs.csv, exit codes for misses, lost events, no
 # sched_switch, no events, garbage lines; compare; bad inputs, exact errors.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 32
+plan 33
 
 # --- a miss of known lateness, a migration of known delay, inversion ---
 run "$A" -o "$T/miss" "$D/miss.txt"
@@ -51,6 +51,10 @@ printf '# tracer: nop\n#\n' >"$T/empty.txt"
 run "$A" -q "$T/empty.txt"
 expect_eq "empty trace: exit 4 and why" "$rc $(cat "$T/err")" \
 	"4 dlb-analyze: incomplete data: no_events (not one event in the trace)"
+sed '2a # entries-in-buffer/entries-written: 15/15   #P:4' "$D/miss.txt" >"$T/p4.txt"
+run "$A" -q -m -1 "$T/p4.txt"
+expect_eq "CPUs without events: exit 4, named" "$rc $(cat "$T/err")" \
+	"4 dlb-analyze: incomplete data: cpus_without_events (2 of 4 CPUs recorded no event (CPU 2, 3))"
 sed '/100.003100/a this is not a trace line' "$D/miss.txt" >"$T/garbage.txt"
 run "$A" -q "$T/garbage.txt"
 expect_eq "garbage line: exit 4 and where" "$rc $(cat "$T/err")" \

@@ -3,7 +3,7 @@
 # Run folders: parameters and environment from summary.json, job counts
 # and clocks against the rt-app log, the seed's dl.stats against the trace.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 15
+plan 16
 
 # folder DIR STATUS LOGSTART ROWS RORUN_MAX: miss.txt without its task marker
 # (the parameters must come from summary.json), a log, a seed-style snapshot
@@ -91,3 +91,11 @@ sed -i 's/lost_events=0/lost_events=5/' "$T/rec/record.txt"
 run "$A" -q -m -1 "$T/rec"
 expect_eq "record.txt counted lost events: exit 4" "$rc $(cat "$T/err")" \
 	"4 dlb-analyze: incomplete data: lost_events (record.txt: the recorder counted 5 lost events)"
+
+# summary.json alone (no log): it says 5 jobs began, the trace has 2
+folder sum complete 100000010 2 8.500000
+rm "$T/sum/rt-app-dl_a-0.log"
+sed -i 's/"jobs": 2,/"jobs": 5,/' "$T/sum/summary.json"
+run "$A" -q -m -1 "$T/sum"
+expect_eq "summary counts more jobs than the trace: exit 4" "$rc $(cat "$T/err")" \
+	"4 dlb-analyze: incomplete data: missing_jobs (task dl_a (tid 100): 2 jobs in the trace, 5 begun says summary.json)"

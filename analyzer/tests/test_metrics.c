@@ -268,6 +268,7 @@ static void test_lost_events(void **state)
 		eb_switch(0, 0, 0, 120, 0, 100, R),
 		eb_lost(5, 0, 7),
 		eb_lost(6, 1, 0),
+		eb_lost(7, 4096, 1),
 	};
 	struct dlb_metrics *m = mk();
 	const struct dlb_run_metrics *r;
@@ -277,6 +278,10 @@ static void test_lost_events(void **state)
 	r = dlb_metrics_run(m);
 	assert_int_equal(r->quality[DLB_Q_LOST_EVENTS].count, 8);
 	assert_string_equal(r->quality[DLB_Q_LOST_EVENTS].detail, "CPU 0 lost events at 5000 ns");
+	/* an event on a CPU number no machine has is bad data, not ignored */
+	assert_int_equal(r->quality[DLB_Q_BAD_LINES].count, 1);
+	assert_string_equal(r->quality[DLB_Q_BAD_LINES].detail,
+			    "event at 7000 ns on CPU 4096, not in 0..1023");
 	dlb_metrics_free(m);
 }
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# A trace recorded on this machine around Debian's rt-app 1.0 (the input
-# half's fixture): the analyzer finds, per thread, one job more than the
+# Traces recorded on this machine (the input half's fixtures).  Around
+# Debian's rt-app 1.0: the analyzer finds, per thread, one job more than the
 # thread's log has rows (rt-app logs no row for the job running at
 # shutdown), no misses, releases inferred from wake-ups; the trace.dat and
 # its `trace-cmd report -N` text give the same job counts.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 9
+plan 12
 if [ ! -f "$F/rtapp10.dat" ]; then
 	skip_rest "fixture analyzer/tests/fixtures/rtapp10.dat not in this tree"
 	exit 0
@@ -30,9 +30,14 @@ if [ -f "$F/rtapp10.report-N.txt.gz" ]; then
 	expect_eq "text of the same recording: same job counts" \
 		"$(jobs_of "$T/out2" dl_a) $(jobs_of "$T/out2" dl_b)" \
 		"$(jobs_of "$T/out" dl_a) $(jobs_of "$T/out" dl_b)"
+	"$A" -q "${P[@]}" -o "$T/txt" "$T/report-N.txt" >/dev/null 2>&1
+	"$A" compare "$T/dat" "$T/txt" >"$T/cmp" 2>&1
+	expect_eq "text vs trace.dat: compare finds nothing worse either way (µs vs ns)" \
+		"$? $("$A" compare "$T/txt" "$T/dat" >/dev/null 2>&1; echo $?)" "0 0"
 else
-	skip "text of the same recording" "fixture rtapp10.report-N.txt.gz not in this tree"
-	skip "text of the same recording" "fixture rtapp10.report-N.txt.gz not in this tree"
+	for i in 1 2 3; do
+		skip "text of the same recording" "fixture rtapp10.report-N.txt.gz not in this tree"
+	done
 fi
 
 # the folder rt-app 1.0 leaves (logs, no summary.json): logs matched by thread name
@@ -45,3 +50,8 @@ tail -n 3 "$F/rtapp10.log/rt-dl_b-1.log" >>"$T/run/rt-dl_b-1.log"
 run "$A" -q "${P[@]}" "$T/run"
 expect_eq "rt-app folder: a log with more jobs than the trace: exit 4" "$rc $(cat "$T/err")" \
 	"4 dlb-analyze: incomplete data: missing_jobs (task dl_b (tid 16396): 51 jobs in the trace, 53 in its log)"
+
+# a recording that lost events (a stray trace_pipe_raw reader)
+run "$A" -q -m -1 "$F/lost.dat"
+expect_eq "lost.dat: exit 4" "$rc" 4
+check "lost.dat: the loss is named" grep -q '^dlb-analyze: incomplete data: lost_events (CPU 1 lost events at ' "$T/err"
