@@ -177,7 +177,7 @@ run_kernel() {
 	secs=$(dur_secs "${dur:-10s}")
 	# ~2 MB per CPU-second of sched events, measured on a busy 2-CPU run; lost events are reported
 	kb=$((4096 + secs * 2048))
-	local cmd=("$rec" -q -o "$dir" -b "$kb" -- bash -c 'exec "$0" -t "$DLB_TRACE_MARKER" "$@"'
+	local cmd=("$rec" -q -o "$dir" -b "$kb" -f "${DLB_RECORD_FORMAT:-auto}" -- bash -c 'exec "$0" -t "$DLB_TRACE_MARKER" "$@"'
 		"$rtapp" -q -b kernel -o "$dir" "${dargs[@]}" "$dir/workload.json")
 	kernel_lock
 	snap_sched "$dir" before
@@ -489,6 +489,12 @@ usage: ./run.sh [COMMAND] [ARGS]     (COMMAND --help for its options)
 Exit codes (include/dlbench/exitcode.h):
 USAGE
 	sed -n 's/^[[:space:]]*X(\([A-Z_]*\),[[:space:]]*\([0-9]*\), "\(.*\)").*/  \2  \1: \3/p' "$EXITH"
+	cat <<'USAGE'
+
+Environment: DLB_BIN (the dlb-* tools; default build/bin, then PATH),
+DLB_RESULTS (default results/ beside run.sh), DLB_RECORD_FORMAT (dat, text or
+auto: dlb-record -f; text streams trace_pipe, for boards without trace-cmd).
+USAGE
 }
 
 bootstrap() {

@@ -5,7 +5,7 @@
 # thread, no instance, and the result marked incomplete; a stray trace_pipe
 # reader makes recording refuse, naming its PID.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 18
 need_root && need_tracefs && need_sched_deadline || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 for t in dlb-analyze dlb-rtapp dlb-record; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
@@ -81,3 +81,23 @@ expect_eq "stray reader: exit ENV" "$?" 3
 check "stray reader: PID $stray named" grep -q "pid $stray" "$tmp/stray.out"
 check "stray reader: no DL thread started" test "$(dl_threads)" -eq "$dl_before"
 kill "$stray"; wait "$stray" 2>/dev/null; stray=
+
+# 4. a board without trace-cmd: the text stream, analyzed as text, just as complete
+DLB_RECORD_FORMAT=text "$RUN" run "$WL" -b kernel -M 5% -o "$tmp/txt" > "$tmp/txt.out" 2>&1
+check "text recording: trace.txt, format=text, complete" \
+	test -s "$tmp/txt/trace.txt" -a ! -e "$tmp/txt/trace.dat" -a "$(grep -c -x -e 'format=text' -e 'status=complete' "$tmp/txt/record.txt")" -eq 2
+# Known analyzer limitation (reported): a kernel-text line whose comm holds a
+# space ("[pango] FcInit", another process on this shared machine) is a bad
+# line.  Tolerated only when the first bad line is such a line.
+text_quality_ok() {
+	local q first
+	q=$(grep "^# data quality:" "$tmp/txt/report.txt")
+	[ "$q" = "# data quality: complete" ] && return 0
+	first=$(sed -n 's/.*bad_lines x[0-9]*: .*(first at .*trace.txt:\([0-9]*\)).*/\1/p' <<< "$q")
+	echo "# $q"
+	[ -n "$first" ] && [ "$(grep -c INCOMPLETE: <<< "$q")" -eq 1 ] &&
+		[ "$(echo "$q" | grep -o "x[0-9]*:" | wc -l)" -eq 1 ] &&
+		sed -n "${first}p" "$tmp/txt/trace.txt" | grep -qE '^ *[^ ]+ [^ ]+-[0-9]+ +\[[0-9]+\]'
+}
+check "text recording: no data-quality flag (but the known comm-with-space one)" text_quality_ok
+expect_eq "text recording: 367 jobs" "$(($(wc -l < "$tmp/txt/jobs.csv") - 1))" 367
