@@ -48,6 +48,7 @@ struct task {
 
 	/* release marker seen ahead of its job */
 	bool pend_rel;
+	bool pend_dl_valid;	/* the release said its deadline (DL tasks only) */
 	u64 pend_job, pend_rel_ts, pend_dl;
 
 	/* for inferring releases (rt-app markers) and predicting deadlines */
@@ -615,7 +616,7 @@ static void job_begin(struct dlb_metrics *m, struct task *t, const struct dlb_ma
 	} else if (t->pend_rel && t->pend_job == t->job_idx) {
 		t->rel = t->pend_rel_ts;
 		t->dl = t->pend_dl;
-		t->dl_valid = true;
+		t->dl_valid = t->pend_dl_valid;
 		t->rel_src = DLB_REL_MARKER;
 	} else if (mk->flags & DLB_MF_REL) {
 		t->rel = mk->rel;
@@ -699,7 +700,9 @@ static void marker_release(struct dlb_metrics *m, struct task *t, const struct d
 	t->pend_job = mk->job;
 	t->pend_rel_ts = mk->rel;
 	t->pend_dl = mk->dl;
-	if (!t->in_job) {
+	t->pend_dl_valid = mk->flags & DLB_MF_DL;
+	/* a job of a non-deadline task has no deadline to wait behind */
+	if (!t->in_job && t->pend_dl_valid) {
 		t->sched_dl = mk->dl;
 		t->sched_dl_valid = true;
 		t->predicted = false;
@@ -926,7 +929,7 @@ static int ev_wakeup(struct dlb_metrics *m, const struct dlb_event *ev)
 		if (t->rtapp && p->param_src != DLB_PARAM_NONE) {
 			t->sched_dl = ev->ts + p->deadline;
 			t->sched_dl_valid = true;
-		} else if (t->pend_rel) {
+		} else if (t->pend_rel && t->pend_dl_valid) {
 			t->sched_dl = t->pend_dl;
 			t->sched_dl_valid = true;
 		} else if (t->last_valid && t->last_dl && p->period) {

@@ -485,15 +485,15 @@ static int parse_job(struct mark_line *ml, struct dlb_marker *m, struct dlb_err 
 	m->kind = ev == 0 ? DLB_MARK_JOB_RELEASE : ev == 1 ? DLB_MARK_JOB_BEGIN : DLB_MARK_JOB_END;
 	if (m->kind == DLB_MARK_JOB_END)
 		return kv_check_unused(ml, err);
-	/* a release must say when and until when; begin may (kernel generator) */
+	/* a release must say when; begin may (kernel generator) */
 	r = m->kind == DLB_MARK_JOB_RELEASE ? kv_need_u64(ml, "rel", &m->rel, err)
 					    : kv_u64(ml, "rel", &m->rel, err);
 	if (r < 0)
 		return -1;
 	if (r)
 		m->flags |= DLB_MF_REL;
-	r = m->kind == DLB_MARK_JOB_RELEASE ? kv_need_u64(ml, "dl", &m->dl, err)
-					    : kv_u64(ml, "dl", &m->dl, err);
+	/* dl is absent for jobs of non-deadline tasks: nothing to miss */
+	r = kv_u64(ml, "dl", &m->dl, err);
 	if (r < 0)
 		return -1;
 	if (r)

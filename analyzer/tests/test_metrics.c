@@ -285,6 +285,37 @@ static void test_lost_events(void **state)
 	dlb_metrics_free(m);
 }
 
+/*
+ * A FIFO task's jobs (the reference writes release markers without dl=, the
+ * task has no deadline): counted as jobs with response times, never as
+ * misses, and its release does not make it an earliest-deadline waiter.
+ */
+static void test_job_without_deadline(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(0, 0, 0, "dlb_task: tid=300 name=rt-0 policy=fifo prio=89"),
+		eb_mark(1000, 0, 0, "dlb_job: tid=300 job=0 event=release rel=1000000"),
+		eb_wake(1000, 0, 300, 89),
+		eb_switch(1000, 0, 0, 120, 0, 300, 10),
+		eb_mark(1000, 0, 300, "dlb_job: tid=300 job=0 event=begin rel=1000000"),
+		eb_mark(4000, 0, 300, "dlb_job: tid=300 job=0 event=end"),
+		eb_switch(4000, 0, 300, 10, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_run_metrics *r;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	r = dlb_metrics_run(m);
+	assert_int_equal(r->jobs, 1);
+	assert_int_equal(r->misses, 0);
+	assert_int_equal(nr_jobs, 1);
+	assert_false(jobs[0].dl_known);
+	assert_false(jobs[0].miss);
+	assert_int_equal(jobs[0].response, 3000 * US);
+	dlb_metrics_free(m);
+}
+
 static void test_empty(void **state)
 {
 	struct dlb_metrics *m = mk();
@@ -456,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_inversion_gedf),
 		cmocka_unit_test(test_throttle),
 		cmocka_unit_test(test_lost_events),
+		cmocka_unit_test(test_job_without_deadline),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_no_sched_switch),
 		cmocka_unit_test(test_unmatched_and_clock),
