@@ -86,18 +86,6 @@ kill "$stray"; wait "$stray" 2>/dev/null; stray=
 DLB_RECORD_FORMAT=text "$RUN" run "$WL" -b kernel -M 5% -o "$tmp/txt" > "$tmp/txt.out" 2>&1
 check "text recording: trace.txt, format=text, complete" \
 	test -s "$tmp/txt/trace.txt" -a ! -e "$tmp/txt/trace.dat" -a "$(grep -c -x -e 'format=text' -e 'status=complete' "$tmp/txt/record.txt")" -eq 2
-# Known analyzer limitation (reported): a kernel-text line whose comm holds a
-# space ("[pango] FcInit", another process on this shared machine) is a bad
-# line.  Tolerated only when the first bad line is such a line.
-text_quality_ok() {
-	local q first
-	q=$(grep "^# data quality:" "$tmp/txt/report.txt")
-	[ "$q" = "# data quality: complete" ] && return 0
-	first=$(sed -n 's/.*bad_lines x[0-9]*: .*(first at .*trace.txt:\([0-9]*\)).*/\1/p' <<< "$q")
-	echo "# $q"
-	[ -n "$first" ] && [ "$(grep -c INCOMPLETE: <<< "$q")" -eq 1 ] &&
-		[ "$(echo "$q" | grep -o "x[0-9]*:" | wc -l)" -eq 1 ] &&
-		sed -n "${first}p" "$tmp/txt/trace.txt" | grep -qE '^ *[^ ]+ [^ ]+-[0-9]+ +\[[0-9]+\]'
-}
-check "text recording: no data-quality flag (but the known comm-with-space one)" text_quality_ok
+expect_eq "text recording: no data-quality flag" \
+	"$(grep "^# data quality:" "$tmp/txt/report.txt")" "# data quality: complete"
 expect_eq "text recording: 367 jobs" "$(($(wc -l < "$tmp/txt/jobs.csv") - 1))" 367
