@@ -18,6 +18,7 @@
 
 #include "dlbench/dltime.h"
 #include "dlbench/error.h"
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
 #include "recorder.h"
@@ -98,7 +99,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "help",		no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
+	long long v;
 	int c;
 
 	o->out_dir = ".";
@@ -126,11 +127,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 					   optarg);
 			break;
 		case 'b':
-			errno = 0;
-			o->rec.buffer_kb = strtoul(optarg, &end, 10);
-			if (errno || *end || o->rec.buffer_kb < 4 || o->rec.buffer_kb > 4UL << 20)
+			if (dlb_parse_ll(optarg, 4, 4LL << 20, &v))
 				return die(DLB_EXIT_BAD_INPUT, "--buffer-kb: '%s' is not a size "
 					   "between 4 and 4194304 KB", optarg);
+			o->rec.buffer_kb = (unsigned long)v;
 			break;
 		case 'd':
 			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &o->duration_ns) ||
