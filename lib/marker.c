@@ -14,6 +14,8 @@
 #include "dlbench/exitcode.h"
 #include "dlbench/marker.h"
 
+#include "sbuf.h"
+
 #define MARK_MAX_KV	16
 
 struct mark_kv {
@@ -60,101 +62,21 @@ static const char *policy_name(int policy)
 	return NULL;
 }
 
-/* ---- formatting ---- */
-
-struct mark_buf {
-	char *p;
-	size_t size, len;
-	int overflow;
-};
-
-/*
- * Append @len bytes of @s.  Like vsnprintf on overflow: as much as fits is
- * written, NUL-terminated, and the buffer is marked overflowed.
- *
- * Why no printf here: dlb_marker_format runs for every job begin, end and
- * release (half the events of a simulated run), and vsnprintf's format
- * parsing cost more than the whole scheduler (callgrind on make bench:
- * 52 % of the instructions).  Plain copies and a digit loop write the
- * same bytes.
- */
-static inline void mb_put(struct mark_buf *b, const char *s, size_t len)
-{
-	size_t room;
-
-	if (b->overflow)
-		return;
-	room = b->size - b->len - 1;	/* size > len always: one byte for the NUL */
-	if (len > room) {
-		memcpy(b->p + b->len, s, room);
-		b->len += room;
-		b->p[b->len] = '\0';
-		b->overflow = 1;
-		return;
-	}
-	memcpy(b->p + b->len, s, len);
-	b->len += len;
-	b->p[b->len] = '\0';
-}
-
-static void mb_str(struct mark_buf *b, const char *s)
-{
-	mb_put(b, s, strlen(s));
-}
-
-/* a string literal: its length known at compile time, the copy inlined */
-#define mb_lit(b, lit)	mb_put((b), (lit), sizeof(lit) - 1)
-
-/* %llu, two digits per division (half the divisions of a digit loop) */
-static void mb_u64(struct mark_buf *b, u64 v)
-{
-	static const char pairs[201] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	char d[20];
-	size_t i = sizeof(d);
-
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
-
-		v /= 100;
-		i -= 2;
-		memcpy(d + i, pairs + 2 * r, 2);
-	}
-	if (v >= 10) {
-		i -= 2;
-		memcpy(d + i, pairs + 2 * v, 2);
-	} else {
-		d[--i] = (char)('0' + v);
-	}
-	mb_put(b, d + i, sizeof(d) - i);
-}
-
-/* %d */
-static void mb_int(struct mark_buf *b, int v)
-{
-	if (v < 0) {
-		mb_put(b, "-", 1);
-		mb_u64(b, (u64)0 - (u64)(s64)v);	/* INT_MIN too */
-		return;
-	}
-	mb_u64(b, (u64)v);
-}
+/* ---- formatting (printf-free: see sbuf.h) ---- */
 
 /*
  * A value is one token: whitespace and '=' would split it on the way back,
  * so they are written as '_' (task names may contain spaces; comm does).
  */
-static void mb_add_word(struct mark_buf *b, const char *key, const char *val)
+static void mb_add_word(struct sbuf *b, const char *key, const char *val)
 {
 	size_t i;
 
 	if (!val[0])
 		return;
-	mb_put(b, " ", 1);
-	mb_str(b, key);
-	mb_put(b, "=", 1);
+	sb_put(b, " ", 1);
+	sb_str(b, key);
+	sb_put(b, "=", 1);
 	if (b->overflow)
 		return;
 	for (i = 0; val[i]; i++) {
@@ -169,78 +91,78 @@ static void mb_add_word(struct mark_buf *b, const char *key, const char *val)
 	b->p[b->len] = '\0';
 }
 
-static void format_policy(struct mark_buf *b, int policy)
+static void format_policy(struct sbuf *b, int policy)
 {
 	const char *name = policy_name(policy);
 
-	mb_lit(b, " policy=");
+	sb_lit(b, " policy=");
 	if (name)
-		mb_str(b, name);
+		sb_str(b, name);
 	else
-		mb_int(b, policy);
+		sb_int(b, policy);
 }
 
 int dlb_marker_format(char *buf, size_t size, const struct dlb_marker *m)
 {
-	struct mark_buf b = { buf, size, 0, 0 };
+	struct sbuf b;
 
 	if (!size)
 		return -1;
-	buf[0] = '\0';
+	sb_init(&b, buf, size);
 	switch (m->kind) {
 	case DLB_MARK_RUN_START:
-		mb_str(&b, "dlb_run: event=start");
+		sb_str(&b, "dlb_run: event=start");
 		mb_add_word(&b, "backend", m->backend);
 		if (m->cpus > 0) {
-			mb_lit(&b, " cpus=");
-			mb_int(&b, m->cpus);
+			sb_lit(&b, " cpus=");
+			sb_int(&b, m->cpus);
 		}
 		mb_add_word(&b, "clock", m->clock);
 		mb_add_word(&b, "tool", DLB_VERSION);
 		mb_add_word(&b, "workload", m->workload);
 		break;
 	case DLB_MARK_RUN_END:
-		mb_str(&b, "dlb_run: event=end status=");
-		mb_str(&b, dlb_run_status_str(m->status));
+		sb_str(&b, "dlb_run: event=end status=");
+		sb_str(&b, dlb_run_status_str(m->status));
 		break;
 	case DLB_MARK_TASK:
-		mb_lit(&b, "dlb_task: tid=");
-		mb_int(&b, m->tid);
+		sb_lit(&b, "dlb_task: tid=");
+		sb_int(&b, m->tid);
 		mb_add_word(&b, "name", m->name);
 		format_policy(&b, m->policy);
-		mb_lit(&b, " prio=");
-		mb_int(&b, m->prio);
+		sb_lit(&b, " prio=");
+		sb_int(&b, m->prio);
 		if (m->flags & DLB_MF_PARAMS) {
-			mb_lit(&b, " runtime=");
-			mb_u64(&b, m->runtime);
-			mb_lit(&b, " deadline=");
-			mb_u64(&b, m->deadline);
-			mb_lit(&b, " period=");
-			mb_u64(&b, m->period);
+			sb_lit(&b, " runtime=");
+			sb_u64(&b, m->runtime);
+			sb_lit(&b, " deadline=");
+			sb_u64(&b, m->deadline);
+			sb_lit(&b, " period=");
+			sb_u64(&b, m->period);
 		}
 		break;
 	case DLB_MARK_JOB_RELEASE:
 	case DLB_MARK_JOB_BEGIN:
 	case DLB_MARK_JOB_END:
-		mb_lit(&b, "dlb_job: tid=");
-		mb_int(&b, m->tid);
-		mb_lit(&b, " job=");
-		mb_u64(&b, m->job);
-		mb_str(&b, m->kind == DLB_MARK_JOB_RELEASE ? " event=release" :
+		sb_lit(&b, "dlb_job: tid=");
+		sb_int(&b, m->tid);
+		sb_lit(&b, " job=");
+		sb_u64(&b, m->job);
+		sb_str(&b, m->kind == DLB_MARK_JOB_RELEASE ? " event=release" :
 		       m->kind == DLB_MARK_JOB_BEGIN ? " event=begin" : " event=end");
 		if (m->kind != DLB_MARK_JOB_END && (m->flags & DLB_MF_REL)) {
-			mb_lit(&b, " rel=");
-			mb_u64(&b, m->rel);
+			sb_lit(&b, " rel=");
+			sb_u64(&b, m->rel);
 		}
 		if (m->kind != DLB_MARK_JOB_END && (m->flags & DLB_MF_DL)) {
-			mb_lit(&b, " dl=");
-			mb_u64(&b, m->dl);
+			sb_lit(&b, " dl=");
+			sb_u64(&b, m->dl);
 		}
 		break;
 	case DLB_MARK_TASK_EXIT:
-		mb_lit(&b, "dlb_task: tid=");
-		mb_int(&b, m->tid);
-		mb_lit(&b, " event=exit");
+		sb_lit(&b, "dlb_task: tid=");
+		sb_int(&b, m->tid);
+		sb_lit(&b, " event=exit");
 		break;
 	default:
 		return -1;
