@@ -92,6 +92,7 @@ struct sim_thread {
 
 struct sim_timer {
 	int res;
+	bool init;		/* shared timers: t_next set by a first use */
 	u64 t_next;
 };
 
@@ -108,6 +109,7 @@ struct dlb_sim {
 	size_t nr_thr;
 	struct rt_mutex *mutexes;	/* per resource */
 	struct sim_waitq *waitq;	/* per resource */
+	struct sim_timer *timers;	/* per resource: the shared (not "unique") timers */
 	struct evq q;
 	u64 seq;
 	u64 now, end;
@@ -568,12 +570,29 @@ static void cond_wait(struct dlb_sim *sim, struct sim_thread *t, int cpu, int co
 	block(sim, t, cpu, THR_WAIT, TASK_INTERRUPTIBLE);
 }
 
-/* The thread's timer on resource @res, created at t_first when first used. */
-static struct sim_timer *thread_timer(struct sim_thread *t, int res)
+/*
+ * The timer of resource @res as thread @t sees it.  rt-app: a timer whose
+ * ref starts with "unique" is private to each thread (its local resource);
+ * any other ref names ONE timer shared by every thread and instance that
+ * uses it (rt-app.c, case rtapp_timer: rdata->res.timer.t_next), so its
+ * next expiry is common: the first use sets it to that thread's t_first,
+ * and every use by any thread adds its period to it.  Instances of a task
+ * on one shared timer therefore release in turn, not together (rt-app's
+ * tutorial: sharing "disturbs the original sequence").
+ */
+static struct sim_timer *thread_timer(struct dlb_sim *sim, struct sim_thread *t, int res)
 {
 	struct sim_timer *tm;
 	int i;
 
+	if (!sim->wl->resources[res].unique) {
+		tm = &sim->timers[res];
+		if (!tm->init) {
+			tm->init = true;
+			tm->t_next = t->t_first;
+		}
+		return tm;
+	}
 	for (i = 0; i < t->nr_timers; i++)
 		if (t->timers[i].res == res)
 			return &t->timers[i];
@@ -583,6 +602,7 @@ static struct sim_timer *thread_timer(struct sim_thread *t, int res)
 	t->timers = tm;
 	tm = &t->timers[t->nr_timers++];
 	tm->res = res;
+	tm->init = true;
 	tm->t_next = t->t_first;
 	return tm;
 }
@@ -668,7 +688,7 @@ static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
 			break;
 		case WL_EV_TIMER: {
 			/* rt-app: the first expiry is t_first + period, then every period */
-			struct sim_timer *tm = thread_timer(t, e->res);
+			struct sim_timer *tm = thread_timer(sim, t, e->res);
 
 			tm->t_next += e->duration_ns;
 			t->period_ns += e->duration_ns;
@@ -1061,10 +1081,11 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	sim->thr = calloc(n ? n : 1, sizeof(*sim->thr));
 	sim->mutexes = calloc(wl->nr_resources + 1, sizeof(*sim->mutexes));
 	sim->waitq = calloc(wl->nr_resources + 1, sizeof(*sim->waitq));
+	sim->timers = calloc(wl->nr_resources + 1, sizeof(*sim->timers));
 	sim->cpu_gen = calloc((size_t)opts->nr_cpus, sizeof(*sim->cpu_gen));
 	sim->cpu_dirty = calloc((size_t)opts->nr_cpus, 1);
 	sim->dirty = calloc((size_t)opts->nr_cpus, sizeof(*sim->dirty));
-	if (!sim->thr || !sim->mutexes || !sim->waitq || !sim->cpu_gen || !sim->cpu_dirty ||
+	if (!sim->thr || !sim->mutexes || !sim->waitq || !sim->timers || !sim->cpu_gen || !sim->cpu_dirty ||
 	    !sim->dirty)
 		goto nomem_free;
 	for (i = 0; i < wl->nr_resources; i++)
@@ -1113,6 +1134,7 @@ void dlb_sim_free(struct dlb_sim *sim)
 	free(sim->thr);
 	free(sim->mutexes);
 	free(sim->waitq);
+	free(sim->timers);
 	free(sim->cpu_gen);
 	free(sim->cpu_dirty);
 	free(sim->dirty);
