@@ -227,7 +227,17 @@ static void scan_value(struct wl_scan *s, const char *path)
 		str = scan_string(s);
 		free(str);
 	} else {
+		size_t start = s->i;
+
 		while (s->i < s->len && !strchr(" \t\r\n,]}/", s->b[s->i]))
+			s->i++;
+		/*
+		 * The locator also runs over text json-c refused (to place a
+		 * syntax error): a stray character ('/' not starting a comment)
+		 * must still be consumed, or the enclosing array or object
+		 * loop adds entries for it forever.
+		 */
+		if (s->i == start)
 			s->i++;
 	}
 }
