@@ -101,6 +101,7 @@ include lib/build.mk
 -include recorder/build.mk
 -include tests/build.mk
 -include tests/fuzz/fuzz.mk
+-include tests/fault/fault.mk
 
 all: $(PROGS)
 
