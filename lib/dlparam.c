@@ -123,7 +123,7 @@ bool dl_param_check_seed_v4(const struct dl_params *prm)
 		return false;
 	dl_addr = (uintptr_t)&prm->deadline;
 	rt_addr = (uintptr_t)&prm->runtime;
-	return dl_addr != 0 && (s64)((dl_addr - rt_addr) / sizeof(u64)) >= 0;
+	return dl_addr != 0 && (s64)((intptr_t)(dl_addr - rt_addr) / (intptr_t)sizeof(u64)) >= 0;
 }
 
 u64 dl_bw_capacity(unsigned int cpus, u64 rt_runtime_us, u64 rt_period_us,

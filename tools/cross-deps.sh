@@ -42,7 +42,8 @@ for t in "${triplets[@]}"; do
 	a=$(arch_of "$t")
 	archs+=("$a")
 	installed "gcc-$t" || missing+=("gcc-$t")
-	for p in libjson-c-dev libtraceevent-dev libtracefs-dev libcmocka-dev; do
+	# libzstd1: libtracecmd1 needs it and, unpacked by hand, does not pull it in
+	for p in libjson-c-dev libtraceevent-dev libtracefs-dev libcmocka-dev libzstd1; do
 		installed "$p:$a" || missing+=("$p:$a")
 	done
 done
