@@ -16,16 +16,18 @@ if [ ! -x "$BIN/dlb-sim" ]; then
 fi
 
 # workload NAME UTIL_A_RUN_US UTIL_B_RUN_US
+# "unique..." timer refs: one timer per thread (rt-app); a shared ref would
+# release the instances in turn, each every 3 (or 2) periods.
 workload() {
 	cat >"$T/$1.json" <<-EOS
 	{
 		"tasks" : {
 			"a" : { "policy" : "SCHED_DEADLINE", "instance" : 3, "dl-runtime" : $2,
 				"dl-period" : 10000, "dl-deadline" : 10000, "run" : $2,
-				"timer" : { "ref" : "ta", "period" : 10000 } },
+				"timer" : { "ref" : "unique_a", "period" : 10000 } },
 			"b" : { "policy" : "SCHED_DEADLINE", "instance" : 2, "dl-runtime" : $3,
 				"dl-period" : 20000, "dl-deadline" : 15000, "run" : $3,
-				"timer" : { "ref" : "tb", "period" : 20000 } }
+				"timer" : { "ref" : "unique_b", "period" : 20000 } }
 		},
 		"global" : { "duration" : 1, "calibration" : 100 }
 	}
