@@ -94,6 +94,7 @@ include lib/build.mk
 -include rt-app/build.mk
 -include workloads/build.mk
 -include recorder/build.mk
+-include tests/fault/kernel.mk
 -include tests/build.mk
 
 all: $(PROGS)
