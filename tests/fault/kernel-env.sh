@@ -6,6 +6,7 @@
 # system.  Each: a clear error, the documented exit code, no SCHED_DEADLINE
 # thread, no tracefs instance left, and summary.json whole or absent.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
+. "$DLB_SRC/tests/fault/kernel-lib.sh"
 plan 22
 
 need_root && need_sched_deadline && need_tracefs || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
@@ -20,21 +21,10 @@ chmod 755 "$TMP"	# nobody reads the workload
 FULL=$TMP/full
 trap 'umount "$FULL" 2>/dev/null; rm -rf "$TMP"' EXIT
 R=$BIN/dlb-rtapp
-cat >"$TMP/w.json" <<'JSON'
-{ "global": { "duration": 1, "calibration": 20, "logdir": "./" },
-  "tasks": { "sig": { "instance": 2, "policy": "SCHED_DEADLINE",
-    "dl-runtime": 2000, "dl-deadline": 10000, "dl-period": 10000,
-    "run": 1000, "timer": { "ref": "unique", "period": 10000 } } } }
-JSON
-W=$TMP/w.json
-chmod 644 "$W"
+W=$KFAULT_WL
 
 clean() {
-	local f n=0
-	for f in /proc/[0-9]*/task/[0-9]*/sched; do
-		[ "$(awk '$1 == "policy" { print $3; exit }' "$f" 2>/dev/null)" = 6 ] && n=$((n + 1))
-	done
-	[ "$n" = 0 ] && [ -z "$(ls "$TRACEFS/instances" | grep dlbench)" ]
+	[ "$(kfault_dl_threads)" = 0 ] && [ -z "$(ls "$TRACEFS/instances" | grep dlbench)" ]
 }
 # summary.json is whole (parses, has a status) or absent; never a .tmp left
 summary_ok() {

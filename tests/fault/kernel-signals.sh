@@ -8,6 +8,7 @@
 # summary.json truthful: "incomplete" with exit 4 when the signal came before
 # the run's end, "complete" with exit 0 when it came after.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
+. "$DLB_SRC/tests/fault/kernel-lib.sh"
 N=${DLB_FAULT_SIGNAL_RUNS:-24}
 plan $((N * 2))
 
@@ -25,25 +26,12 @@ echo "# seed $SEED (DLB_FAULT_SEED), $N runs (DLB_FAULT_SIGNAL_RUNS)"
 TRACING_ON=$(cat "$TRACEFS/tracing_on")
 LB=$([ -n "$CPUSET" ] && cat "$CPUSET/cpuset.sched_load_balance")
 
-cat >"$TMP/plain.json" <<'JSON'
-{ "global": { "duration": 1, "calibration": 20, "logdir": "./" },
-  "tasks": { "sig": { "instance": 2, "policy": "SCHED_DEADLINE",
-    "dl-runtime": 2000, "dl-deadline": 10000, "dl-period": 10000,
-    "run": 1000, "timer": { "ref": "unique", "period": 10000 } } } }
-JSON
 PIN=$DLB_SRC/rt-app/tests/data/pin.json
 
-dl_threads() {
-	local f n=0
-	for f in /proc/[0-9]*/task/[0-9]*/sched; do
-		[ "$(awk '$1 == "policy" { print $3; exit }' "$f" 2>/dev/null)" = 6 ] && n=$((n + 1))
-	done
-	echo "$n"
-}
 # everything that must be back to how it was; prints what is not
 leftovers() {
 	local s=
-	[ "$(dl_threads)" = 0 ] || s="$s DL-threads=$(dl_threads)"
+	[ "$(kfault_dl_threads)" = 0 ] || s="$s DL-threads=$(kfault_dl_threads)"
 	[ "$(cat "$TRACEFS/tracing_on")" = "$TRACING_ON" ] || s="$s tracing_on=$(cat "$TRACEFS/tracing_on")"
 	[ -z "$(ls "$TRACEFS/instances" | grep dlbench)" ] || s="$s instance=$(ls "$TRACEFS/instances" | grep dlbench)"
 	if [ -n "$CPUSET" ]; then
@@ -58,7 +46,7 @@ leftovers() {
 
 for i in $(seq 1 "$N"); do
 	sig=INT; [ $((RANDOM % 2)) = 1 ] && sig=TERM
-	wl=$TMP/plain.json; [ -n "$CPUSET" ] && [ $((i % 3)) = 0 ] && wl=$PIN
+	wl=$KFAULT_WL; [ -n "$CPUSET" ] && [ $((i % 3)) = 0 ] && wl=$PIN
 	rec=$((i % 2))
 	# the run lasts 1 s after a startup: 0..1.5 s puts some signals after the end
 	ms=$((RANDOM % 1500))
