@@ -51,6 +51,11 @@ SAN_FLAGS	:= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recove
 ifeq ($(BUILD),build)
 BUILD		:= build-san
 endif
+# Tests run clean or not at all: first report stops the program, leaks
+# count (except the libraries' own, tests/lsan.supp).
+export ASAN_OPTIONS ?= halt_on_error=1:detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0
+export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
+export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 endif
 
 OPT		?= -O2
@@ -96,6 +101,7 @@ include lib/build.mk
 -include recorder/build.mk
 -include tests/fault/kernel.mk
 -include tests/build.mk
+-include tests/fuzz/fuzz.mk
 
 all: $(PROGS)
 

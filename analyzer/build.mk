@@ -13,6 +13,7 @@ ifneq ($(INPUT_LIB),)
 $(BUILD)/bin/dlb-analyze: $(call objs,analyzer/main.c) $(ANALYZER_LIB) $(INPUT_LIB) $(LIBDLB)
 PROGS		+= $(BUILD)/bin/dlb-analyze
 TEST_SCRIPTS	+= $(wildcard analyzer/tests/*.sh)
+BENCHES		+= analyzer/bench/bench_analyze.sh
 endif
 
 $(foreach t,$(wildcard analyzer/tests/test_metrics*.c analyzer/tests/test_stats*.c \

@@ -2,8 +2,7 @@
 /*
  * Cross-checks of a run folder against its trace (crosscheck.h).  The
  * summary, log and schedstat readers live with their writers (lib/summary.c,
- * lib/runlog.c) and with the input half (analyzer/schedstat.c); where one is
- * not built in, that witness is skipped with a note.
+ * lib/runlog.c) and with the input half (analyzer/schedstat.c).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -12,27 +11,15 @@
 #include <unistd.h>
 
 #include "crosscheck.h"
-
-#if __has_include("dlbench/summary.h") && __has_include("dlbench/runlog.h")
-#define HAVE_SUMMARY 1
+#include "dlbench/exitcode.h"
 #include "dlbench/runlog.h"
 #include "dlbench/summary.h"
-#else
-#define HAVE_SUMMARY 0
-#endif
-#if __has_include("schedstat.h")
-#define HAVE_SCHEDSTAT 1
 #include "schedstat.h"
-#else
-#define HAVE_SCHEDSTAT 0
-#endif
 
-#if HAVE_SUMMARY
 /* The generator's environment strings, referenced by the report info until exit. */
 static struct {
 	char backend[16], clock[16], workload[256];
 } env;
-#endif
 
 /* Clocks agree if the generator's first logged job lies inside the trace (1 s of slack). */
 #define CLOCK_SLACK_NS	NSEC_PER_SEC
@@ -57,7 +44,7 @@ void dlb_crosscheck_jobs(struct dlb_metrics *m, const char *what, u64 trace_jobs
 				 (unsigned long long)r->first_ts, (unsigned long long)r->last_ts);
 }
 
-#if HAVE_SUMMARY
+/* @ri NULL: a failure is not noted again (dlb_crosscheck_before did). */
 static struct dlb_summary *summary_load(const char *dir, struct dlb_report_info *ri)
 {
 	struct dlb_summary *s = NULL;
@@ -68,7 +55,8 @@ static struct dlb_summary *summary_load(const char *dir, struct dlb_report_info 
 	if (access(path, F_OK))
 		return NULL;
 	if (dlb_summary_read(path, &s, &err)) {
-		dlb_report_note(ri, "summary.json not used: %s", err.msg);
+		if (ri)
+			dlb_report_note(ri, "summary.json not used: %s", err.msg);
 		return NULL;
 	}
 	return s;
@@ -91,9 +79,7 @@ static void check_log(struct dlb_metrics *m, const char *dir, const char *log, i
 	dlb_crosscheck_jobs(m, what, t ? t->jobs : 0, nr, nr ? recs[0].start * NSEC_PER_USEC : 0);
 	free(recs);
 }
-#endif
 
-#if HAVE_SCHEDSTAT
 /*
  * The seed's schedstats (patch 005) count a miss or an overrun when the
  * kernel sees one; the trace must then show one too, and the other way
@@ -135,15 +121,222 @@ static void check_sched(struct dlb_metrics *m, const char *dir, const char *file
 				 "tid %d: kernel rorun_max %llu ns, trace %llu overruns", tid,
 				 (unsigned long long)ts.rorun_max, (unsigned long long)t->overruns);
 }
-#endif
+
+/*
+ * record.txt, the recorder's key=value account (docs/results.md): what it
+ * knows about the recording that the trace may not say (events it saw
+ * lost, an interrupted recording), and the machine if it records it.
+ */
+static struct {
+	char clock[16], kernel[128], arch[32], status[32];
+	u64 lost;
+	bool interrupted, seen;
+} rec;
+
+static void record_value(const char *k, const char *v)
+{
+	if (!strcmp(k, "clock"))
+		snprintf(rec.clock, sizeof(rec.clock), "%s", v);
+	else if (!strcmp(k, "kernel"))
+		snprintf(rec.kernel, sizeof(rec.kernel), "%s", v);
+	else if (!strcmp(k, "arch"))
+		snprintf(rec.arch, sizeof(rec.arch), "%s", v);
+	else if (!strcmp(k, "status"))
+		snprintf(rec.status, sizeof(rec.status), "%s", v);
+	else if (!strcmp(k, "lost_events"))
+		rec.lost = strtoull(v, NULL, 10);
+	else if (!strcmp(k, "interrupted"))
+		rec.interrupted = strcmp(v, "0") != 0;
+}
+
+static void record_load(const char *dir, struct dlb_report_info *ri)
+{
+	char path[4096], line[1024], *eq;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/record.txt", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	rec.seen = true;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		eq = strchr(line, '=');
+		if (line[0] == '#' || !eq)
+			continue;
+		*eq = '\0';
+		record_value(line, eq + 1);
+	}
+	fclose(f);
+	if (rec.clock[0])
+		ri->clock = rec.clock;
+	if (rec.kernel[0] && !ri->kernel)
+		ri->kernel = rec.kernel;
+	if (rec.arch[0] && !ri->arch)
+		ri->arch = rec.arch;
+}
+
+/* What the recorder saw lost is lost, whether or not the trace file says so. */
+static void record_check(struct dlb_metrics *m)
+{
+	const struct dlb_run_metrics *r = dlb_metrics_run(m);
+	u64 have = r->quality[DLB_Q_LOST_EVENTS].count;
+
+	if (!rec.seen)
+		return;
+	if (rec.lost > have)
+		dlb_metrics_flag(m, DLB_Q_LOST_EVENTS, rec.lost - have,
+				 "record.txt: the recorder counted %llu lost events",
+				 (unsigned long long)rec.lost);
+	if (rec.interrupted || (rec.status[0] && strcmp(rec.status, "complete")))
+		dlb_metrics_flag(m, DLB_Q_RUN_INCOMPLETE, 1, "record.txt: status %s%s",
+				 rec.status[0] ? rec.status : "unknown",
+				 rec.interrupted ? ", interrupted" : "");
+}
+
+/*
+ * The task a log "<base>-<task>-<idx>.log" belongs to, by name: rt-app
+ * names its threads after their task.  NULL (and a note) when no task or
+ * more than one has that name.
+ */
+static const struct dlb_task_metrics *log_task(const struct dlb_metrics *m, const char *file,
+					       struct dlb_report_info *ri)
+{
+	const struct dlb_task_metrics *found = NULL;
+	size_t i, n = 0, flen = strlen(file);
+
+	for (i = 0; i < dlb_metrics_nr_tasks(m); i++) {
+		const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
+		size_t tl = strlen(t->name);
+		const char *p;
+
+		/* "-NAME-" followed by digits and ".log" */
+		if (!tl || flen < tl + 7)
+			continue;
+		p = file + flen - 4;
+		while (p > file && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		if (p == file + flen - 4 || p - file < (long)tl + 2 || p[-1] != '-' ||
+		    p[-2 - (long)tl] != '-' || memcmp(p - 1 - tl, t->name, tl))
+			continue;
+		found = t;
+		n++;
+	}
+	if (n == 1)
+		return found;
+	dlb_report_note(ri, "log %s not checked: %s", file,
+			n ? "several tasks have its name" : "no task of its name in the trace");
+	return NULL;
+}
+
+/* A folder rt-app itself wrote: logs, no summary.json; tasks matched by name. */
+static void check_logs_by_name(struct dlb_metrics *m, const char *dir,
+			       struct dlb_report_info *ri)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	char what[300];
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const struct dlb_task_metrics *t;
+		size_t len = strlen(de->d_name);
+
+		if (len < 5 || strcmp(de->d_name + len - 4, ".log"))
+			continue;
+		t = log_task(m, de->d_name, ri);
+		if (!t)
+			continue;
+		snprintf(what, sizeof(what), "task %s (tid %d)", t->name, t->tid);
+		check_log(m, dir, de->d_name, t->tid, what, ri);
+	}
+	closedir(d);
+}
+
+/*
+ * The summary counts jobs begun; the trace's finished jobs may be one
+ * fewer per thread (the job running when tracing stopped), never more
+ * fewer than that.
+ */
+static void check_summary_jobs(struct dlb_metrics *m, const struct dlb_summary_thread *st,
+			       const char *what)
+{
+	const struct dlb_task_metrics *t = dlb_metrics_task_by_tid(m, st->tid);
+	u64 jobs = t ? t->jobs : 0;
+
+	if (st->jobs > jobs + 1)
+		dlb_metrics_flag(m, DLB_Q_MISSING_JOBS, st->jobs - jobs - 1,
+				 "%s: %llu jobs in the trace, %llu begun says summary.json", what,
+				 (unsigned long long)jobs, (unsigned long long)st->jobs);
+}
+
+/*
+ * The reference's ops.csv: what its push, pull, find, set and select cost
+ * per call (the decision cost DESIGN.md asks for), carried into the report
+ * as the simulator measured it.
+ */
+static void read_ops(const char *dir, struct dlb_report_info *ri)
+{
+	char path[4096], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/ops.csv", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(line, sizeof(line), f) || strncmp(line, "op,cpu_select,cpus,calls,", 25)) {
+		dlb_report_note(ri, "%s not used: not the reference's ops.csv", path);
+		fclose(f);
+		return;
+	}
+	while (ri->nr_ops < DLB_REPORT_MAX_OPS && fgets(line, sizeof(line), f)) {
+		struct dlb_report_op *op = &ri->ops[ri->nr_ops];
+		unsigned long long sum;
+
+		if (sscanf(line, "%15[^,],%15[^,],%d,%llu,%llu,%15[^,],%llu,%llu,%llu,%lf,%llu,%llu",
+			   op->op, op->cpu_select, &op->cpus, &op->calls, &op->done, op->unit, &sum,
+			   &op->min, &op->max, &op->mean, &op->p50, &op->p99) != 12) {
+			dlb_report_note(ri, "%s: row %d not understood", path, ri->nr_ops + 2);
+			break;
+		}
+		ri->nr_ops++;
+	}
+	fclose(f);
+}
+
+/* The reference's snapshots, sched/<tid>.sched, in a folder without summary.json. */
+static void check_sched_dir(struct dlb_metrics *m, const char *dir, struct dlb_report_info *ri)
+{
+	char path[4096], file[300];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/sched", dir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (end == de->d_name || strcmp(end, ".sched") || tid <= 0)
+			continue;
+		snprintf(file, sizeof(file), "sched/%s", de->d_name);
+		check_sched(m, dir, file, (int)tid, ri);
+	}
+	closedir(d);
+}
 
 int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_report_info *ri,
 			  struct dlb_err *err)
 {
-#if HAVE_SUMMARY
-	struct dlb_summary *s = summary_load(dir, ri);
+	struct dlb_summary *s;
 	size_t i;
 
+	record_load(dir, ri);
+	read_ops(dir, ri);
+	s = summary_load(dir, ri);
 	if (!s)
 		return 0;
 	for (i = 0; i < s->nr_threads; i++) {
@@ -152,7 +345,7 @@ int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_rep
 		if (t->policy == 6 && dlb_metrics_set_params(m, t->tid, t->name, t->runtime,
 							     t->deadline, t->period)) {
 			dlb_summary_free(s);
-			return dlb_err_set(err, 5, "out of memory");
+			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 		}
 	}
 	snprintf(env.backend, sizeof(env.backend), "%s", s->backend);
@@ -167,38 +360,29 @@ int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_rep
 		dlb_metrics_flag(m, DLB_Q_RUN_INCOMPLETE, 1, "summary.json: status %s",
 				 dlb_run_status_str(s->status));
 	dlb_summary_free(s);
-#else
-	(void)m;
-	(void)err;
-	if (!access(dir, F_OK))
-		dlb_report_note(ri, "summary.json and logs not read: this build has no reader");
-#endif
 	return 0;
 }
 
 void dlb_crosscheck_after(struct dlb_metrics *m, const char *dir, struct dlb_report_info *ri)
 {
-#if HAVE_SUMMARY
-	struct dlb_summary *s = summary_load(dir, ri);
+	struct dlb_summary *s = summary_load(dir, NULL);
 	char what[128];
 	size_t i;
 
-	if (!s)
+	record_check(m);
+	if (!s) {
+		check_logs_by_name(m, dir, ri);
+		check_sched_dir(m, dir, ri);
 		return;
+	}
 	for (i = 0; i < s->nr_threads; i++) {
 		const struct dlb_summary_thread *t = &s->threads[i];
 
 		snprintf(what, sizeof(what), "task %s (tid %d)", t->name, t->tid);
+		check_summary_jobs(m, t, what);
 		if (t->log[0])
 			check_log(m, dir, t->log, t->tid, what, ri);
-#if HAVE_SCHEDSTAT
 		check_sched(m, dir, t->sched, t->tid, ri);
-#endif
 	}
 	dlb_summary_free(s);
-#else
-	(void)m;
-	(void)dir;
-	(void)ri;
-#endif
 }

@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "crosscheck.h"
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "metrics.h"
 #include "report.h"
@@ -60,7 +61,8 @@ static void usage(FILE *f)
 "  -V, --version             print the version\n"
 "\n"
 "compare: BASE and NEW are report.json files or folders holding one.\n"
-"  -t, --threshold [TASK:]METRIC=[N%%][,AMOUNT]   override a threshold (repeatable)\n"
+"  -t, --threshold SPEC      override a threshold, SPEC [TASK:]METRIC=[N%%][,AMOUNT]\n"
+"                            (repeatable; see -l)\n"
 "  -A, --accept-incomplete   do not fail on incomplete data in either report\n"
 "  -l, --list-metrics        list the metrics and their default thresholds\n"
 "\n"
@@ -70,31 +72,24 @@ static void usage(FILE *f)
 #undef X
 }
 
+static int die_usage(const char *fmt, const char *arg);
+
+/* getopt's complaint, in our one-line form (opterr is 0). */
+static int bad_option(int ch, char **argv)
+{
+	const char *opt = argv[optind - 1];
+
+	if (ch == ':')
+		return die_usage("option '%s' needs a value", opt);
+	return die_usage("unknown option '%s'", opt);
+}
+
 static int die_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, PROG ": ");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " (try --help)\n");
 	return DLB_EXIT_BAD_INPUT;
-}
-
-static void save_cmdline(struct opts *o, int argc, char **argv)
-{
-	size_t len = 0;
-	int i;
-
-	for (i = 0; i < argc && len < sizeof(o->cmdline) - 1; i++)
-		len += (size_t)snprintf(o->cmdline + len, sizeof(o->cmdline) - len, "%s%s",
-					i ? " " : "", argv[i]);
-}
-
-static int parse_long(const char *s, long long min, long long max, long long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoll(s, &end, 10);
-	return errno || end == s || *end || *out < min || *out > max ? -1 : 0;
 }
 
 static int parse_accept(struct opts *o, const char *list)
@@ -127,7 +122,7 @@ static int apply_param(struct dlb_metrics *m, const char *spec, struct dlb_err *
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
 				   "--params '%s': expected TASK=RUNTIME,DEADLINE,PERIOD", spec);
 	snprintf(name, sizeof(name), "%.*s", (int)(eq - spec), spec);
-	if (!parse_long(name, 1, 1 << 30, &tid))
+	if (!dlb_parse_ll(name, 1, 1 << 30, &tid))
 		return dlb_metrics_set_params(m, (int)tid, NULL, rt, dl, pd) ?
 			dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory") : 0;
 	return dlb_metrics_set_params_by_name(m, name, rt, dl, pd) ?
@@ -152,7 +147,8 @@ static int cmd_compare(int argc, char **argv)
 	if (!c)
 		goto fail;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:Alh", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":t:Alh", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 't':
 			if (dlb_compare_threshold(c, optarg, &err))
@@ -171,7 +167,7 @@ static int cmd_compare(int argc, char **argv)
 			return DLB_EXIT_OK;
 		default:
 			dlb_compare_free(c);
-			return die_usage("compare: bad option%s", "");
+			return bad_option(ch, argv);
 		}
 	}
 	if (argc - optind != 2) {
@@ -204,8 +200,23 @@ static void on_job(const struct dlb_job *j, void *arg)
 }
 
 /* What the reader knows about the data, as quality flags (the larger count wins). */
-static void reader_quality(struct dlb_metrics *m, const struct dlb_trace_quality *q)
+/* "CPU 1, 3" of the CPUs that recorded nothing, into @buf. */
+static void silent_cpus(const struct dlb_trace *t, int nr_cpus, char *buf, size_t size)
 {
+	size_t len = 0;
+	int c;
+
+	buf[0] = '\0';
+	for (c = 0; c < nr_cpus && len + 16 < size; c++)
+		if (!dlb_trace_cpu_events(t, c))
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", len ? ", " : "CPU ", c);
+}
+
+static void reader_quality(struct dlb_metrics *m, const struct dlb_trace *t, const char *path)
+{
+	const struct dlb_trace_quality *q = dlb_trace_quality(t);
+	char cpus[128];
+
 	const struct dlb_run_metrics *r = dlb_metrics_run(m);
 	u64 lost = q->lost_events > q->lost_records ? q->lost_events : q->lost_records;
 	u64 have = r->quality[DLB_Q_LOST_EVENTS].count;
@@ -218,17 +229,19 @@ static void reader_quality(struct dlb_metrics *m, const struct dlb_trace_quality
 	if (q->truncated)
 		dlb_metrics_flag(m, DLB_Q_TRUNCATED, 1, "the file ends in the middle of a %s",
 				 q->format == DLB_FMT_TRACE_DAT ? "record" : "line");
-	if (q->cpus_without_events > 0)
+	if (q->cpus_without_events > 0) {
+		silent_cpus(t, q->nr_cpus, cpus, sizeof(cpus));
 		dlb_metrics_flag(m, DLB_Q_CPUS_WITHOUT_EVENTS, (u64)q->cpus_without_events,
-				 "%d of %d CPUs recorded no event", q->cpus_without_events,
-				 q->nr_cpus);
+				 "%d of %d CPUs recorded no event (%s)", q->cpus_without_events,
+				 q->nr_cpus, cpus);
+	}
 	have = r->quality[DLB_Q_BACKWARDS].count;
 	if (q->backwards > have)
 		dlb_metrics_flag(m, DLB_Q_BACKWARDS, q->backwards - have,
 				 "%llu timestamps went backwards within a CPU",
 				 (unsigned long long)q->backwards);
 	if (q->bad_lines)
-		dlb_metrics_flag(m, DLB_Q_BAD_LINES, q->bad_lines, "first at line %llu",
+		dlb_metrics_flag(m, DLB_Q_BAD_LINES, q->bad_lines, "first at %s:%llu", path,
 				 (unsigned long long)q->first_bad_line);
 }
 
@@ -257,6 +270,34 @@ static FILE *open_out(const char *dir, const char *name, struct dlb_err *err)
 	if (!f)
 		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
 	return f;
+}
+
+/*
+ * Our job rows go to jobs.csv: run.sh and plots/ read them there.  A
+ * jobs.csv of another tool already in the folder (dlb-sim writes its own)
+ * is a witness, not ours to destroy: it is kept as jobs.orig.csv, and the
+ * report says so.  Returns 0, or -1 with @err if it cannot be kept.
+ */
+static int keep_foreign_jobs_csv(const char *dir, struct dlb_report_info *ri, struct dlb_err *err)
+{
+	char path[4096], kept[4096], line[64];
+	bool ours;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/jobs.csv", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	ours = fgets(line, sizeof(line), f) && !strncmp(line, "tid,name,job,release_ns,", 24);
+	fclose(f);
+	if (ours)
+		return 0;
+	snprintf(kept, sizeof(kept), "%s/jobs.orig.csv", dir);
+	if (rename(path, kept))
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: cannot keep another tool's jobs.csv: %s",
+				   kept, strerror(errno));
+	dlb_report_note(ri, "the jobs.csv that was in %s (another tool's) is now jobs.orig.csv", dir);
+	return 0;
 }
 
 static int write_reports(const struct opts *o, struct dlb_metrics *m, struct dlb_report_info *ri,
@@ -331,25 +372,35 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	if (folder && dlb_crosscheck_before(m, folder, ri, err))
 		goto out;
 	if (o->outdir) {
+		if (keep_foreign_jobs_csv(o->outdir, ri, err))
+			goto out;
 		sink.csv = open_out(o->outdir, "jobs.csv", err);
 		if (!sink.csv)
 			goto out;
 		dlb_jobs_csv_header(sink.csv);
 	}
-	if (dlb_trace_read(t, dlb_metrics_event, m, err) < 0)
+	if (dlb_trace_read(t, dlb_metrics_event, m, err)) {
+		/* the engine stops the stream only when it cannot allocate */
+		if (!err->msg[0])
+			dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory while analyzing %s", tpath);
 		goto out;
+	}
 	dlb_metrics_finish(m);
-	reader_quality(m, q);
+	reader_quality(m, t, tpath);
 	if (folder)
 		dlb_crosscheck_after(m, folder, ri);
-	ri->kernel = o->kernel;
-	ri->arch = o->arch;
+	/* the command line wins over record.txt and summary.json */
+	if (o->kernel)
+		ri->kernel = o->kernel;
+	if (o->arch)
+		ri->arch = o->arch;
 	ri->cmdline = o->cmdline;
 	ri->input = o->input;
 	ri->format = dlb_trace_format_str(dlb_trace_format(t));
 	if (q->clock[0] && !ri->clock)
 		ri->clock = q->clock;
-	ri->cpus = o->cpus;
+	if (o->cpus)
+		ri->cpus = o->cpus;
 	ri->accepted = o->accepted;
 	ri->max_misses = o->max_misses;
 	dlb_report_auto_notes(ri, m);
@@ -394,21 +445,22 @@ int main(int argc, char **argv)
 	long long v;
 	int ch, rc;
 
-	save_cmdline(&o, argc, argv);
+	dlb_join_cmdline(o.cmdline, sizeof(o.cmdline), argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
-	while ((ch = getopt_long(argc, argv, "o:c:m:a:Ap:qhV", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":o:c:m:a:Ap:qhV", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			o.outdir = optarg;
 			break;
 		case 'c':
-			if (parse_long(optarg, 1, 1024, &v))
+			if (dlb_parse_ll(optarg, 1, 1024, &v))
 				return die_usage("--cpus: '%s' is not a number in 1..1024", optarg);
 			o.cpus = (int)v;
 			break;
 		case 'm':
-			if (parse_long(optarg, -1, 1LL << 62, &v))
+			if (dlb_parse_ll(optarg, -1, 1LL << 62, &v))
 				return die_usage("--max-misses: '%s' is not a number >= -1", optarg);
 			o.max_misses = v;
 			break;
@@ -441,7 +493,7 @@ int main(int argc, char **argv)
 			printf(PROG " %s\n", DLB_VERSION);
 			return DLB_EXIT_OK;
 		default:
-			return die_usage("bad option%s", "");
+			return bad_option(ch, argv);
 		}
 	}
 	if (argc - optind != 1)

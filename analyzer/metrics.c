@@ -48,6 +48,7 @@ struct task {
 
 	/* release marker seen ahead of its job */
 	bool pend_rel;
+	bool pend_dl_valid;	/* the release said its deadline (DL tasks only) */
 	u64 pend_job, pend_rel_ts, pend_dl;
 
 	/* for inferring releases (rt-app markers) and predicting deadlines */
@@ -615,7 +616,7 @@ static void job_begin(struct dlb_metrics *m, struct task *t, const struct dlb_ma
 	} else if (t->pend_rel && t->pend_job == t->job_idx) {
 		t->rel = t->pend_rel_ts;
 		t->dl = t->pend_dl;
-		t->dl_valid = true;
+		t->dl_valid = t->pend_dl_valid;
 		t->rel_src = DLB_REL_MARKER;
 	} else if (mk->flags & DLB_MF_REL) {
 		t->rel = mk->rel;
@@ -699,7 +700,9 @@ static void marker_release(struct dlb_metrics *m, struct task *t, const struct d
 	t->pend_job = mk->job;
 	t->pend_rel_ts = mk->rel;
 	t->pend_dl = mk->dl;
-	if (!t->in_job) {
+	t->pend_dl_valid = mk->flags & DLB_MF_DL;
+	/* a job of a non-deadline task has no deadline to wait behind */
+	if (!t->in_job && t->pend_dl_valid) {
 		t->sched_dl = mk->dl;
 		t->sched_dl_valid = true;
 		t->predicted = false;
@@ -741,6 +744,18 @@ static int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 		dlb_metrics_flag(m, DLB_Q_BAD_MARKERS, 1, "at %llu ns: %s",
 				 (unsigned long long)ev->ts, m->perr.msg);
 		return 0;
+	}
+	/*
+	 * A marker proves its writer runs, except the ones written on a task's
+	 * behalf: a release (the reference writes it at the release instant,
+	 * as the released task), task attributes and run markers.
+	 */
+	if (r == 0 || mk.kind == DLB_MARK_JOB_BEGIN || mk.kind == DLB_MARK_JOB_END ||
+	    mk.kind == DLB_MARK_OTHER) {
+		struct cpu *c = cpu_get(m, ev->cpu);
+
+		if (c && ev->pid > 0)
+			implicit_switch_in(m, c, ev);
 	}
 	if (r == 0) {
 		m->run.other_markers++;
@@ -914,7 +929,7 @@ static int ev_wakeup(struct dlb_metrics *m, const struct dlb_event *ev)
 		if (t->rtapp && p->param_src != DLB_PARAM_NONE) {
 			t->sched_dl = ev->ts + p->deadline;
 			t->sched_dl_valid = true;
-		} else if (t->pend_rel) {
+		} else if (t->pend_rel && t->pend_dl_valid) {
 			t->sched_dl = t->pend_dl;
 			t->sched_dl_valid = true;
 		} else if (t->last_valid && t->last_dl && p->period) {
@@ -1036,14 +1051,20 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 	account_inversion(m, ev->ts);
 	m->last_ts = ev->ts;
 	c = cpu_get(m, ev->cpu);
-	if (!c)
-		return ev->cpu < 0 || ev->cpu >= DLB_MAX_CPUS ? 0 : -1;
+	if (!c) {
+		if (ev->cpu >= 0 && ev->cpu < DLB_MAX_CPUS)
+			return -1;
+		dlb_metrics_flag(m, DLB_Q_BAD_LINES, 1, "event at %llu ns on CPU %d, not in 0..%d",
+				 (unsigned long long)ev->ts, ev->cpu, DLB_MAX_CPUS - 1);
+		return 0;
+	}
 	if (!c->seen) {
 		c->seen = true;
 		c->pub.first_ts = ev->ts;
 	}
 	c->pub.events++;
-	if (ev->pid > 0 && ev->type != DLB_EV_SWITCH)
+	/* markers: only those a running writer writes about itself (ev_marker) */
+	if (ev->pid > 0 && ev->type != DLB_EV_SWITCH && ev->type != DLB_EV_MARKER)
 		implicit_switch_in(m, c, ev);
 	switch (ev->type) {
 	case DLB_EV_SWITCH:
@@ -1121,6 +1142,8 @@ void dlb_metrics_finish(struct dlb_metrics *m)
 	}
 	qsort(m->sorted, n, sizeof(*m->sorted), cmp_task);
 	m->run.jobs_open_at_end = open;
+	if (!m->run.events)
+		dlb_metrics_flag(m, DLB_Q_NO_EVENTS, 1, "not one event in the trace");
 	if (m->run.events && !m->run.switches)
 		dlb_metrics_flag(m, DLB_Q_NO_SCHED_SWITCH, 1, "%llu events, none of them sched_switch",
 				 (unsigned long long)m->run.events);

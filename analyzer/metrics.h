@@ -112,6 +112,7 @@ struct dlb_cpu_metrics {
 	X(CLOCK_MISMATCH,	"clock_mismatch",	1, "trace clock and marker or log times disagree") \
 	X(MISSING_JOBS,		"missing_jobs",		1, "fewer jobs in the trace than in the generator's logs") \
 	X(NO_SCHED_SWITCH,	"no_sched_switch",	1, "no sched_switch events: execution time, migrations and inversion unknown") \
+	X(NO_EVENTS,		"no_events",		1, "the trace holds no events")	\
 	X(RUN_INCOMPLETE,	"run_incomplete",	1, "the generator says its run did not complete") \
 	X(SCHEDSTAT_DISAGREE,	"schedstat_disagree",	0, "the kernel's schedstats disagree with the trace")
 

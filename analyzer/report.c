@@ -320,6 +320,31 @@ static struct json_object *json_env(const struct dlb_metrics *m, const struct dl
 	return o;
 }
 
+static struct json_object *json_ops(const struct dlb_report_info *ri)
+{
+	struct json_object *arr = json_object_new_array();
+	int i;
+
+	for (i = 0; i < ri->nr_ops; i++) {
+		const struct dlb_report_op *op = &ri->ops[i];
+		struct json_object *o = json_object_new_object();
+
+		jadd(o, "op", json_object_new_string(op->op));
+		jadd(o, "cpu_select", json_object_new_string(op->cpu_select));
+		jadd(o, "cpus", json_object_new_int(op->cpus));
+		jadd(o, "calls", ju64(op->calls));
+		jadd(o, "done", ju64(op->done));
+		jadd(o, "unit", json_object_new_string(op->unit));
+		jadd(o, "min", ju64(op->min));
+		jadd(o, "p50", ju64(op->p50));
+		jadd(o, "p99", ju64(op->p99));
+		jadd(o, "max", ju64(op->max));
+		jadd(o, "mean", json_object_new_double(op->mean));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 int dlb_report_json(FILE *f, const struct dlb_metrics *m, const struct dlb_report_info *ri,
 		    struct dlb_err *err)
 {
@@ -340,6 +365,7 @@ int dlb_report_json(FILE *f, const struct dlb_metrics *m, const struct dlb_repor
 	for (c = 0; c < dlb_metrics_nr_cpus(m); c++)
 		json_object_array_add(arr, json_cpu(dlb_metrics_cpu(m, c), c));
 	jadd(root, "cpus", arr);
+	jadd(root, "decision_cost", json_ops(ri));
 	jadd(root, "quality", json_quality(m, ri));
 	arr = json_object_new_array();
 	for (c = 0; c < ri->nr_notes; c++)
@@ -449,6 +475,22 @@ static void txt_cpus(FILE *f, const struct dlb_metrics *m)
 	}
 }
 
+static void txt_ops(FILE *f, const struct dlb_report_info *ri)
+{
+	int i;
+
+	if (!ri->nr_ops)
+		return;
+	fprintf(f, "\n%-8s %-10s %9s %9s %-7s %9s %9s %9s\n", "decision", "cpu_select", "calls",
+		"done", "unit", "p50", "p99", "max");
+	for (i = 0; i < ri->nr_ops; i++) {
+		const struct dlb_report_op *op = &ri->ops[i];
+
+		fprintf(f, "%-8s %-10s %9llu %9llu %-7s %9llu %9llu %9llu\n", op->op,
+			op->cpu_select, op->calls, op->done, op->unit, op->p50, op->p99, op->max);
+	}
+}
+
 int dlb_report_txt(FILE *f, const struct dlb_metrics *m, const struct dlb_report_info *ri)
 {
 	const struct dlb_run_metrics *r = dlb_metrics_run(m);
@@ -458,6 +500,7 @@ int dlb_report_txt(FILE *f, const struct dlb_metrics *m, const struct dlb_report
 	txt_header(f, m, ri);
 	txt_tasks(f, m);
 	txt_cpus(f, m);
+	txt_ops(f, ri);
 	fputc('\n', f);
 	for (q = 0; q < DLB_Q_NR; q++) {
 		if (!r->quality[q].count)

@@ -14,6 +14,16 @@
 #define DLB_REPORT_VERSION	1
 #define DLB_REPORT_MAX_NOTES	32
 
+/* One row of the reference's ops.csv: the cost of a scheduling decision. */
+struct dlb_report_op {
+	char op[16], cpu_select[16], unit[16];
+	int cpus;
+	unsigned long long calls, done, min, max, p50, p99;
+	double mean;
+};
+
+#define DLB_REPORT_MAX_OPS	8
+
 /* What the report says about where the data came from and how it is judged. */
 struct dlb_report_info {
 	const char *kernel, *arch;	/* of the recording machine; NULL: unknown */
@@ -26,6 +36,8 @@ struct dlb_report_info {
 	long long max_misses;		/* misses allowed before DLB_EXIT_REGRESSION; -1: any */
 	int nr_notes;
 	char notes[DLB_REPORT_MAX_NOTES][192];
+	int nr_ops;			/* decision costs (reference run folders) */
+	struct dlb_report_op ops[DLB_REPORT_MAX_OPS];
 };
 
 /* Add a note (printf format); silently ignored past DLB_REPORT_MAX_NOTES. */

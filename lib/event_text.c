@@ -5,6 +5,8 @@
 
 #include "dlbench/event_text.h"
 
+#include "sbuf.h"
+
 #define TASK_REPORT_MAX	0x100
 
 char *dlb_prev_state_str(char *buf, size_t size, long state)
@@ -30,69 +32,126 @@ char *dlb_prev_state_str(char *buf, size_t size, long state)
 	return buf;
 }
 
-static int format_fields(char *buf, size_t size, const struct dlb_event *ev)
+/* comm=C pid=P: the head of most event lines */
+static void format_task(struct sbuf *sb, const char *comm, int pid)
+{
+	sb_lit(sb, "comm=");
+	sb_str(sb, comm);
+	sb_lit(sb, " pid=");
+	sb_int(sb, pid);
+}
+
+/* %03d (the sign counts in the width: -1 is "-01") */
+static void format_cpu03(struct sbuf *sb, int cpu)
+{
+	if (cpu < 0) {
+		sb_lit(sb, "-");
+		sb_u64w(sb, (u64)0 - (u64)(s64)cpu, 2, '0', 0);
+		return;
+	}
+	sb_u64w(sb, (u64)cpu, 3, '0', 0);
+}
+
+/* The fields after the prefix, printf-free (sbuf.h): one call per trace line. */
+static void format_fields(struct sbuf *sb, const struct dlb_event *ev)
 {
 	char st[24];
 
 	switch (ev->type) {
 	case DLB_EV_SWITCH:
-		return snprintf(buf, size, "sched_switch: prev_comm=%s prev_pid=%d prev_prio=%d "
-				"prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
-				ev->sw.prev_comm, ev->sw.prev_pid, ev->sw.prev_prio,
-				dlb_prev_state_str(st, sizeof(st), ev->sw.prev_state),
-				ev->sw.next_comm, ev->sw.next_pid, ev->sw.next_prio);
+		sb_kstr(sb, "sched_switch: prev_comm=", ev->sw.prev_comm);
+		sb_kint(sb, " prev_pid=", ev->sw.prev_pid);
+		sb_kint(sb, " prev_prio=", ev->sw.prev_prio);
+		sb_kstr(sb, " prev_state=", dlb_prev_state_str(st, sizeof(st), ev->sw.prev_state));
+		sb_kstr(sb, " ==> next_comm=", ev->sw.next_comm);
+		sb_kint(sb, " next_pid=", ev->sw.next_pid);
+		sb_kint(sb, " next_prio=", ev->sw.next_prio);
+		return;
 	case DLB_EV_WAKEUP:
 	case DLB_EV_WAKEUP_NEW:
 	case DLB_EV_WAKING:
-		return snprintf(buf, size, "%s: comm=%s pid=%d prio=%d target_cpu=%03d",
-				ev->type == DLB_EV_WAKEUP ? "sched_wakeup" :
-				ev->type == DLB_EV_WAKEUP_NEW ? "sched_wakeup_new" : "sched_waking",
-				ev->wake.comm, ev->wake.pid, ev->wake.prio, ev->wake.target_cpu);
+		sb_str(sb, ev->type == DLB_EV_WAKEUP ? "sched_wakeup: " :
+		       ev->type == DLB_EV_WAKEUP_NEW ? "sched_wakeup_new: " : "sched_waking: ");
+		format_task(sb, ev->wake.comm, ev->wake.pid);
+		sb_kint(sb, " prio=", ev->wake.prio);
+		sb_lit(sb, " target_cpu=");
+		format_cpu03(sb, ev->wake.target_cpu);
+		return;
 	case DLB_EV_MIGRATE:
-		return snprintf(buf, size, "sched_migrate_task: comm=%s pid=%d prio=%d "
-				"orig_cpu=%d dest_cpu=%d", ev->mig.comm, ev->mig.pid, ev->mig.prio,
-				ev->mig.orig_cpu, ev->mig.dest_cpu);
+		sb_lit(sb, "sched_migrate_task: ");
+		format_task(sb, ev->mig.comm, ev->mig.pid);
+		sb_kint(sb, " prio=", ev->mig.prio);
+		sb_kint(sb, " orig_cpu=", ev->mig.orig_cpu);
+		sb_kint(sb, " dest_cpu=", ev->mig.dest_cpu);
+		return;
 	case DLB_EV_RUNTIME:
-		return snprintf(buf, size, "sched_stat_runtime: comm=%s pid=%d runtime=%llu [ns]",
-				ev->rt.comm, ev->rt.pid, (unsigned long long)ev->rt.runtime);
+		sb_lit(sb, "sched_stat_runtime: ");
+		format_task(sb, ev->rt.comm, ev->rt.pid);
+		sb_lit(sb, " runtime=");
+		sb_u64(sb, ev->rt.runtime);
+		sb_lit(sb, " [ns]");
+		return;
 	case DLB_EV_EXIT:
-		return snprintf(buf, size, "sched_process_exit: comm=%s pid=%d prio=%d",
-				ev->exit.comm, ev->exit.pid, -1);
+		/*
+		 * The event carries no prio: rt-app's threads return to
+		 * SCHED_OTHER (120) before they exit, and are not the last
+		 * thread of their process.
+		 */
+		sb_lit(sb, "sched_process_exit: ");
+		format_task(sb, ev->exit.comm, ev->exit.pid);
+		sb_lit(sb, " prio=120 group_dead=false");
+		return;
 	case DLB_EV_THROTTLE:
 	case DLB_EV_REPLENISH:
-		return snprintf(buf, size, "%s: comm=%s pid=%d runtime=%lld deadline=%llu",
-				ev->type == DLB_EV_THROTTLE ? "dl_throttle" : "dl_replenish",
-				ev->dl.comm, ev->dl.pid, (long long)ev->dl.runtime,
-				(unsigned long long)ev->dl.deadline);
+		sb_str(sb, ev->type == DLB_EV_THROTTLE ? "dl_throttle: " : "dl_replenish: ");
+		format_task(sb, ev->dl.comm, ev->dl.pid);
+		sb_lit(sb, " runtime=");
+		sb_s64(sb, (s64)ev->dl.runtime);
+		sb_lit(sb, " deadline=");
+		sb_u64(sb, ev->dl.deadline);
+		return;
 	case DLB_EV_MARKER:
-		return snprintf(buf, size, "tracing_mark_write: %.*s", (int)ev->mark.len,
-				ev->mark.text ? ev->mark.text : "");
+		sb_lit(sb, "tracing_mark_write: ");
+		if (ev->mark.text)
+			sb_put(sb, ev->mark.text, strnlen(ev->mark.text, ev->mark.len));
+		return;
 	case DLB_EV_LOST:
 		break;
 	}
-	return snprintf(buf, size, "unknown event %d", (int)ev->type);
+	sb_lit(sb, "unknown event ");
+	sb_int(sb, (int)ev->type);
 }
 
 int dlb_event_format(char *buf, size_t size, const struct dlb_event *ev, const char *common_comm)
 {
 	const char *comm = common_comm ? common_comm : (ev->pid == 0 ? "<idle>" : "<...>");
-	int n, m;
+	struct sbuf sb;
+	int n;
 
 	if (ev->type == DLB_EV_LOST) {
 		n = snprintf(buf, size, "CPU:%d [LOST %llu EVENTS]", ev->cpu,
 			     (unsigned long long)ev->lost.count);
 		return n >= 0 && (size_t)n < size ? n : -1;
 	}
+	if (!size)
+		return -1;
 	if (ev->pid == 0)
 		comm = "<idle>";
-	n = snprintf(buf, size, "%16s-%-7d [%03d] %s %5llu.%09llu: ", comm, ev->pid, ev->cpu,
-		     ev->type == DLB_EV_MARKER ? "....." : "d..2.",
-		     (unsigned long long)(ev->ts / 1000000000ULL),
-		     (unsigned long long)(ev->ts % 1000000000ULL));
-	if (n < 0 || (size_t)n >= size)
-		return -1;
-	m = format_fields(buf + n, size - (size_t)n, ev);
-	if (m < 0 || (size_t)m >= size - (size_t)n)
-		return -1;
-	return n + m;
+	/* "%16s-%-7d [%03d] %s %5llu.%09llu: " then the fields */
+	sb_init(&sb, buf, size);
+	sb_str_right(&sb, comm, 16);
+	sb_lit(&sb, "-");
+	sb_int_left(&sb, ev->pid, 7);
+	sb_lit(&sb, " [");
+	format_cpu03(&sb, ev->cpu);
+	if (ev->type == DLB_EV_MARKER)
+		sb_lit(&sb, "] ..... ");
+	else
+		sb_lit(&sb, "] d..2. ");
+	sb_u64w(&sb, ev->ts / 1000000000ULL, 5, ' ', 0);
+	sb_lit(&sb, ".");
+	sb_u64w(&sb, ev->ts % 1000000000ULL, 9, '0', 0);
+	sb_lit(&sb, ": ");
+	format_fields(&sb, ev);
+	return sb.overflow ? -1 : (int)sb.len;
 }

@@ -7,13 +7,14 @@
  * Parsing is hand-written scanning, no sscanf: a long trace holds one
  * marker per job begin and end, and the parser runs on every one of them.
  */
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dlbench/exitcode.h"
 #include "dlbench/marker.h"
+
+#include "sbuf.h"
 
 #define MARK_MAX_KV	16
 
@@ -61,45 +62,21 @@ static const char *policy_name(int policy)
 	return NULL;
 }
 
-/* ---- formatting ---- */
-
-struct mark_buf {
-	char *p;
-	size_t size, len;
-	int overflow;
-};
-
-static void mb_add(struct mark_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void mb_add(struct mark_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(b->p + b->len, b->size - b->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= b->size - b->len) {
-		b->overflow = 1;
-		return;
-	}
-	b->len += (size_t)n;
-}
+/* ---- formatting (printf-free: see sbuf.h) ---- */
 
 /*
  * A value is one token: whitespace and '=' would split it on the way back,
  * so they are written as '_' (task names may contain spaces; comm does).
  */
-static void mb_add_word(struct mark_buf *b, const char *key, const char *val)
+static void mb_add_word(struct sbuf *b, const char *key, const char *val)
 {
 	size_t i;
 
 	if (!val[0])
 		return;
-	mb_add(b, " %s=", key);
+	sb_put(b, " ", 1);
+	sb_str(b, key);
+	sb_put(b, "=", 1);
 	if (b->overflow)
 		return;
 	for (i = 0; val[i]; i++) {
@@ -114,59 +91,78 @@ static void mb_add_word(struct mark_buf *b, const char *key, const char *val)
 	b->p[b->len] = '\0';
 }
 
-static void format_policy(struct mark_buf *b, int policy)
+static void format_policy(struct sbuf *b, int policy)
 {
 	const char *name = policy_name(policy);
 
+	sb_lit(b, " policy=");
 	if (name)
-		mb_add(b, " policy=%s", name);
+		sb_str(b, name);
 	else
-		mb_add(b, " policy=%d", policy);
+		sb_int(b, policy);
 }
 
 int dlb_marker_format(char *buf, size_t size, const struct dlb_marker *m)
 {
-	struct mark_buf b = { buf, size, 0, 0 };
+	struct sbuf b;
 
 	if (!size)
 		return -1;
-	buf[0] = '\0';
+	sb_init(&b, buf, size);
 	switch (m->kind) {
 	case DLB_MARK_RUN_START:
-		mb_add(&b, "dlb_run: event=start");
+		sb_str(&b, "dlb_run: event=start");
 		mb_add_word(&b, "backend", m->backend);
-		if (m->cpus > 0)
-			mb_add(&b, " cpus=%d", m->cpus);
+		if (m->cpus > 0) {
+			sb_lit(&b, " cpus=");
+			sb_int(&b, m->cpus);
+		}
 		mb_add_word(&b, "clock", m->clock);
 		mb_add_word(&b, "tool", DLB_VERSION);
 		mb_add_word(&b, "workload", m->workload);
 		break;
 	case DLB_MARK_RUN_END:
-		mb_add(&b, "dlb_run: event=end status=%s", dlb_run_status_str(m->status));
+		sb_str(&b, "dlb_run: event=end status=");
+		sb_str(&b, dlb_run_status_str(m->status));
 		break;
 	case DLB_MARK_TASK:
-		mb_add(&b, "dlb_task: tid=%d", m->tid);
+		sb_lit(&b, "dlb_task: tid=");
+		sb_int(&b, m->tid);
 		mb_add_word(&b, "name", m->name);
 		format_policy(&b, m->policy);
-		mb_add(&b, " prio=%d", m->prio);
-		if (m->flags & DLB_MF_PARAMS)
-			mb_add(&b, " runtime=%llu deadline=%llu period=%llu",
-			       (unsigned long long)m->runtime, (unsigned long long)m->deadline,
-			       (unsigned long long)m->period);
+		sb_lit(&b, " prio=");
+		sb_int(&b, m->prio);
+		if (m->flags & DLB_MF_PARAMS) {
+			sb_lit(&b, " runtime=");
+			sb_u64(&b, m->runtime);
+			sb_lit(&b, " deadline=");
+			sb_u64(&b, m->deadline);
+			sb_lit(&b, " period=");
+			sb_u64(&b, m->period);
+		}
 		break;
 	case DLB_MARK_JOB_RELEASE:
 	case DLB_MARK_JOB_BEGIN:
 	case DLB_MARK_JOB_END:
-		mb_add(&b, "dlb_job: tid=%d job=%llu event=%s", m->tid, (unsigned long long)m->job,
-		       m->kind == DLB_MARK_JOB_RELEASE ? "release" :
-		       m->kind == DLB_MARK_JOB_BEGIN ? "begin" : "end");
-		if (m->kind != DLB_MARK_JOB_END && (m->flags & DLB_MF_REL))
-			mb_add(&b, " rel=%llu", (unsigned long long)m->rel);
-		if (m->kind != DLB_MARK_JOB_END && (m->flags & DLB_MF_DL))
-			mb_add(&b, " dl=%llu", (unsigned long long)m->dl);
+		sb_lit(&b, "dlb_job: tid=");
+		sb_int(&b, m->tid);
+		sb_lit(&b, " job=");
+		sb_u64(&b, m->job);
+		sb_str(&b, m->kind == DLB_MARK_JOB_RELEASE ? " event=release" :
+		       m->kind == DLB_MARK_JOB_BEGIN ? " event=begin" : " event=end");
+		if (m->kind != DLB_MARK_JOB_END && (m->flags & DLB_MF_REL)) {
+			sb_lit(&b, " rel=");
+			sb_u64(&b, m->rel);
+		}
+		if (m->kind != DLB_MARK_JOB_END && (m->flags & DLB_MF_DL)) {
+			sb_lit(&b, " dl=");
+			sb_u64(&b, m->dl);
+		}
 		break;
 	case DLB_MARK_TASK_EXIT:
-		mb_add(&b, "dlb_task: tid=%d event=exit", m->tid);
+		sb_lit(&b, "dlb_task: tid=");
+		sb_int(&b, m->tid);
+		sb_lit(&b, " event=exit");
 		break;
 	default:
 		return -1;
@@ -485,15 +481,15 @@ static int parse_job(struct mark_line *ml, struct dlb_marker *m, struct dlb_err 
 	m->kind = ev == 0 ? DLB_MARK_JOB_RELEASE : ev == 1 ? DLB_MARK_JOB_BEGIN : DLB_MARK_JOB_END;
 	if (m->kind == DLB_MARK_JOB_END)
 		return kv_check_unused(ml, err);
-	/* a release must say when and until when; begin may (kernel generator) */
+	/* a release must say when; begin may (kernel generator) */
 	r = m->kind == DLB_MARK_JOB_RELEASE ? kv_need_u64(ml, "rel", &m->rel, err)
 					    : kv_u64(ml, "rel", &m->rel, err);
 	if (r < 0)
 		return -1;
 	if (r)
 		m->flags |= DLB_MF_REL;
-	r = m->kind == DLB_MARK_JOB_RELEASE ? kv_need_u64(ml, "dl", &m->dl, err)
-					    : kv_u64(ml, "dl", &m->dl, err);
+	/* dl is absent for jobs of non-deadline tasks: nothing to miss */
+	r = kv_u64(ml, "dl", &m->dl, err);
 	if (r < 0)
 		return -1;
 	if (r)

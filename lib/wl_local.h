@@ -35,6 +35,12 @@ void wl_loc_free(struct wl_loc *loc);
 /* Offsets of the key and of the value of @path; -1 if the path is unknown. */
 int wl_loc_find(const struct wl_loc *loc, const char *path, size_t *key_off, size_t *val_off);
 
+/*
+ * The deepest path whose key or value contains byte @off, or NULL.  Works on
+ * a prefix of broken text too, to name where a syntax error is.
+ */
+const char *wl_loc_path_at(const struct wl_loc *loc, size_t off);
+
 /* 1-based line and column (in characters) of byte @off in @buf. */
 struct wl_pos wl_loc_pos(const char *buf, size_t len, size_t off);
 

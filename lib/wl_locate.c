@@ -16,6 +16,7 @@ struct wl_loc_ent {
 	char *path;
 	size_t key_off;
 	size_t val_off;
+	size_t end;		/* just past the value (or where the text ended) */
 };
 
 struct wl_loc {
@@ -123,7 +124,7 @@ static void loc_add(struct wl_scan *s, char *path, size_t key_off, size_t val_of
 		l->ent = e;
 		l->cap = cap;
 	}
-	l->ent[l->nr++] = (struct wl_loc_ent){ path, key_off, val_off };
+	l->ent[l->nr++] = (struct wl_loc_ent){ path, key_off, val_off, s->len };
 }
 
 static char *path_join(const char *path, const char *key)
@@ -133,6 +134,17 @@ static char *path_join(const char *path, const char *key)
 	if (asprintf(&p, "%s%s%s", path, *path ? "." : "", key) < 0)
 		return NULL;
 	return p;
+}
+
+/* The value of the entry just added; record where it ends. */
+static void scan_entry_value(struct wl_scan *s, const char *path)
+{
+	size_t idx = s->loc->nr - 1;
+
+	if (s->oom)
+		return;
+	scan_value(s, path);
+	s->loc->ent[idx].end = s->i < s->len ? s->i : s->len;
 }
 
 static void scan_object(struct wl_scan *s, const char *path)
@@ -169,8 +181,7 @@ static void scan_object(struct wl_scan *s, const char *path)
 			return;
 		}
 		loc_add(s, child, key_off, val_off);
-		if (!s->oom)
-			scan_value(s, child);
+		scan_entry_value(s, child);
 	}
 	s->i++;
 }
@@ -195,8 +206,7 @@ static void scan_array(struct wl_scan *s, const char *path)
 			return;
 		}
 		loc_add(s, child, s->i, s->i);
-		if (!s->oom)
-			scan_value(s, child);
+		scan_entry_value(s, child);
 	}
 	s->i++;
 }
@@ -306,6 +316,21 @@ int wl_loc_find(const struct wl_loc *loc, const char *path, size_t *key_off, siz
 			hi = mid;
 	}
 	return -1;
+}
+
+const char *wl_loc_path_at(const struct wl_loc *loc, size_t off)
+{
+	const char *best = NULL;
+	size_t i;
+
+	for (i = 0; i < loc->nr; i++) {
+		const struct wl_loc_ent *e = &loc->ent[i];
+
+		if (e->key_off <= off && off <= e->end &&
+		    (!best || strlen(e->path) > strlen(best)))
+			best = e->path;
+	}
+	return best;
 }
 
 struct wl_pos wl_loc_pos(const char *buf, size_t len, size_t off)

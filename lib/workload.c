@@ -257,15 +257,16 @@ static const char *did_you_mean(const char *key, const char *const *const *lists
 	return best;
 }
 
+/* @what: "key", or "key or event" where rt-app events may appear; @where: " in task". */
 static int fail_unknown(struct wl_ctx *c, const char *path, const char *key, const char *what,
-			const char *const *const *lists)
+			const char *where, const char *const *const *lists)
 {
 	const char *hint = did_you_mean(key, lists);
 
 	if (hint)
-		return ctx_fail(c, path, AT_KEY, "unknown key '%s'%s (did you mean '%s'?)", key,
-				what, hint);
-	return ctx_fail(c, path, AT_KEY, "unknown key '%s'%s", key, what);
+		return ctx_fail(c, path, AT_KEY, "unknown %s '%s'%s (did you mean '%s'?)", what,
+				key, where, hint);
+	return ctx_fail(c, path, AT_KEY, "unknown %s '%s'%s", what, key, where);
 }
 
 static bool in_list(const char *key, const char *const *list)
@@ -568,7 +569,7 @@ static int parse_global_key(struct wl_ctx *c, const char *key, const char *path,
 	{
 		const char *const *lists[] = { global_keys, NULL };
 
-		return fail_unknown(c, path, key, " in global", lists);
+		return fail_unknown(c, path, key, "key", " in global", lists);
 	}
 }
 
@@ -674,7 +675,7 @@ static int ev_wait(struct wl_ctx *c, const char *path, struct json_object *v,
 		else if (!strcmp(k, "mutex"))
 			mutex = kv;
 		else
-			return fail_unknown(c, kpath, k, "", lists);
+			return fail_unknown(c, kpath, k, "key", "", lists);
 	}
 	if (!ref)
 		return ctx_fail(c, path, AT_VAL, "missing \"ref\" (the condition to wait on)");
@@ -712,7 +713,7 @@ static int ev_timer(struct wl_ctx *c, const struct wl_task *t, const char *path,
 		else if (!strcmp(k, "mode"))
 			mode = kv;
 		else
-			return fail_unknown(c, kpath, k, "", lists);
+			return fail_unknown(c, kpath, k, "key", "", lists);
 	}
 	if (!ref)
 		return ctx_fail(c, path, AT_VAL, "missing \"ref\" (the timer's name)");
@@ -858,8 +859,8 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 			if (!in_task && in_list(key, phase_unsupported))
 				return ctx_fail(c, kpath, AT_KEY, "key '%s' in a phase is not supported "
 						"yet (set it on the task)", key);
-			return fail_unknown(c, kpath, key, in_task ? " in task" : " in phase",
-					    lists);
+			return fail_unknown(c, kpath, key, "key or event",
+					    in_task ? " in task" : " in phase", lists);
 		}
 		if (ev_descs[d].type < 0)
 			return ctx_fail(c, kpath, AT_KEY, "event '%s' is not supported yet",
@@ -1141,7 +1142,7 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 		} else if (!strcmp(key, "loop")) {
 			loop = v;
 		} else {
-			return fail_unknown(c, kpath, key, " in task", lists);
+			return fail_unknown(c, kpath, key, "key or event", " in task", lists);
 		}
 	}
 	path_child(kpath, path, "priority");
@@ -1227,7 +1228,7 @@ static int parse_root(struct wl_ctx *c, struct json_object *root)
 		else if (!strcmp(key, "resources"))
 			resources = v;
 		else
-			return fail_unknown(c, key, key, " at top level", lists);
+			return fail_unknown(c, key, key, "key", " at top level", lists);
 	}
 	if (global_defaults(&c->wl->global))
 		return ctx_oom(c);
@@ -1243,16 +1244,30 @@ static int parse_root(struct wl_ctx *c, struct json_object *root)
 static int fail_syntax(struct wl_ctx *c, struct json_tokener *tok)
 {
 	enum json_tokener_error e = json_tokener_get_error(tok);
+	struct wl_loc_dup dup = { NULL, 0, 0 };
+	char shortp[80];
+	struct wl_loc *loc;
+	const char *path;
 	struct wl_pos pos;
+	size_t off;
 
-	if (e == json_tokener_continue) {
-		pos = wl_loc_pos(c->buf, c->len, c->len);
-		return dlb_err_set(c->err, DLB_EXIT_BAD_INPUT, "%s:%d:%d: unexpected end of file "
-				   "(truncated json)", c->name, pos.line, pos.col);
+	off = e == json_tokener_continue ? c->len : json_tokener_get_parse_end(tok);
+	pos = wl_loc_pos(c->buf, c->len, off);
+	/* json-c has no path: the locator, run on the text before the error, has */
+	loc = wl_loc_create(c->buf, off, &dup);
+	path = loc ? wl_loc_path_at(loc, off) : NULL;
+	/* a broken quote can make a "key" of the rest of the file: keep its start */
+	if (path && strlen(path) > 72) {
+		snprintf(shortp, sizeof(shortp), "%.72s...", path);
+		path = shortp;
 	}
-	pos = wl_loc_pos(c->buf, c->len, json_tokener_get_parse_end(tok));
-	return dlb_err_set(c->err, DLB_EXIT_BAD_INPUT, "%s:%d:%d: json syntax: %s", c->name,
-			   pos.line, pos.col, json_tokener_error_desc(e));
+	dlb_err_set(c->err, DLB_EXIT_BAD_INPUT, "%s:%d:%d: %s%s%s%s", c->name, pos.line, pos.col,
+		    path ? path : "", path ? ": " : "",
+		    e == json_tokener_continue ? "unexpected end of file (truncated json)" :
+		    "json syntax: ", e == json_tokener_continue ? "" : json_tokener_error_desc(e));
+	wl_loc_free(loc);
+	free(dup.path);
+	return -1;
 }
 
 /* Only whitespace and comments may follow the top-level value. */
@@ -1322,8 +1337,36 @@ static int check_dups(struct wl_ctx *c, const struct wl_loc_dup *dup)
 			   second.line, second.col, dup->path, key, first.line);
 }
 
+/*
+ * Messages are one line: keys and names come from the file and may hold
+ * control characters (a "\n" escape, or a broken quote that swallowed
+ * lines), so those become '?'.
+ */
+static int err_one_line(struct dlb_err *err)
+{
+	char *p;
+
+	if (!err)
+		return -1;
+	for (p = err->msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return -1;
+}
+
+static int load_buffer(const char *name, const char *buf, size_t len,
+		       const struct dl_param_limits *lim, struct workload **out,
+		       struct dlb_err *err);
+
 int wl_load_buffer(const char *name, const char *buf, size_t len,
 		   const struct dl_param_limits *lim, struct workload **out, struct dlb_err *err)
+{
+	return load_buffer(name, buf, len, lim, out, err) ? err_one_line(err) : 0;
+}
+
+static int load_buffer(const char *name, const char *buf, size_t len,
+		       const struct dl_param_limits *lim, struct workload **out,
+		       struct dlb_err *err)
 {
 	struct wl_ctx c = { .name = name, .buf = buf, .len = len, .lim = lim, .err = err };
 	struct json_object *root = NULL;
@@ -1417,19 +1460,24 @@ int wl_load_file(const char *path, const struct dl_param_limits *lim,
 	size_t len;
 	int ret, e;
 
-	if (fd < 0)
-		return fail_errno(err, path, "cannot open", errno);
+	if (fd < 0) {
+		fail_errno(err, path, "cannot open", errno);
+		return err_one_line(err);
+	}
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		close(fd);
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: is a directory, not a workload "
-				   "file", path);
+		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: is a directory, not a workload file",
+			    path);
+		return err_one_line(err);
 	}
 	ret = read_all(fd, &buf, &len);
 	e = errno;
 	if (!is_stdin)
 		close(fd);
-	if (ret)
-		return fail_errno(err, path, "cannot read", e);
+	if (ret) {
+		fail_errno(err, path, "cannot read", e);
+		return err_one_line(err);
+	}
 	ret = wl_load_buffer(is_stdin ? "<stdin>" : path, buf, len, lim, out, err);
 	free(buf);
 	return ret;

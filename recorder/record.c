@@ -18,6 +18,7 @@
 
 #include "dlbench/dltime.h"
 #include "dlbench/error.h"
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
 #include "recorder.h"
@@ -52,6 +53,8 @@ static void usage(FILE *f)
 		"  -i, --instance=NAME    instance name (default " REC_NAME_PREFIX "PID)\n"
 		"  -n, --no-copy-marker   do not copy top-level trace_marker writes into the instance\n"
 		"  -t, --tracefs=DIR      tracefs mount point (default: found, or mounted)\n"
+		"  -T, --top-on           top-level tracing_on 1 while recording, restored after\n"
+		"                         (rt-app 1.0 exits when its marker writes fail)\n"
 		"  -q, --quiet            print nothing but errors and lost events\n"
 		"  -V, --version          print the version and exit\n"
 		"  -h, --help             print this help and exit\n"
@@ -90,25 +93,27 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "instance",		required_argument, NULL, 'i' },
 		{ "no-copy-marker",	no_argument,	   NULL, 'n' },
 		{ "tracefs",		required_argument, NULL, 't' },
+		{ "top-on",		no_argument,	   NULL, 'T' },
 		{ "quiet",		no_argument,	   NULL, 'q' },
 		{ "version",		no_argument,	   NULL, 'V' },
 		{ "help",		no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
+	long long v;
 	int c;
 
 	o->out_dir = ".";
 	o->rec.clock = "mono";
 	o->rec.buffer_kb = 8192;
 	o->rec.copy_marker = true;
-	while ((c = getopt_long(argc, argv, "+o:f:b:C:d:e:i:nt:qVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:f:b:C:d:e:i:nt:TqVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->out_dir = optarg; break;
 		case 'C': o->rec.clock = optarg; break;
 		case 'i': o->rec.instance = optarg; break;
 		case 'n': o->rec.copy_marker = false; break;
 		case 't': o->rec.tracefs = optarg; break;
+		case 'T': o->rec.top_on = true; break;
 		case 'q': o->quiet = true; break;
 		case 'f':
 			if (!strcmp(optarg, "dat"))
@@ -122,11 +127,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 					   optarg);
 			break;
 		case 'b':
-			errno = 0;
-			o->rec.buffer_kb = strtoul(optarg, &end, 10);
-			if (errno || *end || o->rec.buffer_kb < 4 || o->rec.buffer_kb > 4UL << 20)
+			if (dlb_parse_ll(optarg, 4, 4LL << 20, &v))
 				return die(DLB_EXIT_BAD_INPUT, "--buffer-kb: '%s' is not a size "
 					   "between 4 and 4194304 KB", optarg);
+			o->rec.buffer_kb = (unsigned long)v;
 			break;
 		case 'd':
 			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &o->duration_ns) ||
@@ -190,7 +194,11 @@ static int check_readers(const struct opts *o)
 		"and would steal events:\n", n, n > 1 ? "es" : "", n > 1 ? "" : "s");
 	for (i = 0; i < n && i < MAX_READERS; i++)
 		fprintf(stderr, "  pid %d (%s) holds %s\n", (int)rd[i].pid, rd[i].comm, rd[i].path);
-	fprintf(stderr, "dlb-record: stop them (kill PID) and run again\n");
+	/* the last line names them too: it is the one scripts show */
+	fprintf(stderr, "dlb-record: refused: stop pid");
+	for (i = 0; i < n && i < MAX_READERS; i++)
+		fprintf(stderr, " %d", (int)rd[i].pid);
+	fprintf(stderr, " (trace buffer readers) and run again\n");
 	return DLB_EXIT_ENV;
 }
 
@@ -295,6 +303,7 @@ static void write_meta(const struct opts *o, struct rec *r, const struct run *st
 	fprintf(f, "# dlb-record %s: key=value, one per line\n", DLB_VERSION);
 	fprintf(f, "tracefs=%s\ninstance=%s\nclock=%s\nbuffer_kb=%lu\n", rec_tracefs_dir(r),
 		rec_instance_name(r), o->rec.clock, o->rec.buffer_kb);
+	fprintf(f, "top_on=%d\n", o->rec.top_on);
 	fprintf(f, "format=%s\nfile=%s\ncopy_trace_marker=%d\nevents=",
 		rec_format(r) == REC_FMT_DAT ? "dat" : "text", file ? file : "",
 		o->rec.copy_marker);

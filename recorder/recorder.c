@@ -31,6 +31,8 @@ struct rec {
 	int pipe_fd;		/* text mode: the instance's trace_pipe */
 	FILE *text;		/* text mode: trace.txt */
 	bool on;
+	bool top_on;		/* we turned the top level on: turn it off again */
+	bool want_top_on;
 	bool stats_read;
 	int nr_cpus;
 	u64 lost[REC_MAX_CPUS];
@@ -178,6 +180,7 @@ struct rec *rec_create(const struct rec_opts *o, struct dlb_err *err)
 	snprintf(r->marker, sizeof(r->marker), "%s/instances/%s/trace_marker", r->tracefs, r->name);
 	tracefs_trace_off(r->inst);
 	r->format = o->format;
+	r->want_top_on = o->top_on;
 	if (r->format == REC_FMT_AUTO)
 		r->format = have_trace_cmd() ? REC_FMT_DAT : REC_FMT_TEXT;
 	if (configure(r, o, err))
@@ -217,6 +220,16 @@ int rec_start(struct rec *r, const char *out_dir, struct dlb_err *err)
 		if (r->pipe_fd < 0)
 			return dlb_err_set(err, DLB_EXIT_ENV, "%s/instances/%s/trace_pipe: cannot open",
 					   r->tracefs, r->name);
+	}
+	/*
+	 * rt-app 1.0 writes its markers to the top-level trace_marker, which
+	 * fails (EBADF) while the top level is off, and rt-app then exits; the
+	 * copy reaches our instance either way.  Restored in rec_stop().
+	 */
+	if (r->want_top_on && tracefs_trace_is_on(NULL) == 0) {
+		if (tracefs_trace_on(NULL) < 0)
+			return dlb_err_set(err, DLB_EXIT_ENV, "cannot turn top-level tracing on");
+		r->top_on = true;
 	}
 	if (tracefs_trace_on(r->inst) < 0)
 		return dlb_err_set(err, DLB_EXIT_ENV, "instance %s: cannot turn tracing on", r->name);
@@ -288,6 +301,9 @@ void rec_stop(struct rec *r)
 	if (r->on)
 		tracefs_trace_off(r->inst);
 	r->on = false;
+	if (r->top_on)
+		tracefs_trace_off(NULL);
+	r->top_on = false;
 	if (!r->stats_read) {
 		read_lost(r);
 		r->stats_read = true;

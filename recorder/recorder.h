@@ -40,6 +40,7 @@ struct rec_opts {
 	unsigned long buffer_kb;	/* per CPU */
 	enum rec_format format;
 	bool copy_marker;		/* set options/copy_trace_marker */
+	bool top_on;			/* top-level tracing_on 1 while recording (rt-app 1.0) */
 	const char *events[REC_MAX_EVENTS];	/* "system:event" */
 	int nr_events;
 };

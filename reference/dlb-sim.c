@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,24 @@
 #include "sim.h"
 
 static const char *prog = "dlb-sim";
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* strerror() in lowercase, as every dlbench message is. */
+static const char *errstr(int e)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s", strerror(e));
+	if (buf[0] >= 'A' && buf[0] <= 'Z')
+		buf[0] = (char)(buf[0] - 'A' + 'a');
+	return buf;
+}
 
 static void usage(FILE *f)
 {
@@ -133,38 +152,6 @@ static int on_job(const struct dlb_sim_job *j, void *arg)
 	return 0;
 }
 
-/* /proc/PID/sched layout: P() "%-45s:%21lld", PN() "%-45s:%14lld.%06lld" (ms). */
-static void write_sched(FILE *f, const struct dlb_sim_task_stats *st)
-{
-#define P(name, v) fprintf(f, "%-45s:%21lld\n", name, (long long)(v))
-#define PN(name, v) fprintf(f, "%-45s:%14lld.%06lld\n", name, (long long)((v) / 1000000), \
-			    (long long)((v) % 1000000))
-	fprintf(f, "%s (%d, #threads: 1)\n", st->comm, st->tid);
-	fprintf(f, "-------------------------------------------------------------------\n");
-	PN("se.sum_exec_runtime", st->sum_exec_runtime);
-	P("se.nr_migrations", st->nr_migrations);
-	P("se.statistics.nr_wakeups", st->nr_wakeups);
-	P("nr_switches", st->nr_switches);
-	P("nr_voluntary_switches", st->nr_voluntary_switches);
-	P("nr_involuntary_switches", st->nr_involuntary_switches);
-	P("policy", st->policy);
-	P("prio", st->prio);
-	if (st->policy == 6) {
-		P("dl.runtime", st->dl_runtime_left);
-		P("dl.deadline", st->dl_deadline_abs);
-		PN("dl.stats.last_dmiss", st->last_dmiss);
-		PN("dl.stats.dmiss_max", st->dmiss_max);
-		PN("dl.stats.last_rorun", st->last_rorun);
-		PN("dl.stats.rorun_max", st->rorun_max);
-		P("dl.nr_throttled", st->nr_throttled);
-		P("dl.nr_replenished", st->nr_replenished);
-	}
-	P("jobs", st->jobs);
-	P("jobs_missed", st->jobs_missed);
-#undef P
-#undef PN
-}
-
 static int write_outputs(const char *dir, struct dlb_sim *sim, const struct dlb_sim_opts *so)
 {
 	char path[4096];
@@ -183,7 +170,7 @@ static int write_outputs(const char *dir, struct dlb_sim *sim, const struct dlb_
 		f = fopen(path, "w");
 		if (!f)
 			return -1;
-		write_sched(f, &st);
+		dlb_sim_write_sched(f, &st);
 		if (fclose(f))
 			return -1;
 	}
@@ -255,6 +242,9 @@ int main(int argc, char **argv)
 	int c, rc;
 
 	dlb_sim_opts_init(&so);
+	so.interrupt = &interrupted;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	while ((c = getopt_long(argc, argv, "m:s:a:d:t:o:ch", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -331,7 +321,7 @@ int main(int argc, char **argv)
 	out.sim = sim;
 	if (dir) {
 		if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-			fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
+			fprintf(stderr, "%s: %s: %s\n", prog, dir, errstr(errno));
 			rc = DLB_EXIT_ENV;
 			goto done;
 		}
@@ -340,7 +330,7 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/jobs.csv", dir);
 		out.jobs = fopen(path, "w");
 		if (!out.trace || !out.jobs) {
-			fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+			fprintf(stderr, "%s: %s: %s\n", prog, path, errstr(errno));
 			rc = DLB_EXIT_ENV;
 			goto done;
 		}
@@ -353,18 +343,20 @@ int main(int argc, char **argv)
 	}
 	rc = DLB_EXIT_OK;
 	if (dlb_sim_run(sim, &err) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, out.err ? strerror(out.err) : err.msg);
+		fprintf(stderr, "%s: %s\n", prog, out.err ? errstr(out.err) : err.msg);
 		rc = err.code ? err.code : DLB_EXIT_INTERNAL;
 	}
-	if (dir && rc == DLB_EXIT_OK && write_outputs(dir, sim, &so) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
+	/* interrupted: what was simulated is still written, the exit code says so */
+	if (dir && (rc == DLB_EXIT_OK || (interrupted && !out.err)) &&
+	    write_outputs(dir, sim, &so) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, dir, errstr(errno));
 		rc = DLB_EXIT_ENV;
 	}
 	if (!dir && rc == DLB_EXIT_OK)
 		print_summary(sim);
 done:
 	if (out.trace && fclose(out.trace) && rc == DLB_EXIT_OK) {
-		fprintf(stderr, "%s: %s/trace.txt: %s\n", prog, dir, strerror(errno));
+		fprintf(stderr, "%s: %s/trace.txt: %s\n", prog, dir, errstr(errno));
 		rc = DLB_EXIT_ENV;
 	}
 	if (out.jobs)

@@ -73,6 +73,8 @@ void dlb_opstat_add(struct dlb_opstat *st, enum dlb_op op, u64 cost, bool done)
 	c->done += done;
 	c->cost_sum += cost;
 	c->hist[b]++;
+	if (st->hook)
+		st->hook(op, cost, done, st->hook_arg);
 }
 
 u64 dlb_opcount_quantile(const struct dlb_opcount *c, double q)

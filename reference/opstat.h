@@ -33,9 +33,14 @@ struct dlb_opcount {
 	u64 hist[DLB_OPSTAT_BUCKETS];
 };
 
+/* Every call, as it happens (for exact distributions: boxplots, quantiles). */
+typedef void (*dlb_op_fn)(enum dlb_op op, u64 cost, bool done, void *arg);
+
 struct dlb_opstat {
 	bool timed;		/* read the counter around each call */
 	struct dlb_opcount op[DLB_OP_NR];
+	dlb_op_fn hook;		/* NULL: counters only */
+	void *hook_arg;
 };
 
 const char *dlb_op_str(enum dlb_op op);

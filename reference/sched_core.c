@@ -715,7 +715,7 @@ int rt_mutex_lock(struct sched *s, struct rt_mutex *m, int cpu)
 	sched_update_curr(s, cpu);
 	waiter_insert(m, w);
 	p->pi_blocked_on = m;
-	p->state = TASK_UNINTERRUPTIBLE;
+	p->state = TASK_INTERRUPTIBLE;	/* a user PI futex sleeps interruptibly: "S" */
 	if (m->pi)
 		rt_mutex_adjust_chain(m->owner);
 	return 0;

@@ -276,17 +276,35 @@ static void replenish_dl_entity(struct sched_dl_entity *dl_se,
  * Deviation: the seed multiplies in u64 and compares the products with the
  * wrap-safe dl_time_before(), which gives the wrong answer once a product
  * passes 2^63 (runtime and deadline both near the 4 s period limit).  We
- * compare exact 128-bit products: identical whenever the seed's are exact.
+ * compare exact 128-bit products (mul_u64): identical whenever the seed's
+ * are exact (test_structs.c: overflow_products).
  */
+struct u128 {
+	u64 hi, lo;
+};
+
+/* a * b exactly, from 32-bit halves (no __int128 on 32-bit ARM). */
+static struct u128 mul_u64(u64 a, u64 b)
+{
+	u64 al = (u32)a, ah = a >> 32, bl = (u32)b, bh = b >> 32;
+	u64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	u64 mid = (ll >> 32) + (u32)lh + (u32)hl;
+	struct u128 r;
+
+	r.lo = (mid << 32) | (u32)ll;
+	r.hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	return r;
+}
+
 static bool dl_entity_overflow(struct sched_dl_entity *dl_se,
 			       struct sched_dl_entity *pi_se, u64 t)
 {
-	unsigned __int128 left, right;
+	struct u128 left, right;
 
-	left = (unsigned __int128)pi_se->dl_deadline * (u64)dl_se->runtime;
-	right = (unsigned __int128)(dl_se->deadline - t) * pi_se->dl_runtime;
+	left = mul_u64(pi_se->dl_deadline, (u64)dl_se->runtime);
+	right = mul_u64(dl_se->deadline - t, pi_se->dl_runtime);
 
-	return right < left;
+	return right.hi < left.hi || (right.hi == left.hi && right.lo < left.lo);
 }
 
 /*

@@ -74,10 +74,10 @@ struct sim_thread {
 	u64 wake_gen, timer_gen;
 	struct sim_thread *wait_next;
 
-	/* timers: per workload resource */
+	/* timers this thread used: (resource, next expiry), found by a short scan */
 	u64 t_first;
-	u64 *t_next;
-	bool *t_init;
+	struct sim_timer *timers;
+	int nr_timers;
 
 	/* the current job */
 	bool in_job;
@@ -88,6 +88,12 @@ struct sim_thread {
 	u64 next_rel;
 
 	u64 nr_throttled, nr_replenished, jobs, jobs_missed;
+};
+
+struct sim_timer {
+	int res;
+	bool init;		/* shared timers: t_next set by a first use */
+	u64 t_next;
 };
 
 struct sim_waitq {
@@ -103,6 +109,7 @@ struct dlb_sim {
 	size_t nr_thr;
 	struct rt_mutex *mutexes;	/* per resource */
 	struct sim_waitq *waitq;	/* per resource */
+	struct sim_timer *timers;	/* per resource: the shared (not "unique") timers */
 	struct evq q;
 	u64 seq;
 	u64 now, end;
@@ -393,6 +400,10 @@ static void emit_job_marker(struct dlb_sim *sim, struct sim_thread *t,
 {
 	struct dlb_marker m;
 
+	if (!sim->ev_fn) {	/* nobody reads it: count it, skip building it */
+		sim->events++;
+		return;
+	}
 	memset(&m, 0, sizeof(m));
 	m.kind = kind;
 	m.tid = t->tid;
@@ -559,6 +570,43 @@ static void cond_wait(struct dlb_sim *sim, struct sim_thread *t, int cpu, int co
 	block(sim, t, cpu, THR_WAIT, TASK_INTERRUPTIBLE);
 }
 
+/*
+ * The timer of resource @res as thread @t sees it.  rt-app: a timer whose
+ * ref starts with "unique" is private to each thread (its local resource);
+ * any other ref names ONE timer shared by every thread and instance that
+ * uses it (rt-app.c, case rtapp_timer: rdata->res.timer.t_next), so its
+ * next expiry is common: the first use sets it to that thread's t_first,
+ * and every use by any thread adds its period to it.  Instances of a task
+ * on one shared timer therefore release in turn, not together (rt-app's
+ * tutorial: sharing "disturbs the original sequence").
+ */
+static struct sim_timer *thread_timer(struct dlb_sim *sim, struct sim_thread *t, int res)
+{
+	struct sim_timer *tm;
+	int i;
+
+	if (!sim->wl->resources[res].unique) {
+		tm = &sim->timers[res];
+		if (!tm->init) {
+			tm->init = true;
+			tm->t_next = t->t_first;
+		}
+		return tm;
+	}
+	for (i = 0; i < t->nr_timers; i++)
+		if (t->timers[i].res == res)
+			return &t->timers[i];
+	tm = realloc(t->timers, (size_t)(t->nr_timers + 1) * sizeof(*tm));
+	if (!tm)
+		abort();	/* no memory for a timer: cannot simulate on */
+	t->timers = tm;
+	tm = &t->timers[t->nr_timers++];
+	tm->res = res;
+	tm->init = true;
+	tm->t_next = t->t_first;
+	return tm;
+}
+
 #define ADVANCE_MAX_ZERO_TIME	1000000	/* events at one instant before we call it a livelock */
 
 /* Run thread @t, current on @cpu, until it needs CPU time or blocks. */
@@ -605,7 +653,7 @@ static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
 
 			t->relock = -1;
 			if (!rt_mutex_lock(sim->s, &sim->mutexes[m], cpu)) {
-				block(sim, t, cpu, THR_LOCK, TASK_UNINTERRUPTIBLE);
+				block(sim, t, cpu, THR_LOCK, TASK_INTERRUPTIBLE);
 				return;
 			}
 		}
@@ -638,17 +686,16 @@ static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
 				return;
 			}
 			break;
-		case WL_EV_TIMER:
-			if (!t->t_init[e->res]) {
-				t->t_init[e->res] = true;
-				t->t_next[e->res] = t->t_first;
-			}
-			t->t_next[e->res] += e->duration_ns;
+		case WL_EV_TIMER: {
+			/* rt-app: the first expiry is t_first + period, then every period */
+			struct sim_timer *tm = thread_timer(sim, t, e->res);
+
+			tm->t_next += e->duration_ns;
 			t->period_ns += e->duration_ns;
-			tn = t->t_next[e->res];
+			tn = tm->t_next;
 			t->slack = (s64)(tn - sim->now);
 			if (!dl_time_before(sim->now, tn) && e->timer_relative)
-				t->t_next[e->res] = tn = sim->now;
+				tm->t_next = tn = sim->now;
 			if (last) {
 				job_close(sim, t);
 				t->next_rel = tn;
@@ -660,10 +707,11 @@ static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
 				return;
 			}
 			break;
+		}
 		case WL_EV_LOCK:
 			step(sim, t);
 			if (!rt_mutex_lock(sim->s, &sim->mutexes[e->res], cpu)) {
-				block(sim, t, cpu, THR_LOCK, TASK_UNINTERRUPTIBLE);
+				block(sim, t, cpu, THR_LOCK, TASK_INTERRUPTIBLE);
 				return;
 			}
 			break;
@@ -790,14 +838,15 @@ static void emit_task_marker(struct dlb_sim *sim, struct sim_thread *t)
 	emit_marker(sim, task_cpu(&t->task), t->tid, &m);
 }
 
-static void emit_run_marker(struct dlb_sim *sim, enum dlb_marker_kind kind)
+static void emit_run_marker(struct dlb_sim *sim, enum dlb_marker_kind kind,
+			    enum dlb_run_status status)
 {
 	struct dlb_marker m;
 	const char *name = sim->wl->path ? sim->wl->path : "workload", *slash;
 
 	memset(&m, 0, sizeof(m));
 	m.kind = kind;
-	m.status = DLB_RUN_COMPLETE;
+	m.status = status;
 	m.cpus = sim->s->nr_cpus;
 	snprintf(m.backend, sizeof(m.backend), "reference");
 	snprintf(m.clock, sizeof(m.clock), "virtual");
@@ -877,12 +926,23 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 	size_t i;
 
 	sim->now = sim->s->now = 0;
-	emit_run_marker(sim, DLB_MARK_RUN_START);
+	emit_run_marker(sim, DLB_MARK_RUN_START, DLB_RUN_COMPLETE);
 	for (i = 0; i < sim->nr_thr; i++)
 		evq_push(sim, sim->thr[i].wt->delay_ns, SE_START, (int)i, 0);
 
 	while (sim->q.n && !sim->stop) {
-		struct sim_ev e = evq_pop(&sim->q);
+		struct sim_ev e;
+
+		if (sim->o.interrupt && *sim->o.interrupt) {
+			/* the run ends here, what was simulated is kept */
+			emit_run_marker(sim, DLB_MARK_RUN_END, DLB_RUN_INCOMPLETE);
+			if (err)
+				dlb_err_set(err, DLB_EXIT_INCOMPLETE,
+					    "interrupted at %llu ns of simulated time",
+					    (unsigned long long)sim->now);
+			return -1;
+		}
+		e = evq_pop(&sim->q);
 
 		if (e.time >= sim->end) {
 			sim->now = sim->s->now = sim->end;
@@ -903,7 +963,7 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 			*err = sim->stop_err;
 		return -1;
 	}
-	emit_run_marker(sim, DLB_MARK_RUN_END);
+	emit_run_marker(sim, DLB_MARK_RUN_END, DLB_RUN_COMPLETE);
 	if (sim->stop) {
 		if (err)
 			*err = sim->stop_err;
@@ -953,12 +1013,6 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 	snprintf(comm, sizeof(comm), "%s-%zu", wt->name, idx);
 	t->task.owner = t;
 	sched_task_init(s, &t->task, t->tid, comm, (int)(idx % (size_t)s->nr_cpus));
-	if (sim->wl->nr_resources) {
-		t->t_next = calloc(sim->wl->nr_resources, sizeof(*t->t_next));
-		t->t_init = calloc(sim->wl->nr_resources, sizeof(*t->t_init));
-		if (!t->t_next || !t->t_init)
-			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
-	}
 	if (!wt->nr_phases)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task %s: no events", wt->name);
 	if (wt->has_cpus && sched_setaffinity(s, &t->task, &wt->cpus, err) < 0)
@@ -1027,10 +1081,11 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	sim->thr = calloc(n ? n : 1, sizeof(*sim->thr));
 	sim->mutexes = calloc(wl->nr_resources + 1, sizeof(*sim->mutexes));
 	sim->waitq = calloc(wl->nr_resources + 1, sizeof(*sim->waitq));
+	sim->timers = calloc(wl->nr_resources + 1, sizeof(*sim->timers));
 	sim->cpu_gen = calloc((size_t)opts->nr_cpus, sizeof(*sim->cpu_gen));
 	sim->cpu_dirty = calloc((size_t)opts->nr_cpus, 1);
 	sim->dirty = calloc((size_t)opts->nr_cpus, sizeof(*sim->dirty));
-	if (!sim->thr || !sim->mutexes || !sim->waitq || !sim->cpu_gen || !sim->cpu_dirty ||
+	if (!sim->thr || !sim->mutexes || !sim->waitq || !sim->timers || !sim->cpu_gen || !sim->cpu_dirty ||
 	    !sim->dirty)
 		goto nomem_free;
 	for (i = 0; i < wl->nr_resources; i++)
@@ -1066,10 +1121,8 @@ void dlb_sim_free(struct dlb_sim *sim)
 
 	if (!sim)
 		return;
-	for (i = 0; sim->thr && i < sim->nr_thr; i++) {
-		free(sim->thr[i].t_next);
-		free(sim->thr[i].t_init);
-	}
+	for (i = 0; sim->thr && i < sim->nr_thr; i++)
+		free(sim->thr[i].timers);
 	for (i = 0; sim->mutexes && i < sim->wl->nr_resources; i++) {
 		struct rt_mutex_waiter *w = sim->mutexes[i].waiters, *nx;
 
@@ -1081,6 +1134,7 @@ void dlb_sim_free(struct dlb_sim *sim)
 	free(sim->thr);
 	free(sim->mutexes);
 	free(sim->waitq);
+	free(sim->timers);
 	free(sim->cpu_gen);
 	free(sim->cpu_dirty);
 	free(sim->dirty);
@@ -1099,6 +1153,12 @@ void dlb_sim_set_job_hook(struct dlb_sim *sim, dlb_sim_job_fn fn, void *arg)
 {
 	sim->job_fn = fn;
 	sim->job_arg = arg;
+}
+
+void dlb_sim_set_op_hook(struct dlb_sim *sim, dlb_op_fn fn, void *arg)
+{
+	sim->s->opstat.hook = fn;
+	sim->s->opstat.hook_arg = arg;
 }
 
 size_t dlb_sim_nr_threads(const struct dlb_sim *sim)
@@ -1183,6 +1243,39 @@ const char *dlb_sim_comm(const struct dlb_sim *sim, int pid)
 	if (i < 0 || (size_t)i >= sim->nr_thr)
 		return NULL;
 	return sim->thr[i].task.comm;
+}
+
+/* /proc/PID/sched layout: P() "%-45s:%21lld", PN() "%-45s:%14lld.%06lld" (ms.ns). */
+int dlb_sim_write_sched(FILE *f, const struct dlb_sim_task_stats *st)
+{
+#define P(name, v) fprintf(f, "%-45s:%21lld\n", name, (long long)(v))
+#define PN(name, v) fprintf(f, "%-45s:%14lld.%06lld\n", name, (long long)((v) / 1000000), \
+			    (long long)((v) % 1000000))
+	fprintf(f, "%s (%d, #threads: 1)\n", st->comm, st->tid);
+	fprintf(f, "-------------------------------------------------------------------\n");
+	PN("se.sum_exec_runtime", st->sum_exec_runtime);
+	P("se.nr_migrations", st->nr_migrations);
+	P("se.statistics.nr_wakeups", st->nr_wakeups);
+	P("nr_switches", st->nr_switches);
+	P("nr_voluntary_switches", st->nr_voluntary_switches);
+	P("nr_involuntary_switches", st->nr_involuntary_switches);
+	P("policy", st->policy);
+	P("prio", st->prio);
+	if (st->policy == SCHED_DEADLINE) {
+		P("dl.runtime", st->dl_runtime_left);
+		P("dl.deadline", st->dl_deadline_abs);
+		PN("dl.stats.last_dmiss", st->last_dmiss);
+		PN("dl.stats.dmiss_max", st->dmiss_max);
+		PN("dl.stats.last_rorun", st->last_rorun);
+		PN("dl.stats.rorun_max", st->rorun_max);
+		P("dl.nr_throttled", st->nr_throttled);
+		P("dl.nr_replenished", st->nr_replenished);
+	}
+	P("jobs", st->jobs);
+	P("jobs_missed", st->jobs_missed);
+#undef P
+#undef PN
+	return ferror(f) ? -1 : 0;
 }
 
 const char *dlb_sim_cpu_select_str(enum dlb_sim_cpu_select sel)

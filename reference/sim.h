@@ -46,7 +46,9 @@
 #define DLB_REF_SIM_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "dlbench/dlparam.h"
 #include "dlbench/dltime.h"
@@ -94,6 +96,10 @@ struct dlb_sim_opts {
 	bool timed;			/* time push/pull/find/set: default true */
 	bool trace_runtime;		/* emit sched_stat_runtime: default false */
 	int first_tid;			/* default 1000 */
+	/* non-NULL: checked before every step; once non-zero the run ends
+	 * ("dlb_run: event=end status=incomplete", DLB_EXIT_INCOMPLETE).
+	 * A signal handler may set it. */
+	volatile sig_atomic_t *interrupt;
 };
 
 void dlb_sim_opts_init(struct dlb_sim_opts *o);
@@ -154,8 +160,9 @@ void dlb_sim_set_job_hook(struct dlb_sim *sim, dlb_sim_job_fn fn, void *arg);
 
 /*
  * Run to the end.  0, or -1 with @err: an invariant failed with --check
- * (DLB_EXIT_INTERNAL), or a hook returned non-zero (its code in err->code,
- * DLB_EXIT_INCOMPLETE unless the hook set one).
+ * (DLB_EXIT_INTERNAL), a hook returned non-zero (its code in err->code,
+ * DLB_EXIT_INCOMPLETE unless the hook set one), or opts.interrupt was set
+ * (DLB_EXIT_INCOMPLETE; the stats and events so far stay valid).
  */
 int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err);
 
@@ -163,12 +170,24 @@ size_t dlb_sim_nr_threads(const struct dlb_sim *sim);
 int dlb_sim_nr_cpus(const struct dlb_sim *sim);
 /* 0, or -1 if @i is out of range. */
 int dlb_sim_task_stats(const struct dlb_sim *sim, size_t i, struct dlb_sim_task_stats *st);
+/*
+ * Every push/pull/find/set/select call with its cost (unit:
+ * dlb_opstat_unit(); 0 when opts.timed is false), for exact distributions.
+ */
+void dlb_sim_set_op_hook(struct dlb_sim *sim, dlb_op_fn fn, void *arg);
 /* Per-operation counters and costs (unit: dlb_opstat_unit()). */
 const struct dlb_opcount *dlb_sim_opcount(const struct dlb_sim *sim, enum dlb_op op);
 /* Virtual time now (the end time after dlb_sim_run) and events processed. */
 u64 dlb_sim_now(const struct dlb_sim *sim);
 u64 dlb_sim_nr_steps(const struct dlb_sim *sim);
 u64 dlb_sim_nr_events(const struct dlb_sim *sim);	/* emitted trace events */
+
+/*
+ * @st as a /proc/PID/sched snapshot (the kernel's layout: "comm (pid,
+ * #threads: 1)", dashes, "key : value" with P()/PN() widths; the seed's
+ * dl.stats.* lines for -deadline threads).  0, or -1 on a write error.
+ */
+int dlb_sim_write_sched(FILE *f, const struct dlb_sim_task_stats *st);
 
 /* comm of a simulated pid ("<idle>" for 0), NULL if unknown: for the trace line prefix. */
 const char *dlb_sim_comm(const struct dlb_sim *sim, int pid);

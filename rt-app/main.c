@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
 #include "calib.h"
@@ -68,29 +69,6 @@ static int die(int code, const char *fmt, ...)
 	return code;
 }
 
-static void join_cmdline(char *buf, size_t size, int argc, char **argv)
-{
-	size_t len = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < argc && len + 1 < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "", argv[i]);
-}
-
-static int parse_long(const char *s, long min, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 {
 	static const struct option longopts[] = {
@@ -106,7 +84,7 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	long v;
+	long long v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "b:m:o:d:t:n2::qVh", longopts, NULL)) != -1) {
@@ -121,7 +99,7 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 					   "reference", optarg);
 			break;
 		case 'm':
-			if (parse_long(optarg, 1, &v) || v > DLB_MAX_CPUS)
+			if (dlb_parse_ll(optarg, 1, DLB_MAX_CPUS, &v))
 				return die(DLB_EXIT_BAD_INPUT, "--cpus: '%s' is not a number of "
 					   "CPUs in 1..%d", optarg, DLB_MAX_CPUS);
 			o->ref_cpus = (int)v;
@@ -144,9 +122,12 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 		case '2':
 			o->abi.setscheduler2 = true;
 			o->abi.nr = rtapp_nr_setscheduler2_default();
-			if (optarg && parse_long(optarg, 0, &o->abi.nr))
-				return die(DLB_EXIT_BAD_INPUT, "--setscheduler2: '%s' is not a "
-					   "syscall number", optarg);
+			if (optarg) {
+				if (dlb_parse_ll(optarg, 0, 4095, &v))
+					return die(DLB_EXIT_BAD_INPUT, "--setscheduler2: '%s' is not a "
+						   "syscall number", optarg);
+				o->abi.nr = (long)v;
+			}
 			if (o->abi.nr < 0)
 				return die(DLB_EXIT_BAD_INPUT, "--setscheduler2: no known syscall "
 					   "number on this architecture: give one (=NR)");
@@ -245,7 +226,7 @@ int main(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc;
-	join_cmdline(o.cmdline, sizeof(o.cmdline), argc, argv);
+	dlb_join_cmdline(o.cmdline, sizeof(o.cmdline), argc, argv);
 	/*
 	 * The kernel backend checks every DL task against this kernel's
 	 * period limits (dl_param_check, in the loader) before any

@@ -121,7 +121,8 @@ static int rd_u32(const unsigned char *p, bool big)
  * we check them, and then every offset and size of the layout, first (a
  * crash inside the library cannot be caught).
  */
-static int dat_check_header(const char *path, int fd, struct dlb_err *err)
+static int dat_check_header(const char *path, int fd, char *clock, size_t clock_size,
+			    struct dlb_err *err)
 {
 	static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	unsigned char h[512];
@@ -164,7 +165,7 @@ static int dat_check_header(const char *path, int fd, struct dlb_err *err)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: bad trace.dat page size %d", path,
 				   page);
 	/* from here on, a walk of the whole layout (datcheck.c) */
-	return dat_check_layout(path, fd, p + 6, (int)version, h[p], err);
+	return dat_check_layout(path, fd, p + 6, (int)version, h[p], clock, clock_size, err);
 }
 
 /* ---- field access ---- */
@@ -515,19 +516,28 @@ static int dat_probe(const char *path, struct dlb_err *err)
 }
 
 /*
- * A recording into a tracefs instance (trace-cmd record -B NAME, or a
- * recorder using libtracefs instances) stores that buffer beside the top
- * one; the top may then be empty.  All buffers are read, merged in time.
+ * A recording into a tracefs instance (trace-cmd record -B NAME, dlb-record)
+ * stores that buffer beside the top one.  When a file has instance buffers,
+ * they are the recording and the top buffer is not read: it is either empty
+ * or holds what the instance does not own -- trace_marker writes copied
+ * there as well (copy_trace_marker with top-level tracing on, as dlb-record
+ * -T does for rt-app 1.0), on the top buffer's own clock.  Merging it would
+ * count every marker twice, at times from another clock.  The instance
+ * buffers are merged in time; the clock is the first instance's.
  */
-static int dat_open_buffers(struct dlb_trace *t, struct dat_reader *d, struct dlb_err *err)
+static int dat_open_buffers(struct dlb_trace *t, struct dat_reader *d, const char *buf_clock,
+			    struct dlb_err *err)
 {
 	int i, n = tracecmd_buffer_instances(d->h);
 
 	d->bufs = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof(*d->bufs));
 	if (!d->bufs)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
-	d->bufs[0] = d->h;
-	d->nr_bufs = 1;
+	d->nr_bufs = 0;
+	if (n <= 0)
+		d->bufs[d->nr_bufs++] = d->h;
+	else	/* the instance's own clock, or unknown: never the top buffer's */
+		snprintf(t->q.clock, sizeof(t->q.clock), "%s", buf_clock);
 	for (i = 0; i < n; i++) {
 		struct tracecmd_input *b = tracecmd_buffer_instance_handle(d->h, i);
 
@@ -543,9 +553,11 @@ static int dat_open_buffers(struct dlb_trace *t, struct dat_reader *d, struct dl
 int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 {
 	struct dat_reader *d;
+	char buf_clock[sizeof(t->q.clock)] = "";
 	const char *clock;
 
-	if (dat_check_header(t->path, fd, err) || dat_probe(t->path, err))
+	if (dat_check_header(t->path, fd, buf_clock, sizeof(buf_clock), err) ||
+	    dat_probe(t->path, err))
 		return -1;
 	d = calloc(1, sizeof(*d));
 	if (!d)
@@ -569,7 +581,7 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 	clock = tracecmd_get_trace_clock(d->h);
 	if (clock)
 		snprintf(t->q.clock, sizeof(t->q.clock), "%s", clock);
-	return dat_open_buffers(t, d, err);
+	return dat_open_buffers(t, d, buf_clock, err);
 }
 
 int dat_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_err *err)
@@ -585,7 +597,7 @@ int dat_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_err *er
 	if (d->nr_bufs > 1)
 		r = tracecmd_iterate_events_multi(d->bufs, d->nr_bufs, dat_record, d);
 	else
-		r = tracecmd_iterate_events(d->h, NULL, 0, dat_record, d);
+		r = tracecmd_iterate_events(d->bufs[0], NULL, 0, dat_record, d);
 	if (d->oom)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
 	if (d->stop)
@@ -605,8 +617,9 @@ void dat_close(struct dlb_trace *t)
 	struct dat_reader *d = t->dat;
 	int i;
 
-	for (i = 1; i < d->nr_bufs; i++)
-		tracecmd_close(d->bufs[i]);
+	for (i = 0; i < d->nr_bufs; i++)
+		if (d->bufs[i] != d->h)
+			tracecmd_close(d->bufs[i]);
 	if (d->h)
 		tracecmd_close(d->h);
 	free(d->bufs);

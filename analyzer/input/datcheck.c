@@ -7,6 +7,7 @@
  * which one does not.  Nothing here interprets the data itself.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,6 +28,8 @@ struct walk {
 	u64 pos;
 	bool big;
 	struct dlb_err *err;
+	char *clock;		/* out: the first instance buffer's trace clock */
+	size_t clock_size;
 };
 
 /* The file ends inside @what. */
@@ -85,6 +88,23 @@ static int w_string(struct walk *w, const char *what)
 		if (w_read(w, &c, 1, what))
 			return -1;
 	} while (c);
+	return 0;
+}
+
+/* A NUL-terminated string kept in @out (truncated to @size). */
+static int w_string_to(struct walk *w, char *out, size_t size, const char *what)
+{
+	size_t n = 0;
+	char c;
+
+	do {
+		if (w_read(w, &c, 1, what))
+			return -1;
+		if (n + 1 < size)
+			out[n++] = c;
+	} while (c);
+	if (size)
+		out[n < size ? n : size - 1] = '\0';
 	return 0;
 }
 
@@ -171,8 +191,16 @@ static int walk_v7_buffer(struct walk *w, u64 end)
 {
 	u64 sec, cpus, i, id, off, sz, page;
 
+	char clock[32];
+
+	/*
+	 * section offset, name, trace clock, page size, CPU count.  The clock
+	 * is kept: libtracecmd 1.3 gives an instance's handle the top
+	 * buffer's clock, which need not be the one the instance recorded in.
+	 */
 	if (w_num(w, 8, &sec, "buffer option") || w_string(w, "buffer option") ||
-	    w_string(w, "buffer option") || w_num(w, 4, &page, "buffer option") ||
+	    w_string_to(w, clock, sizeof(clock), "buffer option") ||
+	    w_num(w, 4, &page, "buffer option") ||
 	    w_num(w, 4, &cpus, "buffer option"))
 		return -1;
 	if (sec + 16 > w->size)
@@ -186,6 +214,8 @@ static int walk_v7_buffer(struct walk *w, u64 end)
 	}
 	if (w->pos > end)
 		return w_fail(w, "buffer option overruns its section");
+	if (w->clock && w->clock_size && !w->clock[0])
+		snprintf(w->clock, w->clock_size, "%s", clock);
 	return 0;
 }
 
@@ -252,11 +282,13 @@ static int walk_v7(struct walk *w)
 /*
  * @pos is just past the fixed header (page size); @version 6 or 7.
  * Returns 0 when every offset libtracecmd will follow is inside the file.
+ * @clock (may be NULL) receives the first instance buffer's trace clock
+ * when an uncompressed v7 options section names it, else stays as it is.
  */
 int dat_check_layout(const char *path, int fd, u64 pos, int version, bool big,
-		     struct dlb_err *err)
+		     char *clock, size_t clock_size, struct dlb_err *err)
 {
-	struct walk w = { path, fd, 0, pos, big, err };
+	struct walk w = { path, fd, 0, pos, big, err, clock, clock_size };
 	struct stat st;
 
 	if (fstat(fd, &st))

@@ -47,9 +47,12 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err);
 int dat_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_err *err);
 void dat_close(struct dlb_trace *t);
 
-/* Every offset and size libtracecmd will follow lies inside the file. */
+/*
+ * Every offset and size libtracecmd will follow lies inside the file; the
+ * first instance buffer's clock into @clock when the file names it.
+ */
 int dat_check_layout(const char *path, int fd, u64 pos, int version, bool big,
-		     struct dlb_err *err);
+		     char *clock, size_t clock_size, struct dlb_err *err);
 
 /* text (text.c) */
 int text_open(struct dlb_trace *t, int fd, const char *head, size_t len, struct dlb_err *err);

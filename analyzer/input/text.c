@@ -555,11 +555,12 @@ static int parse_header_std(const char *s, const char *end, struct line *l)
 
 	for (;;) {
 		lb = memchr(p, '[', (size_t)(end - p));
-		if (!lb || lb == s)
+		if (!lb)
 			return -1;
 		for (rb = lb + 1; rb < end && (unsigned)(*rb - '0') <= 9; rb++)
 			;
-		if (rb < end && *rb == ']' && rb > lb + 1 && lb[-1] == ' ')
+		/* a comm may start with '[' ("[pango] FcInit"): look further */
+		if (lb > s && rb < end && *rb == ']' && rb > lb + 1 && lb[-1] == ' ')
 			break;
 		p = lb + 1;
 	}

@@ -268,6 +268,7 @@ static void test_lost_events(void **state)
 		eb_switch(0, 0, 0, 120, 0, 100, R),
 		eb_lost(5, 0, 7),
 		eb_lost(6, 1, 0),
+		eb_lost(7, 4096, 1),
 	};
 	struct dlb_metrics *m = mk();
 	const struct dlb_run_metrics *r;
@@ -277,6 +278,41 @@ static void test_lost_events(void **state)
 	r = dlb_metrics_run(m);
 	assert_int_equal(r->quality[DLB_Q_LOST_EVENTS].count, 8);
 	assert_string_equal(r->quality[DLB_Q_LOST_EVENTS].detail, "CPU 0 lost events at 5000 ns");
+	/* an event on a CPU number no machine has is bad data, not ignored */
+	assert_int_equal(r->quality[DLB_Q_BAD_LINES].count, 1);
+	assert_string_equal(r->quality[DLB_Q_BAD_LINES].detail,
+			    "event at 7000 ns on CPU 4096, not in 0..1023");
+	dlb_metrics_free(m);
+}
+
+/*
+ * A FIFO task's jobs (the reference writes release markers without dl=, the
+ * task has no deadline): counted as jobs with response times, never as
+ * misses, and its release does not make it an earliest-deadline waiter.
+ */
+static void test_job_without_deadline(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(0, 0, 0, "dlb_task: tid=300 name=rt-0 policy=fifo prio=89"),
+		eb_mark(1000, 0, 0, "dlb_job: tid=300 job=0 event=release rel=1000000"),
+		eb_wake(1000, 0, 300, 89),
+		eb_switch(1000, 0, 0, 120, 0, 300, 10),
+		eb_mark(1000, 0, 300, "dlb_job: tid=300 job=0 event=begin rel=1000000"),
+		eb_mark(4000, 0, 300, "dlb_job: tid=300 job=0 event=end"),
+		eb_switch(4000, 0, 300, 10, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_run_metrics *r;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	r = dlb_metrics_run(m);
+	assert_int_equal(r->jobs, 1);
+	assert_int_equal(r->misses, 0);
+	assert_int_equal(nr_jobs, 1);
+	assert_false(jobs[0].dl_known);
+	assert_false(jobs[0].miss);
+	assert_int_equal(jobs[0].response, 3000 * US);
 	dlb_metrics_free(m);
 }
 
@@ -293,7 +329,7 @@ static void test_empty(void **state)
 	assert_int_equal(dlb_metrics_nr_cpus(m), 0);
 	assert_int_equal(r->events, 0);
 	for (q = 0; q < DLB_Q_NR; q++)
-		assert_int_equal(r->quality[q].count, 0);
+		assert_int_equal(r->quality[q].count, q == DLB_Q_NO_EVENTS);
 	dlb_metrics_free(m);
 }
 
@@ -405,6 +441,44 @@ static void test_rtapp10(void **state)
 	dlb_metrics_free(m);
 }
 
+/* Upstream rt-app: parameters from rtapp_attrs, jobs from rtapp_loop start/end. */
+static void test_rtapp_upstream(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 1, 0, 120, 0, 100, R),
+		eb_mark(1, 1, 100, "rtapp_attrs: event=policy policy=dl runtime=1000000 "
+			"deadline=5000000 period=10000000"),
+		eb_mark(2, 1, 100, "rtapp_loop: event=start thread_loop=0 phase=0 phase_loop=0"),
+		eb_switch(802, 1, 100, R, 1, 0, 120),
+		eb_wake(10000, 1, 100, R),
+		eb_switch(10002, 1, 0, 120, 0, 100, R),
+		eb_mark(10003, 1, 100, "rtapp_loop: event=end thread_loop=0 phase=0 phase_loop=0"),
+		eb_mark(10004, 1, 100, "rtapp_loop: event=start thread_loop=1 phase=0 phase_loop=0"),
+		eb_switch(11204, 1, 100, R, 1, 0, 120),
+		eb_mark(20000, 0, 7, "rtapp_main: event=end"),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_task_metrics *t;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	t = dlb_metrics_task(m, 0);
+	assert_int_equal(t->param_src, DLB_PARAM_MARKER);
+	assert_int_equal(t->deadline, 5000 * US);
+	assert_int_equal(t->dialect, DLB_DIALECT_RTAPP);
+	assert_int_equal(t->jobs, 2);
+	assert_int_equal(jobs[0].exec, 800 * US);
+	assert_int_equal(jobs[1].rel, 10000 * US);
+	assert_int_equal(jobs[1].dl, 15000 * US);
+	assert_int_equal(jobs[1].exec, 1200 * US);
+	assert_int_equal(jobs[1].response, 1204 * US);
+	assert_int_equal(t->overruns, 1);
+	assert_int_equal(t->overrun_max, 200 * US);
+	assert_int_equal(t->misses, 0);
+	assert_true(dlb_metrics_run(m)->run_end_seen);
+	dlb_metrics_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,10 +487,12 @@ int main(void)
 		cmocka_unit_test(test_inversion_gedf),
 		cmocka_unit_test(test_throttle),
 		cmocka_unit_test(test_lost_events),
+		cmocka_unit_test(test_job_without_deadline),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_no_sched_switch),
 		cmocka_unit_test(test_unmatched_and_clock),
 		cmocka_unit_test(test_rtapp10),
+		cmocka_unit_test(test_rtapp_upstream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

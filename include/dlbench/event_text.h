@@ -22,7 +22,8 @@
  *   sched_waking: comm=B pid=2 prio=-1 target_cpu=001
  *   sched_migrate_task: comm=B pid=2 prio=-1 orig_cpu=0 dest_cpu=1
  *   sched_stat_runtime: comm=B pid=2 runtime=1000 [ns]
- *   sched_process_exit: comm=B pid=2 prio=-1
+ *   sched_process_exit: comm=B pid=2 prio=120 group_dead=false   (6.18's fields;
+ *                       the event has no prio: rt-app threads exit as SCHED_OTHER)
  *   dl_throttle: comm=B pid=2 runtime=-5000 deadline=123456789
  *   dl_replenish: comm=B pid=2 runtime=10000000 deadline=223456789
  *   tracing_mark_write: <marker text>

@@ -90,6 +90,13 @@ static void test_others(void **state)
 	snprintf(want, sizeof(want), "%ssched_stat_runtime: comm=B pid=2 runtime=1000 [ns]", pre);
 	expect(&ev, "x", want);
 
+	ev.type = DLB_EV_EXIT;
+	strcpy(ev.exit.comm, "B");
+	ev.exit.pid = 2;
+	snprintf(want, sizeof(want), "%ssched_process_exit: comm=B pid=2 prio=120 group_dead=false",
+		 pre);
+	expect(&ev, "x", want);
+
 	ev.type = DLB_EV_THROTTLE;
 	strcpy(ev.dl.comm, "B");
 	ev.dl.pid = 2;
@@ -124,6 +131,96 @@ static void test_others(void **state)
 	       "comm=B pid=2 prio=-1 target_cpu=001");
 }
 
+/*
+ * dlb_event_format writes without printf (one call per trace line of
+ * dlb-sim -o): the same bytes as the printf formats of event_text.h, for
+ * random values of every width, negative numbers and long names, checked
+ * against snprintf.
+ */
+static void test_printf_equivalent(void **state)
+{
+	static const char *const comms[] = { "a", "rt-app", "swapper/1", "fifteen_chars__" };
+	char buf[DLB_EVENT_TEXT_MAX], want[DLB_EVENT_TEXT_MAX], st[24], head[128];
+	struct dlb_event ev;
+	u64 x = 88172645463325252ULL;
+	const char *comm;
+	int k, n;
+
+	(void)state;
+	for (k = 0; k < 3000; k++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memset(&ev, 0, sizeof(ev));
+		ev.ts = k < 10 ? (u64)k : x >> (k % 40);
+		ev.cpu = k % 50 == 0 ? -1 : (int)(x % (k % 3 ? 8 : 2000));
+		ev.pid = k % 7 == 0 ? (int)(x >> 40) : (int)(x % 100000) * (k % 11 ? 1 : -1);
+		comm = comms[k % 4];
+		snprintf(head, sizeof(head), "%16s-%-7d [%03d] %s %5llu.%09llu: ",
+			 ev.pid ? comm : "<idle>", ev.pid, ev.cpu, k % 5 ? "d..2." : ".....",
+			 (unsigned long long)(ev.ts / 1000000000ULL),
+			 (unsigned long long)(ev.ts % 1000000000ULL));
+		switch (k % 5) {
+		case 0:
+			ev.type = DLB_EV_MARKER;
+			ev.mark.text = "dlb_job: tid=1 job=2 event=end trailing";
+			ev.mark.len = 30;
+			snprintf(want, sizeof(want), "%stracing_mark_write: %.*s", head, 30,
+				 ev.mark.text);
+			break;
+		case 1:
+			ev.type = DLB_EV_SWITCH;
+			ev.sw.prev_pid = (int)(x >> 45);
+			ev.sw.prev_prio = k % 2 ? -1 : 120;
+			ev.sw.prev_state = (long)(x & 0x1ff);
+			strcpy(ev.sw.prev_comm, comms[(k + 1) % 4]);
+			ev.sw.next_pid = -(int)(x >> 50);
+			ev.sw.next_prio = (int)(x % 140);
+			strcpy(ev.sw.next_comm, comm);
+			snprintf(want, sizeof(want), "%ssched_switch: prev_comm=%s prev_pid=%d "
+				 "prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d "
+				 "next_prio=%d", head, ev.sw.prev_comm, ev.sw.prev_pid,
+				 ev.sw.prev_prio, dlb_prev_state_str(st, sizeof(st), ev.sw.prev_state),
+				 ev.sw.next_comm, ev.sw.next_pid, ev.sw.next_prio);
+			break;
+		case 2:
+			ev.type = DLB_EV_WAKEUP;
+			strcpy(ev.wake.comm, comm);
+			ev.wake.pid = (int)(x >> 44);
+			ev.wake.prio = -1;
+			ev.wake.target_cpu = k % 13 == 0 ? -3 : (int)(x % 1500);
+			snprintf(want, sizeof(want), "%ssched_wakeup: comm=%s pid=%d prio=%d "
+				 "target_cpu=%03d", head, comm, ev.wake.pid, ev.wake.prio,
+				 ev.wake.target_cpu);
+			break;
+		case 3:
+			ev.type = DLB_EV_MIGRATE;
+			strcpy(ev.mig.comm, comm);
+			ev.mig.pid = (int)(x >> 44);
+			ev.mig.prio = (int)(x % 100) - 1;
+			ev.mig.orig_cpu = (int)(x % 64);
+			ev.mig.dest_cpu = (int)(x % 1024);
+			snprintf(want, sizeof(want), "%ssched_migrate_task: comm=%s pid=%d prio=%d "
+				 "orig_cpu=%d dest_cpu=%d", head, comm, ev.mig.pid, ev.mig.prio,
+				 ev.mig.orig_cpu, ev.mig.dest_cpu);
+			break;
+		default:
+			ev.type = k % 2 ? DLB_EV_THROTTLE : DLB_EV_REPLENISH;
+			strcpy(ev.dl.comm, comm);
+			ev.dl.pid = (int)(x >> 44);
+			ev.dl.runtime = (s64)(x >> 20) * (k % 3 ? -1 : 1);
+			ev.dl.deadline = x;
+			snprintf(want, sizeof(want), "%s%s: comm=%s pid=%d runtime=%lld deadline=%llu",
+				 head, k % 2 ? "dl_throttle" : "dl_replenish", comm, ev.dl.pid,
+				 (long long)ev.dl.runtime, (unsigned long long)ev.dl.deadline);
+			break;
+		}
+		n = dlb_event_format(buf, sizeof(buf), &ev, ev.pid ? comm : NULL);
+		assert_string_equal(buf, want);
+		assert_int_equal(n, (int)strlen(want));
+	}
+}
+
 static void test_too_small(void **state)
 {
 	struct dlb_event ev = { .ts = 1, .type = DLB_EV_WAKEUP };
@@ -139,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_switch),
 		cmocka_unit_test(test_prev_state),
 		cmocka_unit_test(test_others),
+		cmocka_unit_test(test_printf_equivalent),
 		cmocka_unit_test(test_too_small),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,7 @@
 # dlb-sim, the CLI: help, bad input with exact messages and exit codes,
 # the output directory, byte-identical reruns, admission refusal.
 . "$DLB_SRC/tests/lib.sh"
-plan 14
+plan 17
 SIM=$BIN/dlb-sim
 D=$DLB_SRC/reference/tests/data
 T=$(mktemp -d)
@@ -36,3 +36,12 @@ check "same input, byte-identical output" diff -r "$T/a" "$T/b"
 out=$("$SIM" -m 2 "$D/ebusy.json" 2>&1); rc=$?
 expect_eq "EBUSY exit code" "$rc" 2
 check "EBUSY message has the numbers" grep -q 'EBUSY: h-3: bandwidth 0.5000 would bring the -deadline total to 2.0000 of 2 CPUs, over the admitted 1.8000' <<<"$out"
+
+out=$("$SIM" -o /proc/nope "$D/two_dl.json" 2>&1); rc=$?
+expect_eq "unwritable output" "$out:$rc" "dlb-sim: /proc/nope: no such file or directory:3"
+
+out=$("$SIM" /nonexistent.json 2>&1); rc=$?
+expect_eq "missing workload" "$out:$rc" "dlb-sim: /nonexistent.json: cannot open: no such file or directory:2"
+
+"$SIM" -m 2 -s linear --no-timing -d 200ms -o "$T/lin" "$D/two_dl.json"
+check "heap and linear: the same trace" diff "$T/a/trace.txt" <(sed 's/cpu-select linear/cpu-select heap/' "$T/lin/trace.txt")

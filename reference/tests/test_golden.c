@@ -239,6 +239,43 @@ static void test_push_on_wakeup(void **state)
 	wlb_free(wl);
 }
 
+/*
+ * select_task_rq_dl() itself sends a waking task away: c (1 of 2 ms every
+ * 10 ms) runs on CPU 0 from 0 to 1; x, pinned to CPU 0, runs there from 9
+ * to 12.  When c wakes at 10 its CPU's current task cannot move
+ * (nr_cpus_allowed < 2), so find_later_rq() picks the free CPU 1.
+ */
+static void test_select_wakeup(void **state)
+{
+	struct workload *wl = wlb_new(15 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int x;
+
+	(void)state;
+	wlb_periodic(wl, "c", 2 * MS, 10 * MS, 10 * MS, 1 * MS);
+	x = wlb_task(wl, "x", WL_POLICY_DEADLINE, 3 * MS, 100 * MS, 100 * MS);
+	wlb_ev(wl, x, WL_EV_RUN, 3 * MS, -1);
+	wlb_ev(wl, x, WL_EV_SLEEP, 200 * MS, -1);
+	wl->tasks[x].delay_ns = 9 * MS;
+	wl->tasks[x].has_cpus = true;
+	dlb_cpumask_set(&wl->tasks[x].cpus, 0);
+	opts(&o, 2);
+	sim = run(wl, &o, WLB_SCHED, &log);
+	expect_log(&log,
+		   "0 0 swapper/0>c-0\n"
+		   "1000 0 c-0>swapper/0\n"
+		   "9000 0 swapper/0>x-1\n"
+		   "10000 mig c-0 0>1\n"
+		   "10000 1 swapper/1>c-0\n"
+		   "11000 1 c-0>swapper/1\n"
+		   "12000 0 x-1>swapper/0\n");
+	assert_int_equal(dlb_sim_opcount(sim, DLB_OP_SELECT)->done, 1);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
 /* The same with c pinned to CPU 0: it cannot move, it waits for a. */
 static void test_pinned(void **state)
 {
@@ -509,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_cbs_isolation),
 		cmocka_unit_test(test_wakeup_rule),
 		cmocka_unit_test(test_push_on_wakeup),
+		cmocka_unit_test(test_select_wakeup),
 		cmocka_unit_test(test_pinned),
 		cmocka_unit_test(test_pull_on_idle),
 		cmocka_unit_test(test_dhall),

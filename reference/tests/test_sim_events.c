@@ -50,6 +50,8 @@ static void test_instances_loops(void **state)
 
 	(void)state;
 	t = wlb_periodic(wl, "worker_with_a_long_name", 1 * MS, 10 * MS, 10 * MS, 1 * MS);
+	/* one timer per instance (rt-app's "unique"): each thread every 10 ms */
+	wl->resources[wl->tasks[t].phases[0].events[1].res].unique = true;
 	wl->tasks[t].instances = 3;
 	wl->tasks[t].loop = 3;
 	wl->tasks[t].phases[0].loop = 2;
@@ -79,6 +81,70 @@ static void test_instances_loops(void **state)
 	free(log.buf);
 	dlb_sim_free(sim);
 	wlb_free(wl);
+}
+
+/*
+ * A timer shared by two instances (rt-app: a ref without "unique" names one
+ * timer, rt-app.c rdata->res.timer.t_next): its next expiry is common and
+ * every use adds the period to it, so the instances release in turn.
+ * 1 CPU, run 1 ms, timer 10 ms, both start at 0 (t_first 0):
+ *   w-0 runs 0-1, t_next = 0 + 10 = 10: sleeps to 10
+ *   w-1 runs 1-2, t_next = 10 + 10 = 20: sleeps to 20
+ *   w-0 at 10, t_next 30; w-1 at 20, t_next 40; w-0 at 30, t_next 50 (the end)
+ * so w-0 (1000) is released at 0, 10, 30 and w-1 (1001) at 0, 20, 40, each
+ * every 20 ms (log times in us).  With a "unique" timer both would release at 0, 10, 20, 30, 40.
+ */
+static void test_shared_timer(void **state)
+{
+	struct workload *wl;
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	const char *want_shared =
+		"0 dlb_job: tid=1000 job=0 event=release rel=0 dl=10000000\n"
+		"0 dlb_job: tid=1001 job=0 event=release rel=0 dl=10000000\n"
+		"10000 dlb_job: tid=1000 job=1 event=release rel=10000000 dl=20000000\n"
+		"20000 dlb_job: tid=1001 job=1 event=release rel=20000000 dl=30000000\n"
+		"30000 dlb_job: tid=1000 job=2 event=release rel=30000000 dl=40000000\n"
+		"40000 dlb_job: tid=1001 job=2 event=release rel=40000000 dl=50000000\n";
+	int t;
+	bool unique;
+
+	(void)state;
+	for (unique = false; ; unique = true) {
+		char *p, *q, *rel;
+		size_t n = 0;
+
+		wl = wlb_new(50 * MS);
+		t = wlb_periodic(wl, "w", 1 * MS, 10 * MS, 10 * MS, 1 * MS);
+		wl->tasks[t].instances = 2;
+		wl->resources[wl->tasks[t].phases[0].events[1].res].unique = unique;
+		opts(&o, 1);
+		sim = run(wl, &o, 1u << DLB_EV_MARKER, &log);
+		/* keep the release markers only */
+		rel = calloc(1, strlen(log.buf) + 1);
+		for (p = log.buf; *p; p = q + 1) {
+			q = strchr(p, '\n');
+			if (strstr(p, "event=release") && strstr(p, "event=release") < q) {
+				memcpy(rel + n, p, (size_t)(q - p + 1));
+				n += (size_t)(q - p + 1);
+			}
+		}
+		free(log.buf);
+		log.buf = rel;
+		if (!unique) {
+			expect_log(&log, want_shared);
+		} else {
+			/* each instance its own timer: both at 0, 10, 20, 30, 40 */
+			assert_non_null(strstr(rel, "40000 dlb_job: tid=1000 job=4 event=release"));
+			assert_non_null(strstr(rel, "40000 dlb_job: tid=1001 job=4 event=release"));
+			free(rel);
+		}
+		dlb_sim_free(sim);
+		wlb_free(wl);
+		if (unique)
+			break;
+	}
 }
 
 /* Barrier: a (1 ms) waits for b (3 ms); both continue at 3. */
@@ -195,6 +261,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_instances_loops),
+		cmocka_unit_test(test_shared_timer),
 		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_cond),
 		cmocka_unit_test(test_suspend_resume),

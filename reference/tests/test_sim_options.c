@@ -300,6 +300,88 @@ static void test_1024_cpus(void **state)
 	wlb_free(wl);
 }
 
+static void count_op(enum dlb_op op, u64 cost, bool done, void *arg)
+{
+	u64 *n = arg;
+
+	(void)cost;
+	n[op * 2]++;
+	n[op * 2 + 1] += done;
+}
+
+/* The op hook sees every call the counters count. */
+static void test_op_hook(void **state)
+{
+	struct workload *wl = wlb_new(50 * MS);
+	struct dlb_sim_opts o;
+	struct dlb_sim *sim;
+	struct dlb_err err;
+	u64 n[DLB_OP_NR * 2] = { 0 };
+	int i;
+
+	(void)state;
+	for (i = 0; i < 6; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "t%d", i);
+		wlb_periodic(wl, name, 2 * MS, (5 + i) * MS, (5 + i) * MS, 2 * MS);
+	}
+	opts(&o, 2);
+	o.timed = true;
+	sim = dlb_sim_create(wl, &o, &err);
+	assert_non_null(sim);
+	dlb_sim_set_op_hook(sim, count_op, n);
+	assert_int_equal(dlb_sim_run(sim, &err), 0);
+	for (i = 0; i < DLB_OP_NR; i++) {
+		assert_int_equal(n[i * 2], dlb_sim_opcount(sim, (enum dlb_op)i)->calls);
+		assert_int_equal(n[i * 2 + 1], dlb_sim_opcount(sim, (enum dlb_op)i)->done);
+	}
+	assert_true(n[DLB_OP_SET * 2] > 0 && n[DLB_OP_PUSH * 2] > 0);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+static volatile sig_atomic_t stop_now;
+
+static int stop_after_100(const struct dlb_event *ev, void *arg)
+{
+	struct wlb_log *l = arg;
+
+	if (ev->type == DLB_EV_MARKER) {
+		free(l->buf);
+		l->buf = strndup(ev->mark.text, ev->mark.len);	/* the last marker */
+	}
+	if (++l->n == 100)
+		stop_now = 1;
+	return 0;
+}
+
+/* opts.interrupt (a signal handler's flag) ends the run as incomplete. */
+static void test_interrupt(void **state)
+{
+	struct workload *wl = wlb_new(0);
+	struct wlb_log log = { 0 };
+	struct dlb_sim_opts o;
+	struct dlb_sim *sim;
+	struct dlb_err err;
+
+	(void)state;
+	wlb_periodic(wl, "a", 1 * MS, 10 * MS, 10 * MS, 1 * MS);
+	opts(&o, 1);
+	o.interrupt = &stop_now;
+	stop_now = 0;
+	sim = dlb_sim_create(wl, &o, &err);
+	assert_non_null(sim);
+	dlb_sim_set_event_hook(sim, stop_after_100, &log);
+	assert_int_equal(dlb_sim_run(sim, &err), -1);
+	assert_int_equal(err.code, DLB_EXIT_INCOMPLETE);
+	assert_string_equal(log.buf, "dlb_run: event=end status=incomplete");
+	assert_true(dlb_sim_now(sim) < 3600 * NSEC_PER_SEC);
+	free(log.buf);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +392,8 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_1024_cpus),
+		cmocka_unit_test(test_op_hook),
+		cmocka_unit_test(test_interrupt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -251,6 +251,39 @@ static void test_boost_while_throttled(void **state)
 	sched_free(s);
 }
 
+/*
+ * dl_entity_overflow() near the 4 s limits: runtime 1 ms left, 4.1 s to a
+ * deadline of a 4.19 s reservation.  1/4100 is far below 4194/4194, so the
+ * wake-up keeps the deadline; the seed's u64 products (4.2e15 and 1.7e19)
+ * compared with the wrap-safe dl_time_before() say "overflow" and would
+ * reset it.
+ */
+static void test_overflow_products(void **state)
+{
+	struct sched *s = mksched(1);
+	struct task_struct p;
+	u64 big = 4194304ULL * NSEC_PER_USEC;
+	struct dlb_err err;
+
+	(void)state;
+	mktask(s, &p, 1, "p", big, big);
+	wake_up_process(s, &p, 0);
+	schedule(s, 0);
+	assert_int_equal(p.dl.deadline, big);
+	s->now = 90 * NSEC_PER_MSEC;
+	p.state = TASK_INTERRUPTIBLE;
+	schedule(s, 0);			/* sleeps with 4.1 s of runtime left */
+	p.dl.runtime = 1 * NSEC_PER_MSEC;	/* as if it had used most of it */
+	s->now = 94 * NSEC_PER_MSEC;
+	wake_up_process(s, &p, 0);
+	assert_int_equal(p.dl.deadline, big);
+	assert_int_equal(p.dl.runtime, 1 * NSEC_PER_MSEC);
+	/* what the seed computes here: "overflow", a new deadline */
+	assert_true(dl_time_before((big - s->now) * big, big * (u64)p.dl.runtime));
+	assert_int_equal(check_sched_invariants(s, &err), 0);
+	sched_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_next_deadline_u64),
 		cmocka_unit_test(test_cpudl_stale_root),
 		cmocka_unit_test(test_boost_while_throttled),
+		cmocka_unit_test(test_overflow_products),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

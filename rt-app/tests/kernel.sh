@@ -129,9 +129,24 @@ calib_median() {
 		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] + 0 }'
 }
 in_2pct() { [ "$1" -ge 4900 ] && [ "$1" -le 5100 ]; }
-med=$(calib_median)
-if ! in_2pct "$med"; then
-	echo "# calibration: first median $med us, retrying once"
+# Busy percentage of all CPUs over half a second, from /proc/stat.
+cpu_busy_pct() {
+	local a b
+	a=($(head -1 /proc/stat)); sleep 0.5; b=($(head -1 /proc/stat))
+	local idle=$(( (b[4] + b[5]) - (a[4] + a[5]) )) total=0 i
+	for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
+	echo $(( total > 0 ? 100 * (total - idle) / total : 0 ))
+}
+# The 2 % promise holds on an idle machine: a busy sibling vCPU slows a
+# busy loop through the shared core and caches whatever our priority.
+busy=$(cpu_busy_pct)
+if [ "$busy" -gt 15 ]; then
+	skip "median run of a 5000 us event within 2 %" "machine not idle ($busy % busy)"
+else
 	med=$(calib_median)
+	if ! in_2pct "$med"; then
+		echo "# calibration: first median $med us, retrying once"
+		med=$(calib_median)
+	fi
+	check "median run of a 5000 us event within 2 % (got $med us, $busy % busy)" in_2pct "$med"
 fi
-check "median run of a 5000 us event within 2 % (got $med us)" in_2pct "$med"

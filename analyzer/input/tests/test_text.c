@@ -192,6 +192,29 @@ static void test_kernel_usec(void **state)
 	assert_int_equal(q.lost_events, 0);
 }
 
+/* A comm that starts the line with '[' ("[pango] FcInit", seen on this machine). */
+static void test_comm_bracket_first(void **state)
+{
+	static const char trace[] =
+		"# tracer: nop\n"
+		"[pango] FcInit-1234 [001] d..2. 100.000001: sched_switch: prev_comm=[pango] FcInit "
+		"prev_pid=1234 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 "
+		"next_prio=120\n"
+		"<idle>-0 [001] d..2. 100.000002: sched_wakeup: comm=[pango] FcInit pid=1234 "
+		"prio=120 target_cpu=001\n";
+	struct got g = { 0 };
+	struct dlb_trace_quality q;
+
+	(void)state;
+	q = read_text(trace, &g, 0);
+	assert_int_equal(q.bad_lines, 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.ev[0].pid, 1234);
+	assert_int_equal(g.ev[0].cpu, 1);
+	assert_string_equal(g.ev[0].sw.prev_comm, "[pango] FcInit");
+	assert_string_equal(g.ev[1].wake.comm, "[pango] FcInit");
+}
+
 /* trace-cmd report's default short forms; DL prio printed as 4294967295. */
 static void test_tracecmd_default(void **state)
 {
@@ -496,6 +519,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reference_ns),
 		cmocka_unit_test(test_kernel_usec),
+		cmocka_unit_test(test_comm_bracket_first),
 		cmocka_unit_test(test_tracecmd_default),
 		cmocka_unit_test(test_tracecmd_latency),
 		cmocka_unit_test(test_tracecmd_old),

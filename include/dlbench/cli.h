@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers every dlb-* main() needs: numbers from options, the command line. */
+#ifndef DLBENCH_CLI_H
+#define DLBENCH_CLI_H
+
+#include <stddef.h>
+
+/*
+ * A whole decimal number in [@min, @max] into @out.  Returns 0, or -1 on
+ * an empty string, trailing characters, overflow or a value out of range
+ * (then @out is untouched).
+ */
+int dlb_parse_ll(const char *s, long long min, long long max, long long *out);
+
+/* argv joined by spaces into @buf (truncated to @size), for reports and summaries. */
+void dlb_join_cmdline(char *buf, size_t size, int argc, char **argv);
+
+#endif

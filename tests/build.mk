@@ -1,0 +1,2 @@
+# End-to-end tests of run.sh and the tools together (TAP via tests/lib.sh).
+TEST_SCRIPTS	+= tests/e2e_reference.sh tests/e2e_compare.sh tests/e2e_nightly.sh tests/e2e_kernel.sh tests/suites.sh tests/run_usage.sh

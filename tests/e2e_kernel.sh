@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# ./run.sh on the kernel backend: a complete result folder with no
+# data-quality flag; SIGINT during a run leaves tracing as it was, no DL
+# thread, no instance, and the result marked incomplete; a stray trace_pipe
+# reader makes recording refuse, naming its PID.
+. "$(dirname "$0")/lib.sh"
+plan 18
+need_root && need_tracefs && need_sched_deadline || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
+for t in dlb-analyze dlb-rtapp dlb-record; do
+	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
+done
+exec 9>/tmp/dlbench-kernel.lock
+flock 9
+export DLB_LOCKED=1	# run.sh: the lock is ours already
+TR=$(tracefs_dir)
+top_on=$(cat "$TR/tracing_on")
+tmp=$(mktemp -d /tmp/dlb-e2e-kernel.XXXXXX)
+stray=
+trap '[ -n "$stray" ] && kill "$stray" 2>/dev/null; rm -rf "$tmp"' EXIT
+RUN=$DLB_SRC/run.sh
+WL=$DLB_SRC/workloads/suites/edf-global-2cpu.json
+dl_threads() { ps -eLo cls= | grep -c '^ *DLN' ; }
+dl_before=$(dl_threads)
+
+# 1. a complete run
+"$RUN" run "$WL" -b kernel -M 5% -o "$tmp/k" > "$tmp/k.out" 2>&1
+rc=$?
+check "kernel run: exit OK or misses over the tolerance (got $rc)" test "$rc" -eq 0 -o "$rc" -eq 1
+missing=
+for f in workload.json commands.sh env.txt record.txt trace.dat summary.json report.txt \
+	 report.json jobs.csv verdict.txt sched-debug-before.txt rt-app-g-0.log rt-app-g-0.sched; do
+	[ -s "$tmp/k/$f" ] || missing="$missing $f"
+done
+expect_eq "kernel run: folder complete (missing:$missing)" "$missing" ""
+check "kernel run: no data-quality flag" grep -qx '# data quality: complete' "$tmp/k/report.txt"
+check "kernel run: recorder saw no lost event" grep -qx 'lost_events=0' "$tmp/k/record.txt"
+expect_eq "kernel run: 367 jobs analyzed (2 x 100 + 167)" "$(($(wc -l < "$tmp/k/jobs.csv") - 1))" 367
+check "kernel run: recorded with the mono clock" grep -qx 'clock=mono' "$tmp/k/record.txt"
+mig_marked() {
+	local in_jobs marked
+	in_jobs=$(awk -F, 'NR > 1 { s += $15 } END { print s + 0 }' "$tmp/k/jobs.csv")
+	marked=$(wc -l < "$tmp/k/plots/data/migrations.dat")
+	echo "# migrations: $in_jobs in jobs.csv, $marked marked in the Gantt data"
+	[ "$marked" -ge "$in_jobs" ]
+}
+if command -v gnuplot >/dev/null; then
+	check "kernel run: every migration of a job is marked in the Gantt data" mig_marked
+else
+	skip "Gantt migrations" "gnuplot not installed"
+fi
+
+# 2. SIGINT to run.sh in the middle of a 6 s run
+# a background job of a non-interactive shell starts with SIGINT ignored: undo that
+env --default-signal=INT "$RUN" run "$WL" -b kernel -d 6s -o "$tmp/int" > "$tmp/int.out" 2>&1 &
+rpid=$!
+for _ in $(seq 50); do [ -s "$tmp/int/summary.json" ] || [ "$(dl_threads)" -gt "$dl_before" ] && break; sleep 0.1; done
+sleep 1
+during=$(dl_threads)
+kill -INT "$rpid"
+wait "$rpid"
+expect_eq "SIGINT: exit INCOMPLETE" "$?" 4
+check "SIGINT: DL threads were running ($during), none left ($(dl_threads))" \
+	test "$during" -gt "$dl_before" -a "$(dl_threads)" -eq "$dl_before"
+check "SIGINT: tracing_on as before ($top_on), no recorder instance left" \
+	test "$(cat "$TR/tracing_on")" = "$top_on" -a -z "$(ls "$TR/instances" | grep '^dlbench-rec-')"
+check "SIGINT: result marked incomplete" \
+	grep -qx 'verdict=INCOMPLETE' "$tmp/int/verdict.txt"
+both_incomplete() {
+	grep -qx "status=incomplete" "$tmp/int/record.txt" &&
+		grep -q "\"status\": \"incomplete\"" "$tmp/int/summary.json"
+}
+check "SIGINT: recorder and generator say incomplete too" both_incomplete
+
+# 3. a stray reader of trace_pipe: refused, its PID named
+cat "$TR/trace_pipe" > /dev/null &
+stray=$!
+sleep 0.2
+"$RUN" run "$WL" -b kernel -o "$tmp/stray" > "$tmp/stray.out" 2>&1
+expect_eq "stray reader: exit ENV" "$?" 3
+check "stray reader: PID $stray named" grep -q "pid $stray" "$tmp/stray.out"
+check "stray reader: no DL thread started" test "$(dl_threads)" -eq "$dl_before"
+kill "$stray"; wait "$stray" 2>/dev/null; stray=
+
+# 4. a board without trace-cmd: the text stream, analyzed as text, just as complete
+DLB_RECORD_FORMAT=text "$RUN" run "$WL" -b kernel -M 5% -o "$tmp/txt" > "$tmp/txt.out" 2>&1
+check "text recording: trace.txt, format=text, complete" \
+	test -s "$tmp/txt/trace.txt" -a ! -e "$tmp/txt/trace.dat" -a "$(grep -c -x -e 'format=text' -e 'status=complete' "$tmp/txt/record.txt")" -eq 2
+expect_eq "text recording: no data-quality flag" \
+	"$(grep "^# data quality:" "$tmp/txt/report.txt")" "# data quality: complete"
+expect_eq "text recording: 367 jobs" "$(($(wc -l < "$tmp/txt/jobs.csv") - 1))" 367
