@@ -58,12 +58,12 @@ ncpu=$(nproc)
 cap_ppm=$(( (rt * 1000000 / per - 50000) * ncpu ))
 target_ppm=$(( cap_ppm * SHARE / 100 ))
 # Four threads (two per CPU on this 2-CPU machine), period 10 ms each; the
-# budget is the share, the work 70 % of the budget (calibrated on CPU0) so
+# budget is the share, the work 85 % of the budget (calibrated on CPU0) so
 # jobs rarely overrun their runtime.
 NT=$(( ncpu * 2 ))
 PERIOD=10000
 RUNTIME=$(( target_ppm * PERIOD / 1000000 / NT ))
-WORK=$(( RUNTIME * 7 / 10 ))
+WORK=$(( RUNTIME * 85 / 100 ))
 
 [ -n "$OUT" ] || OUT=$(mktemp -d /tmp/dlb-soak.XXXXXX)
 mkdir -p "$OUT" || exit 3
