@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -50,6 +51,7 @@ int dlb_summary_write(const char *path, const struct dlb_summary *s, struct dlb_
 {
 	json_object *root = json_object_new_object(), *arr = json_object_new_array();
 	const char *text;
+	char tmp[4104];
 	size_t i;
 	FILE *f;
 	int rc = 0;
@@ -72,11 +74,20 @@ int dlb_summary_write(const char *path, const struct dlb_summary *s, struct dlb_
 
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE |
 					      JSON_C_TO_STRING_SPACED);
-	f = fopen(path, "w");
+	/*
+	 * Written to PATH.tmp then renamed: on a full file system the summary
+	 * is either whole or absent, never a truncated file a farm would parse.
+	 */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
 	if (!f || fprintf(f, "%s\n", text) < 0)
 		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
 	if (f && fclose(f) && !rc)
 		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+	if (!rc && rename(tmp, path))
+		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+	if (rc)
+		unlink(tmp);
 	json_object_put(root);
 	return rc;
 }

@@ -766,7 +766,14 @@ static int kernel_prio(const struct wl_task *t)
 	}
 }
 
-static void mark_run_start(struct rtapp_run *run)
+/*
+ * The run-start marker is the first write to trace_marker: if it fails (a
+ * read-only or full target), no marker would reach the trace and the analysis
+ * would silently lack the DL parameters and job boundaries, so the run is
+ * refused before any thread is released.  Job markers after it are not
+ * checked: the job path must not branch on I/O, and the trace shows a gap.
+ */
+static int mark_run_start(struct rtapp_run *run, struct dlb_err *err)
 {
 	char buf[DLB_MARKER_MAX];
 	struct dlb_marker m;
@@ -779,7 +786,9 @@ static void mark_run_start(struct rtapp_run *run)
 	snprintf(m.clock, sizeof(m.clock), "mono");
 	snprintf(m.workload, sizeof(m.workload), "%s", w ? w + 1 : run->opts->workload);
 	m.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	rtapp_tracemark_write(&run->tm, buf, &m);
+	if (rtapp_tracemark_write(&run->tm, buf, &m))
+		return dlb_err_set(err, DLB_EXIT_ENV, "trace_marker %s: cannot write the "
+				   "run-start marker: %s", run->tm.path, strerror(errno));
 	for (i = 0; i < run->nr_threads; i++) {
 		const struct rtapp_thread *th = &run->threads[i];
 
@@ -797,6 +806,7 @@ static void mark_run_start(struct rtapp_run *run)
 		}
 		rtapp_tracemark_write(&run->tm, buf, &m);
 	}
+	return 0;
 }
 
 static void mark_run_end(struct rtapp_run *run, enum dlb_run_status st)
@@ -959,7 +969,12 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 			dlb_err_prefix(err, "threads did not stop");
 		goto out;
 	}
-	mark_run_start(run);
+	if (mark_run_start(run, err)) {
+		threads_release(run, -1);
+		if (threads_stop(run))
+			dlb_err_prefix(err, "threads did not stop");
+		goto out;
+	}
 	run->t0 = now_mono();
 	run->end = run->opts->duration_ns ? run->t0 + run->opts->duration_ns : 0;
 	threads_release(run, 1);

@@ -53,17 +53,17 @@ int rtapp_tracemark_open(struct rtapp_tracemark *tm, const char *path, char *war
 	return 0;
 }
 
-void rtapp_tracemark_write(const struct rtapp_tracemark *tm, char *buf,
-			   const struct dlb_marker *m)
+int rtapp_tracemark_write(const struct rtapp_tracemark *tm, char *buf,
+			  const struct dlb_marker *m)
 {
 	int n;
 
 	if (tm->fd < 0)
-		return;
+		return 0;
 	n = dlb_marker_format(buf, DLB_MARKER_MAX, m);
-	if (n > 0 && write(tm->fd, buf, (size_t)n) < 0) {
-		/* nothing to do on the job path; the trace shows the gap */
-	}
+	if (n > 0 && write(tm->fd, buf, (size_t)n) < 0)
+		return -1;
+	return 0;
 }
 
 void rtapp_tracemark_close(struct rtapp_tracemark *tm)

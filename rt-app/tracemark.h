@@ -23,9 +23,12 @@ struct rtapp_tracemark {
 int rtapp_tracemark_open(struct rtapp_tracemark *tm, const char *path, char *warn,
 			 size_t warn_size, struct dlb_err *err);
 
-/* Format @m into @buf (DLB_MARKER_MAX) and write it; no allocation. */
-void rtapp_tracemark_write(const struct rtapp_tracemark *tm, char *buf,
-			   const struct dlb_marker *m);
+/*
+ * Format @m into @buf (DLB_MARKER_MAX) and write it; no allocation.
+ * Returns -1 with errno when the write fails (e.g. ENOSPC on /dev/full).
+ */
+int rtapp_tracemark_write(const struct rtapp_tracemark *tm, char *buf,
+			  const struct dlb_marker *m);
 
 void rtapp_tracemark_close(struct rtapp_tracemark *tm);
 

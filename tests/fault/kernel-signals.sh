@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# SIGINT and SIGTERM at seeded random points of a kernel run, of dlb-rtapp alone
+# and of dlb-record -- dlb-rtapp (signal to the process group, as Ctrl-C does).
+# After each: no SCHED_DEADLINE thread left, tracing_on as it was, no dlbench
+# tracefs instance left, no cpuset left (pinned workload every third run), and
+# summary.json truthful: "incomplete" with exit 4 when the signal came before
+# the run's end, "complete" with exit 0 when it came after.
+. "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
+. "$DLB_SRC/tests/fault/kernel-lib.sh"
+N=${DLB_FAULT_SIGNAL_RUNS:-24}
+plan $((N * 2))
+
+need_root && need_sched_deadline && need_tracefs || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
+exec 9>/tmp/dlbench-kernel.lock
+flock 9
+
+TRACEFS=$(tracefs_dir)
+CPUSET=$(awk '$3 == "cgroup" && $4 ~ /cpuset/ { print $2; exit }' /proc/mounts)
+TMP=$(mktemp -d /tmp/dlb-fault-sig.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+SEED=${DLB_FAULT_SEED:-20261203}
+RANDOM=$SEED
+echo "# seed $SEED (DLB_FAULT_SEED), $N runs (DLB_FAULT_SIGNAL_RUNS)"
+TRACING_ON=$(cat "$TRACEFS/tracing_on")
+LB=$([ -n "$CPUSET" ] && cat "$CPUSET/cpuset.sched_load_balance")
+
+PIN=$DLB_SRC/rt-app/tests/data/pin.json
+
+# everything that must be back to how it was; prints what is not
+leftovers() {
+	local s=
+	[ "$(kfault_dl_threads)" = 0 ] || s="$s DL-threads=$(kfault_dl_threads)"
+	[ "$(cat "$TRACEFS/tracing_on")" = "$TRACING_ON" ] || s="$s tracing_on=$(cat "$TRACEFS/tracing_on")"
+	[ -z "$(ls "$TRACEFS/instances" | grep dlbench)" ] || s="$s instance=$(ls "$TRACEFS/instances" | grep dlbench)"
+	if [ -n "$CPUSET" ]; then
+		[ -z "$(find "$CPUSET" -maxdepth 1 -name 'dlbench-*' -type d)" ] || s="$s cpuset-left"
+		[ "$(cat "$CPUSET/cpuset.sched_load_balance")" = "$LB" ] || s="$s sched_load_balance"
+	fi
+	pgrep -x trace-cmd >/dev/null && s="$s trace-cmd-running"
+	pgrep -x dlb-rtapp >/dev/null && s="$s dlb-rtapp-running"
+	pgrep -x dlb-record >/dev/null && s="$s dlb-record-running"
+	echo "${s# }"
+}
+
+for i in $(seq 1 "$N"); do
+	sig=INT; [ $((RANDOM % 2)) = 1 ] && sig=TERM
+	wl=$KFAULT_WL; [ -n "$CPUSET" ] && [ $((i % 3)) = 0 ] && wl=$PIN
+	rec=$((i % 2))
+	# the run lasts 1 s after a startup: 0..1.5 s puts some signals after the end
+	ms=$((RANDOM % 1500))
+	out=$TMP/r$i
+	if [ "$rec" = 1 ]; then
+		setsid "$BIN/dlb-record" -q -f text -o "$out" -- \
+			"$BIN/dlb-rtapp" -q -o "$out" "$wl" >"$TMP/out$i" 2>&1 &
+		what="dlb-record -- dlb-rtapp"
+	else
+		setsid "$BIN/dlb-rtapp" -q -n -o "$out" "$wl" >"$TMP/out$i" 2>&1 &
+		what="dlb-rtapp"
+	fi
+	pid=$!
+	sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+	# before the end: the run-end marker (summary.json) is not written yet
+	before=0; [ -f "$out/summary.json" ] || before=1
+	delivered=0; kill -"$sig" -- "-$pid" 2>/dev/null && delivered=1
+	wait "$pid"
+	rc=$?
+	status=$(sed -n 's/.*"status": *"\([a-z]*\)".*/\1/p' "$out/summary.json" 2>/dev/null | head -1)
+	name="run $i: $what $(basename "$wl") SIG$sig at ${ms} ms"
+	if [ "$before" = 1 ] && [ "$delivered" = 1 ]; then
+		want="incomplete 4"
+	elif [ "$delivered" = 0 ]; then
+		want="complete 0"
+	else
+		# between the summary and the exit: either answer, if they agree
+		want="$status $rc"; case "$want" in "complete 0"|"incomplete 4") ;; *) want="complete/incomplete 0/4" ;; esac
+	fi
+	expect_eq "$name: summary status and exit code" "$status $rc" "$want"
+	left=$(leftovers)
+	expect_eq "$name: nothing left behind" "$left" ""
+	[ -z "$left" ] && [ "$status $rc" = "$want" ] || sed 's/^/#   /' "$TMP/out$i"
+done
