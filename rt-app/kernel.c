@@ -206,7 +206,10 @@ static void ev_sleep(struct rtapp_thread *th, u64 ns)
  * next absolute expiry, t_ref + k * period, whatever happened before, so
  * releases do not drift.  If that instant has passed, rt-app does not
  * sleep (and in "relative" mode restarts the period from now).  A release
- * at or after the run's end is not made: the thread leaves instead.
+ * at or after the run's end is not made: the thread leaves instead.  A
+ * release before the end is a job of the run even when the thread gets the
+ * CPU only after the end: the job count is the workload's, not the wake-up
+ * latency's (the job's work then stops at once; a late end is a miss).
  */
 static bool ev_timer(struct rtapp_thread *th, const struct wl_event *ev)
 {
@@ -221,15 +224,13 @@ static bool ev_timer(struct rtapp_thread *th, const struct wl_event *ev)
 		return false;
 	if (dl_time_before(now, *next)) {
 		sleep_until_run(th->run, *next);
-		if (stopping(th))
-			return false;
 		t = now_mono();
+		if (dl_time_before(t, *next))
+			return false;	/* woken by the stop, before the release */
 		th->rec.wu_lat = (t - *next) / NSEC_PER_USEC;
 	} else if (ev->timer_relative) {
 		*next = now;
 	}
-	if (stopping(th))
-		return false;
 	job_begin(th, *next);
 	return true;
 }
