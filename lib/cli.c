@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -28,4 +29,16 @@ void dlb_join_cmdline(char *buf, size_t size, int argc, char **argv)
 	buf[0] = '\0';
 	for (i = 0; i < argc && len + 1 < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "", argv[i]);
+}
+
+int dlb_cli_fail(const char *prog, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
 }

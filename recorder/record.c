@@ -67,19 +67,7 @@ static void usage(FILE *f)
 		"3 when recording is impossible or refused, 2 on bad options, 0 otherwise.\n");
 }
 
-static int die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "dlb-record: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
+#define die(...) dlb_cli_fail("dlb-record", __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {

@@ -55,19 +55,7 @@ static void on_signal(int sig)
 	rtapp_signalled = 1;
 }
 
-static int die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
+#define die(...) dlb_cli_fail(prog, __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 {

@@ -15,4 +15,11 @@ int dlb_parse_ll(const char *s, long long min, long long max, long long *out);
 /* argv joined by spaces into @buf (truncated to @size), for reports and summaries. */
 void dlb_join_cmdline(char *buf, size_t size, int argc, char **argv);
 
+/*
+ * "PROG: message" and a newline on stderr; returns @code, so that main()
+ * can `return dlb_cli_fail(prog, DLB_EXIT_BAD_INPUT, "...", ...)`.
+ */
+int dlb_cli_fail(const char *prog, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif
