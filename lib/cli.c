@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dlbench/cli.h"
 
@@ -17,6 +20,33 @@ int dlb_parse_ll(const char *s, long long min, long long max, long long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int dlb_parse_double(const char *s, double min, double max, double *out)
+{
+	const char *p;
+	char *end;
+	double v;
+
+	/* strtod also takes "inf", "nan" and hex floats: a duration or ratio is none of them */
+	for (p = s; *p; p++)
+		if (!strchr("0123456789.eE+-", *p))
+			return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+const char *dlb_strerror(int e)
+{
+	static __thread char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s", strerror(e));
+	buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
 }
 
 void dlb_join_cmdline(char *buf, size_t size, int argc, char **argv)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/error.h"
 #include "dlbench/event_text.h"
 #include "dlbench/exitcode.h"
@@ -36,16 +37,6 @@ static void on_signal(int sig)
 }
 
 /* strerror() in lowercase, as every dlbench message is. */
-static const char *errstr(int e)
-{
-	static char buf[128];
-
-	snprintf(buf, sizeof(buf), "%s", strerror(e));
-	if (buf[0] >= 'A' && buf[0] <= 'Z')
-		buf[0] = (char)(buf[0] - 'A' + 'a');
-	return buf;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -321,7 +312,7 @@ int main(int argc, char **argv)
 	out.sim = sim;
 	if (dir) {
 		if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-			fprintf(stderr, "%s: %s: %s\n", prog, dir, errstr(errno));
+			fprintf(stderr, "%s: %s: %s\n", prog, dir, dlb_strerror(errno));
 			rc = DLB_EXIT_ENV;
 			goto done;
 		}
@@ -330,7 +321,7 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/jobs.csv", dir);
 		out.jobs = fopen(path, "w");
 		if (!out.trace || !out.jobs) {
-			fprintf(stderr, "%s: %s: %s\n", prog, path, errstr(errno));
+			fprintf(stderr, "%s: %s: %s\n", prog, path, dlb_strerror(errno));
 			rc = DLB_EXIT_ENV;
 			goto done;
 		}
@@ -343,20 +334,20 @@ int main(int argc, char **argv)
 	}
 	rc = DLB_EXIT_OK;
 	if (dlb_sim_run(sim, &err) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, out.err ? errstr(out.err) : err.msg);
+		fprintf(stderr, "%s: %s\n", prog, out.err ? dlb_strerror(out.err) : err.msg);
 		rc = err.code ? err.code : DLB_EXIT_INTERNAL;
 	}
 	/* interrupted: what was simulated is still written, the exit code says so */
 	if (dir && (rc == DLB_EXIT_OK || (interrupted && !out.err)) &&
 	    write_outputs(dir, sim, &so) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, dir, errstr(errno));
+		fprintf(stderr, "%s: %s: %s\n", prog, dir, dlb_strerror(errno));
 		rc = DLB_EXIT_ENV;
 	}
 	if (!dir && rc == DLB_EXIT_OK)
 		print_summary(sim);
 done:
 	if (out.trace && fclose(out.trace) && rc == DLB_EXIT_OK) {
-		fprintf(stderr, "%s: %s/trace.txt: %s\n", prog, dir, errstr(errno));
+		fprintf(stderr, "%s: %s/trace.txt: %s\n", prog, dir, dlb_strerror(errno));
 		rc = DLB_EXIT_ENV;
 	}
 	if (out.jobs)

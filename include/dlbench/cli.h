@@ -12,6 +12,18 @@
  */
 int dlb_parse_ll(const char *s, long long min, long long max, long long *out);
 
+/*
+ * A finite decimal number (strtod syntax, no hex, no inf/nan) in [@min,
+ * @max] into @out.  Returns 0, or -1 like dlb_parse_ll.
+ */
+int dlb_parse_double(const char *s, double min, double max, double *out);
+
+/*
+ * strerror(@e) with a lowercase first letter, as error lines are written;
+ * in a thread-local buffer valid until the next call.
+ */
+const char *dlb_strerror(int e);
+
 /* argv joined by spaces into @buf (truncated to @size), for reports and summaries. */
 void dlb_join_cmdline(char *buf, size_t size, int argc, char **argv);
 
