@@ -153,9 +153,9 @@ static int write_set(const struct cli *c, const struct tsg_params *p, const char
 	if (rc == TSG_GEN_NOMEM)
 		return dlb_cli_fail(prog, DLB_EXIT_ENV, "out of memory for %u tasks", p->nr_tasks);
 	if (rc == TSG_GEN_GAVE_UP)
-		return bad("uunifast-discard: no draw in %lu had every u <= 1 (utilisation %g of "
-			   "%u tasks): use --alg randfixedsum", set.draws, p->total_util,
-			   p->nr_tasks);
+		return dlb_cli_fail(prog, DLB_EXIT_BAD_INPUT, "uunifast-discard: no draw in %lu "
+				    "had every u <= 1 (utilisation %g of %u tasks): use --alg "
+				    "randfixedsum", set.draws, p->total_util, p->nr_tasks);
 	if (rc)
 		return dlb_cli_fail(prog, DLB_EXIT_INTERNAL, "a generated task breaks the "
 				    "kernel's rules (a dlb-tasksetgen bug)");
@@ -315,25 +315,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
 
 int main(int argc, char **argv)
 {
-	struct cli c = {
-		.p = {
-			.alg = TSG_RANDFIXEDSUM,
-			.period_dist = TSG_PERIOD_LOG,
-			.period_min_us = 10000,
-			.period_max_us = 100000,
-			.period_gran_us = 1000,
-			.dl_lo = 1,
-			.dl_hi = 1,
-			.run_ratio = 1,
-			.duration_s = 10,
-			.seed = 1,
-		},
-		.count = 1,
-	};
+	struct cli c = { .count = 1 };
 	char path[4096];
 	long long i;
 	int rc, width;
 
+	tsg_params_init(&c.p);
 	rc = parse_args(argc, argv, &c);
 	if (rc)
 		return rc < 0 ? DLB_EXIT_OK : rc;

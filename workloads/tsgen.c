@@ -119,21 +119,22 @@ static inline size_t trow(unsigned int q)
  * Stafford's randfixedsum, as Emberson, Stafford and Davis (WATERS 2010)
  * use it.  The slice {x in [0,1]^n : sum x = s} is a union of simplices;
  * the algorithm picks one with probability proportional to its volume and
- * a uniform point inside it, one coordinate at a time:
+ * a uniform point inside it, one coordinate at a time (k = floor(s),
+ * clamped to 0..n-1):
  *
- * - w[i][j] is, up to one scale per row, the volume of the slice of the
- *   (i+1)-cube at the sum s - k + j - 1 ... computed by the B-spline
- *   (Irwin-Hall) recurrence from row i - 1: the part where the new
- *   coordinate sits in the lower unit (s1: distance from the lower face)
- *   and in the upper one (s2).  Only ratios within a row are used, so each
- *   row is scaled to a maximum of 1: no overflow or underflow, however
- *   large n (Stafford scales the first row by realmax instead);
- * - t[i][j] is the probability of stepping down one unit of sum when the
- *   walk is in column j of row i;
- * - walking the rows from n-1 down, a uniform draw against t chooses the
- *   step e, and x_i = sm + pr * e accumulates barycentric coordinates of a
- *   uniform point in the standard simplex (the i-th root of a uniform is the
- *   distribution of the largest of i uniforms);
+ * - in row r (r + 1 coordinates), w[c + 1] is proportional to the volume of
+ *   the slice {sum = (s - k) + c} of the (r+1)-cube, i.e. the Irwin-Hall
+ *   density there.  It comes from row r - 1 by the B-spline recurrence
+ *   f_i(x) ~ x f_{i-1}(x) + (i - x) f_{i-1}(x - 1) (s1[c] is x, s2[...] is
+ *   i - x): the two terms are the "below" and "above" parts.  Only ratios within a row are used, so each row is
+ *   scaled to a maximum of 1: no overflow or underflow however large n
+ *   (Stafford scales the first row by realmax instead);
+ * - t[r][c] is the share of the "above" part: the probability that the
+ *   walk, in column c of row r, steps down one unit of sum;
+ * - walking the rows from n - 1 down, a uniform draw against t chooses the
+ *   step e, and x_i = sm + pr * e accumulates the barycentric coordinates
+ *   of a uniform point in a standard simplex (rs^(1/i) is distributed as
+ *   the largest of i uniforms);
  * - a random permutation makes the coordinates exchangeable.
  */
 int tsg_randfixedsum(struct tsg_rng *r, unsigned int n, double total, double *u)
@@ -179,7 +180,7 @@ int tsg_randfixedsum(struct tsg_rng *r, unsigned int n, double total, double *u)
 			wc[c + 1] = sum;
 			if (sum > top)
 				top = sum;
-			/* both 0: step down on the left, stay on the right */
+			/* when both parts are 0 the side of s decides */
 			tr[c] = s2[n - 1 - row + c] > s1[c] ? hi / den : 1 - lo / den;
 		}
 		if (top > 0)
@@ -294,6 +295,21 @@ static u64 round_us(double x)
 static u64 clamp_u64(u64 x, u64 lo, u64 hi)
 {
 	return x < lo ? lo : x > hi ? hi : x;
+}
+
+void tsg_params_init(struct tsg_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->alg = TSG_RANDFIXEDSUM;
+	p->period_dist = TSG_PERIOD_LOG;
+	p->period_min_us = 10000;
+	p->period_max_us = 100000;
+	p->period_gran_us = 1000;
+	p->dl_lo = 1;
+	p->dl_hi = 1;
+	p->run_ratio = 1;
+	p->duration_s = 10;
+	p->seed = 1;
 }
 
 static int make_task(struct tsg_rng *r, const struct tsg_params *p, struct tsg_task *tk,

@@ -117,6 +117,13 @@ struct tsg_set {
 	unsigned long draws;		/* uunifast-discard: draws made */
 };
 
+/*
+ * dlb-tasksetgen's defaults (the OSPERT 2011 setup): randfixedsum, periods
+ * log-uniform in 10..100 ms on a 1 ms grid, implicit deadlines, run =
+ * runtime, 10 s, seed 1; no tasks and no utilisation yet.
+ */
+void tsg_params_init(struct tsg_params *p);
+
 enum tsg_gen_err {
 	TSG_GEN_OK = 0,
 	TSG_GEN_NOMEM = -1,
