@@ -233,12 +233,14 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case 'u':
 			if (dlb_parse_double(optarg, 0, TSG_TASKS_MAX, &c->util) < 0)
-				return bad("--util: '%s' is not a number", optarg);
+				return bad("--util: '%s' is not a number in 0..%u", optarg,
+					   TSG_TASKS_MAX);
 			c->have_util = true;
 			break;
 		case OPT_UPC:
 			if (dlb_parse_double(optarg, 0, TSG_TASKS_MAX, &c->util_per_cpu) < 0)
-				return bad("--util-per-cpu: '%s' is not a number", optarg);
+				return bad("--util-per-cpu: '%s' is not a number in 0..%u", optarg,
+					   TSG_TASKS_MAX);
 			c->have_upc = true;
 			break;
 		case OPT_PMIN:
