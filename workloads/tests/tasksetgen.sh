@@ -3,6 +3,7 @@
 # dlb-tasksetgen's command line: bad arguments give exit 2 and this exact
 # one-line message; generated sets pass dlb-workload check, are the same
 # for the same seed, and run on the reference simulator.
+# shellcheck disable=SC2016  # the awk programs are single-quoted on purpose
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 GEN=$BIN/dlb-tasksetgen
 T=$(mktemp -d)
