@@ -787,9 +787,16 @@ static int mark_run_start(struct rtapp_run *run, struct dlb_err *err)
 	snprintf(m.clock, sizeof(m.clock), "mono");
 	snprintf(m.workload, sizeof(m.workload), "%s", w ? w + 1 : run->opts->workload);
 	m.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (rtapp_tracemark_write(&run->tm, buf, &m))
+	if (rtapp_tracemark_write(&run->tm, buf, &m)) {
+		/* the kernel answers EBADF when the buffer behind the marker is off */
+		if (errno == EBADF)
+			return dlb_err_set(err, DLB_EXIT_ENV, "trace_marker %s: tracing is off "
+					   "(tracing_on is 0 there): turn it on, record with "
+					   "dlb-record or run.sh, or run with -n (no markers)",
+					   run->tm.path);
 		return dlb_err_set(err, DLB_EXIT_ENV, "trace_marker %s: cannot write the "
 				   "run-start marker: %s", run->tm.path, strerror(errno));
+	}
 	for (i = 0; i < run->nr_threads; i++) {
 		const struct rtapp_thread *th = &run->threads[i];
 

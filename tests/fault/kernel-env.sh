@@ -7,7 +7,7 @@
 # thread, no tracefs instance left, and summary.json whole or absent.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 . "$DLB_SRC/tests/fault/kernel-lib.sh"
-plan 22
+plan 25
 
 need_root && need_sched_deadline && need_tracefs || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 command -v unshare >/dev/null && command -v setpriv >/dev/null ||
@@ -38,6 +38,17 @@ expect_eq "-t /dev/full exits 3" "$?" 3
 expect_eq "-t /dev/full error" "$(cat "$TMP/e1")" \
 	"dlb-rtapp: trace_marker /dev/full: cannot write the run-start marker: No space left on device"
 check "-t /dev/full: summary says error" grep -q '"status": "error"' "$TMP/full1/summary.json"
+
+# ---- tracing off at the top level: the kernel answers EBADF; say why ----
+was_on=$(cat "$TRACEFS/tracing_on")
+echo 0 > "$TRACEFS/tracing_on"
+"$R" -q -o "$TMP/off" "$W" 2>"$TMP/e0"
+rc=$?
+echo "$was_on" > "$TRACEFS/tracing_on"
+expect_eq "tracing off: exits 3" "$rc" 3
+expect_eq "tracing off: says so" "$(cat "$TMP/e0")" \
+	"dlb-rtapp: trace_marker $TRACEFS/trace_marker: tracing is off (tracing_on is 0 there): turn it on, record with dlb-record or run.sh, or run with -n (no markers)"
+check "tracing off: nothing left" clean
 check "-t /dev/full: nothing left" clean
 "$R" -q -t /proc/version -o "$TMP/ro" "$W" 2>"$TMP/e2"
 expect_eq "-t read-only file exits 3" "$?" 3
