@@ -35,6 +35,7 @@ struct text_reader {
 	u64 lineno;
 	u64 last_ts;		/* for LOST lines, which carry no time */
 	int min_digits;		/* fewest timestamp fraction digits seen so far */
+	bool instances;		/* trace-cmd report lines with a "BUFFER:" prefix seen */
 };
 
 struct line {
@@ -828,11 +829,28 @@ static void parse_comment(struct dlb_trace *t, const char *p, const char *end)
 	}
 }
 
+/*
+ * trace-cmd report prefixes the lines of an instance buffer with its name
+ * ("dlbench-rec-14589:       dlb-record-14589 [001] ..."); returns the
+ * start of the line after it, or NULL when the line has no such prefix.
+ * A comm cannot end its first word with ':' (the pid follows it).
+ */
+static const char *buffer_prefix(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && *q != ' ')
+		q++;
+	if (q - p < 2 || q == end || q[-1] != ':')
+		return NULL;
+	return skip_sp(q, end);
+}
+
 /* 1: @ev filled; 0: nothing to deliver; -1: garbage. */
 static int parse_line(struct dlb_trace *t, const char *s, const char *end, struct dlb_event *ev)
 {
 	struct line l;
-	const char *p = skip_sp(s, end);
+	const char *p = skip_sp(s, end), *q;
 	s64 cpus;
 	int r;
 
@@ -863,8 +881,20 @@ static int parse_line(struct dlb_trace *t, const char *s, const char *end, struc
 		if (end - p > 9 && !memcmp(end - 9, " is empty", 9) && !memcmp(p, "CPU ", 4))
 			return 0;
 	}
-	if (parse_header(p, end, &l))
-		return -1;
+	/*
+	 * A file with instance buffers: they are the recording, the top
+	 * buffer's lines (unprefixed: markers copied there, on the top
+	 * buffer's own clock) are not read -- as dat.c does for trace.dat.
+	 */
+	q = t->fmt == DLB_FMT_TRACECMD_REPORT ? buffer_prefix(p, end) : NULL;
+	if (q && parse_header(q, end, &l) == 0) {
+		t->text->instances = true;
+	} else {
+		if (parse_header(p, end, &l))
+			return -1;
+		if (t->text->instances)
+			return 0;
+	}
 	ev->ts = l.ts;
 	ev->cpu = l.cpu;
 	ev->pid = l.pid;
@@ -1037,6 +1067,23 @@ static int text_detect(struct dlb_trace *t, const char *head, size_t len, struct
 			   lines);
 }
 
+/* An instance buffer's line in the first bytes: skip the top buffer's from the start. */
+static bool head_has_instances(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len, *nl, *q;
+	struct line l;
+
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return false;
+		q = buffer_prefix(skip_sp(p, nl), nl);
+		if (q && !parse_header(q, nl, &l))
+			return true;
+	}
+	return false;
+}
+
 int text_open(struct dlb_trace *t, int fd, const char *head, size_t len, struct dlb_err *err)
 {
 	struct text_reader *r;
@@ -1052,7 +1099,11 @@ int text_open(struct dlb_trace *t, int fd, const char *head, size_t len, struct 
 	t->text = r;
 	memcpy(r->buf, head, len);
 	r->end = len;
-	return text_detect(t, head, len, err);
+	if (text_detect(t, head, len, err))
+		return -1;
+	if (t->fmt == DLB_FMT_TRACECMD_REPORT)
+		r->instances = head_has_instances(head, len);
+	return 0;
 }
 
 void text_close(struct dlb_trace *t)

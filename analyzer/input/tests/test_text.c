@@ -253,6 +253,32 @@ static void test_kernel_layouts_fast_and_generic(void **state)
 	assert_int_equal(q.first_bad_line, 10);
 }
 
+/*
+ * trace-cmd report of a file with an instance buffer: the instance's lines
+ * carry "NAME:", the top buffer's (marker copies) none and are skipped.
+ */
+static void test_report_instance_prefix(void **state)
+{
+	static const char trace[] =
+		"cpus=2\n"
+		"inst-1:       rt-app-10 [001] 1.000000001: sched_wakeup:         a:11 [-1] CPU:001\n"
+		"                 a-11 [001] 1.000000002: print:                0xffffffff814ab9d1: [0] starts\n"
+		"inst-1:            a-11 [001] 1.000000003: print:                0xffffffff814ab9d1: [0] starts\n"
+		"inst-1:            a-11 [001] 1.000000004: sched_switch:         a:11 [-1] S ==> swapper/1:0 [120]\n";
+	struct got g = { 0 };
+	struct dlb_trace_quality q;
+
+	(void)state;
+	q = read_text(trace, &g, 0);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.ev[0].type, DLB_EV_WAKEUP);
+	assert_int_equal(g.ev[1].ts, 1000000003ULL);
+	assert_string_equal(g.text[1], "[0] starts");
+	assert_int_equal(g.ev[2].type, DLB_EV_SWITCH);
+	assert_int_equal(g.ev[2].pid, 11);
+	assert_int_equal(q.bad_lines, 0);
+}
+
 /* A comm that starts the line with '[' ("[pango] FcInit", seen on this machine). */
 static void test_comm_bracket_first(void **state)
 {
@@ -595,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_read_twice),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_kernel_layouts_fast_and_generic),
+		cmocka_unit_test(test_report_instance_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
