@@ -218,9 +218,11 @@ static void silent_cpus(const struct dlb_trace *t, int nr_cpus, char *buf, size_
  * ("local") into trace.dat while the instance recorded in another one.
  * record.txt (the recorder set the clock and read it back), else
  * summary.json or the generator's run marker (the clock of its markers),
- * win; a header that disagrees with them is named (a warning: the data
- * checks -- a begin before its release, logs outside the trace's span --
- * still catch times that really are on another clock).
+ * win.  A header that disagrees with record.txt is a note (the recorder
+ * set its clock and read it back: the header is known to be wrong); with
+ * any other witness, the warning clock_header (the data checks -- a begin
+ * before its release, logs outside the trace's span -- still catch times
+ * that really are on another clock).
  */
 static void trace_clock(struct dlb_metrics *m, const struct dlb_trace_quality *q,
 			struct dlb_report_info *ri)
@@ -239,7 +241,14 @@ static void trace_clock(struct dlb_metrics *m, const struct dlb_trace_quality *q
 		ri->clock_from = "the trace file";
 		return;
 	}
-	if (strcmp(q->clock, want))
+	if (!strcmp(q->clock, want))
+		return;
+	/* explained: the recorder set the clock and read it back */
+	if (from && !strcmp(from, "record.txt"))
+		dlb_report_note(ri, "the trace file says clock %s, record.txt says %s: %s used "
+				"(trace-cmd extract of an instance writes the top level's clock)",
+				q->clock, want, want);
+	else
 		dlb_metrics_flag(m, DLB_Q_CLOCK_HEADER, 1,
 				 "the trace file says clock %s, %s says %s: %s used", q->clock,
 				 from ? from : "the run", want, want);
