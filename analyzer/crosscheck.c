@@ -168,8 +168,10 @@ static void record_load(const char *dir, struct dlb_report_info *ri)
 		record_value(line, eq + 1);
 	}
 	fclose(f);
-	if (rec.clock[0])
+	if (rec.clock[0]) {
 		ri->clock = rec.clock;
+		ri->clock_from = "record.txt";
+	}
 	if (rec.kernel[0] && !ri->kernel)
 		ri->kernel = rec.kernel;
 	if (rec.arch[0] && !ri->arch)
@@ -244,6 +246,10 @@ static void check_logs_by_name(struct dlb_metrics *m, const char *dir,
 		size_t len = strlen(de->d_name);
 
 		if (len < 5 || strcmp(de->d_name + len - 4, ".log"))
+			continue;
+		/* ours, not rt-app's: dlb-record's record-extract.log, run.sh's run.log... */
+		if (!strncmp(de->d_name, "record-", 7) || !strcmp(de->d_name, "run.log") ||
+		    !strcmp(de->d_name, "analyze.log"))
 			continue;
 		t = log_task(m, de->d_name, ri);
 		if (!t)
@@ -352,7 +358,19 @@ int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	snprintf(env.clock, sizeof(env.clock), "%s", s->clock);
 	snprintf(env.workload, sizeof(env.workload), "%s", s->workload);
 	ri->backend = env.backend;
-	ri->clock = env.clock;
+	/*
+	 * The recorder's clock is the trace's (it set it and read it back);
+	 * the generator's is the one of its markers and logs.  Two different
+	 * clocks: marker and log times cannot be compared with the trace's.
+	 */
+	if (ri->clock && env.clock[0] && strcmp(ri->clock, env.clock))
+		dlb_metrics_flag(m, DLB_Q_CLOCK_MISMATCH, 1,
+				 "record.txt: trace clock %s, summary.json: the generator's clock %s",
+				 ri->clock, env.clock);
+	else if (!ri->clock && env.clock[0]) {
+		ri->clock = env.clock;
+		ri->clock_from = "summary.json";
+	}
 	ri->workload = env.workload;
 	if (s->cpus > 0)
 		ri->cpus = s->cpus;

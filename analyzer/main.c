@@ -212,6 +212,48 @@ static void silent_cpus(const struct dlb_trace *t, int nr_cpus, char *buf, size_
 			len += (size_t)snprintf(buf + len, size - len, "%s%d", len ? ", " : "CPU ", c);
 }
 
+/*
+ * The trace file's own clock is a witness, not the truth: trace-cmd
+ * extract of a tracefs instance (dlb-record) writes the top level's clock
+ * ("local") into trace.dat while the instance recorded in another one.
+ * record.txt (the recorder set the clock and read it back), else
+ * summary.json or the generator's run marker (the clock of its markers),
+ * win.  A header that disagrees with record.txt is a note (the recorder
+ * set its clock and read it back: the header is known to be wrong); with
+ * any other witness, the warning clock_header (the data checks -- a begin
+ * before its release, logs outside the trace's span -- still catch times
+ * that really are on another clock).
+ */
+static void trace_clock(struct dlb_metrics *m, const struct dlb_trace_quality *q,
+			struct dlb_report_info *ri)
+{
+	const struct dlb_run_metrics *r = dlb_metrics_run(m);
+	const char *want = ri->clock, *from = ri->clock_from;
+
+	if (!want && r->clock[0]) {
+		want = r->clock;
+		from = "the generator's run marker";
+	}
+	if (!q->clock[0])
+		return;
+	if (!want) {
+		ri->clock = q->clock;
+		ri->clock_from = "the trace file";
+		return;
+	}
+	if (!strcmp(q->clock, want))
+		return;
+	/* explained: the recorder set the clock and read it back */
+	if (from && !strcmp(from, "record.txt"))
+		dlb_report_note(ri, "the trace file says clock %s, record.txt says %s: %s used "
+				"(trace-cmd extract of an instance writes the top level's clock)",
+				q->clock, want, want);
+	else
+		dlb_metrics_flag(m, DLB_Q_CLOCK_HEADER, 1,
+				 "the trace file says clock %s, %s says %s: %s used", q->clock,
+				 from ? from : "the run", want, want);
+}
+
 static void reader_quality(struct dlb_metrics *m, const struct dlb_trace *t, const char *path)
 {
 	const struct dlb_trace_quality *q = dlb_trace_quality(t);
@@ -397,8 +439,7 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	ri->cmdline = o->cmdline;
 	ri->input = o->input;
 	ri->format = dlb_trace_format_str(dlb_trace_format(t));
-	if (q->clock[0] && !ri->clock)
-		ri->clock = q->clock;
+	trace_clock(m, q, ri);
 	if (o->cpus)
 		ri->cpus = o->cpus;
 	ri->accepted = o->accepted;

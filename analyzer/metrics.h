@@ -114,7 +114,8 @@ struct dlb_cpu_metrics {
 	X(NO_SCHED_SWITCH,	"no_sched_switch",	1, "no sched_switch events: execution time, migrations and inversion unknown") \
 	X(NO_EVENTS,		"no_events",		1, "the trace holds no events")	\
 	X(RUN_INCOMPLETE,	"run_incomplete",	1, "the generator says its run did not complete") \
-	X(SCHEDSTAT_DISAGREE,	"schedstat_disagree",	0, "the kernel's schedstats disagree with the trace")
+	X(SCHEDSTAT_DISAGREE,	"schedstat_disagree",	0, "the kernel's schedstats disagree with the trace") \
+	X(CLOCK_HEADER,		"clock_header",		0, "the trace file's header names another clock than the generator used")
 
 enum dlb_quality {
 #define X(id, name, sev, text) DLB_Q_##id,

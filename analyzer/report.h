@@ -28,6 +28,7 @@ struct dlb_report_op {
 struct dlb_report_info {
 	const char *kernel, *arch;	/* of the recording machine; NULL: unknown */
 	const char *clock, *backend, *workload;	/* NULL: from the run marker, else unknown */
+	const char *clock_from;		/* who said ri->clock: "record.txt", "summary.json" */
 	const char *cmdline;
 	const char *input;		/* trace or folder analyzed */
 	const char *format;		/* trace format */

@@ -45,6 +45,7 @@ struct dlb_trace_quality {
 	char clock[16];		/* trace clock if known ("mono", "local"...), else "" */
 	u64 ts_unit_ns;		/* timestamp resolution: 1, or 1000 for µs text */
 	enum dlb_trace_format format;
+	bool uncompressed_copy;	/* a zstd trace.dat read through an uncompressed copy */
 };
 
 struct dlb_trace;	/* opaque */

@@ -93,7 +93,21 @@ static int set_clock(struct rec *r, const char *clock, struct dlb_err *err)
 	if (!ok)
 		return dlb_err_set(err, DLB_EXIT_ENV, "trace clock '%s' is not offered by this kernel",
 				   clock);
-	return write_file(r, "trace_clock", clock, err);
+	if (write_file(r, "trace_clock", clock, err))
+		return -1;
+	/*
+	 * Read it back: record.txt states this clock, and it is the one the
+	 * analyzer believes (trace-cmd extract of an instance writes the top
+	 * level's clock into trace.dat, not the instance's).
+	 */
+	avail = tracefs_instance_file_read(r->inst, "trace_clock", NULL);
+	p = avail ? strchr(avail, '[') : NULL;
+	ok = p && !strncmp(p + 1, clock, n) && p[1 + n] == ']';
+	free(avail);
+	if (!ok)
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s/instances/%s/trace_clock: '%s' written, "
+				   "another clock selected", r->tracefs, r->name, clock);
+	return 0;
 }
 
 /* "^name$" so that sched_wakeup does not also enable sched_wakeup_new. */

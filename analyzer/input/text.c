@@ -34,6 +34,8 @@ struct text_reader {
 	bool eof;
 	u64 lineno;
 	u64 last_ts;		/* for LOST lines, which carry no time */
+	int min_digits;		/* fewest timestamp fraction digits seen so far */
+	bool instances;		/* trace-cmd report lines with a "BUFFER:" prefix seen */
 };
 
 struct line {
@@ -49,17 +51,26 @@ struct line {
 
 /* ---- scanning helpers ---- */
 
-static const char *skip_sp(const char *p, const char *end)
+static inline const char *skip_sp(const char *p, const char *end)
 {
+	u64 w;
+
+	/* the kernel pads comm to 16 columns: eight spaces at a time */
+	while (end - p >= 8) {
+		memcpy(&w, p, 8);
+		if (w != 0x2020202020202020ULL)
+			break;
+		p += 8;
+	}
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	return p;
 }
 
 /* Signed decimal at p; *pp moves past it.  -1 if no digits or overflow. */
-static int scan_s64(const char **pp, const char *end, s64 *out)
+static inline int scan_s64(const char **pp, const char *end, s64 *out)
 {
-	const char *p = *pp, *start;
+	const char *p = *pp, *start, *lim;
 	bool neg = false;
 	u64 v = 0;
 	unsigned int d;
@@ -68,7 +79,8 @@ static int scan_s64(const char **pp, const char *end, s64 *out)
 		neg = *p++ == '-';
 	start = p;
 	/* 19 digits cannot overflow a u64; longer numbers are refused */
-	while (p < end && (d = (unsigned int)(*p - '0')) <= 9 && p - start < 19) {
+	lim = end - p > 19 ? p + 19 : end;
+	while (p < lim && (d = (unsigned int)(*p - '0')) <= 9) {
 		v = v * 10 + d;
 		p++;
 	}
@@ -80,7 +92,7 @@ static int scan_s64(const char **pp, const char *end, s64 *out)
 }
 
 /* A whole token [p, end) as a number. */
-static int tok_num(const char *p, const char *end, s64 *out)
+static inline int tok_num(const char *p, const char *end, s64 *out)
 {
 	return scan_s64(&p, end, out) || p != end ? -1 : 0;
 }
@@ -91,25 +103,38 @@ static int tok_num(const char *p, const char *end, s64 *out)
  */
 static const char *scan_ts(const char *p, const char *end, u64 *ns, int *ndigits)
 {
-	const char *start = p;
+	const char *start = p, *lim;
 	u64 sec = 0, frac = 0;
-	int digits = 0;
+	int digits;
 	unsigned int d;
 
-	while (p < end && (d = (unsigned int)(*p - '0')) <= 9 && p - start < 12) {
+	lim = end - p > 12 ? p + 12 : end;
+	while (p < lim && (d = (unsigned int)(*p - '0')) <= 9) {
 		sec = sec * 10 + d;
 		p++;
 	}
 	if (p == start || (p < end && (unsigned int)(*p - '0') <= 9))
 		return NULL;
 	if (p < end && *p == '.') {
-		for (p++; p < end && (d = (unsigned int)(*p - '0')) <= 9; p++, digits++)
-			if (digits < 9)
-				frac = frac * 10 + d;
+		start = ++p;
+		lim = end - p > 9 ? p + 9 : end;
+		while (p < lim && (d = (unsigned int)(*p - '0')) <= 9) {
+			frac = frac * 10 + d;
+			p++;
+		}
+		digits = (int)(p - start);
+		/* more than 9 digits: the rest is below a ns */
+		while (p < end && (unsigned int)(*p - '0') <= 9) {
+			p++;
+			digits++;
+		}
+		*ndigits = digits;
+		for (; digits < 9; digits++)
+			frac *= 10;
+	} else {
+		*ndigits = 0;
+		frac = 0;
 	}
-	*ndigits = digits;
-	for (; digits < 9; digits++)
-		frac *= 10;
 	*ns = sec * NSEC_PER_SEC + frac;
 	return p;
 }
@@ -298,6 +323,129 @@ static int short_wakeup(const char *p, const char *end, struct dlb_event *ev)
 	return short_task(p, tend, ev->wake.comm, &ev->wake.pid, &ev->wake.prio);
 }
 
+/*
+ * ---- the kernel's own key order, read in one pass ----
+ *
+ * The kernel prints each event's keys in one fixed order (below, 6.x and
+ * the years before it).  These read exactly that order: the key is
+ * compared, the value scanned where it stands, no split and no lookup.
+ * Any deviation (another order, an older layout with more keys, anything
+ * after the last value) returns -1 and the caller falls back to the
+ * generic key=value split, which validates the line all over again.  A
+ * comm value runs to the next " key=" (comm may contain spaces).
+ */
+struct fast {
+	const char *p, *end;
+};
+
+/* the literal @lit at the cursor; moves past it */
+static inline bool f_lit(struct fast *f, const char *lit, size_t len)
+{
+	if ((size_t)(f->end - f->p) < len || memcmp(f->p, lit, len))
+		return false;
+	f->p += len;
+	return true;
+}
+
+/* a decimal ending at ' ' (consumed) or at the end */
+static inline bool f_num(struct fast *f, s64 *v)
+{
+	if (scan_s64(&f->p, f->end, v))
+		return false;
+	if (f->p == f->end)
+		return true;
+	return *f->p++ == ' ';
+}
+
+static inline bool f_int(struct fast *f, int *out)
+{
+	s64 v;
+
+	if (!f_num(f, &v))
+		return false;
+	*out = (int)v;		/* prio 4294967295 is -1 as an int */
+	return true;
+}
+
+/* a comm up to the " @next" that follows it; moves past " @next" */
+static inline bool f_comm(struct fast *f, char *out, const char *next, size_t len)
+{
+	const char *q;
+
+	for (q = f->p; q < f->end; q++) {
+		if (*q == ' ' && (size_t)(f->end - q - 1) >= len && !memcmp(q + 1, next, len)) {
+			copy_comm(out, f->p, (size_t)(q - f->p));
+			f->p = q + 1 + len;
+			return true;
+		}
+	}
+	return false;
+}
+
+#define F_LIT(f, lit)		f_lit(f, lit, sizeof(lit) - 1)
+#define F_COMM(f, out, next)	f_comm(f, out, next, sizeof(next) - 1)
+
+/* prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d */
+static int fast_switch(const char *p, const char *end, struct dlb_event *ev)
+{
+	struct fast f = { p, end };
+	const char *st;
+
+	if (!F_LIT(&f, "prev_comm=") || !F_COMM(&f, ev->sw.prev_comm, "prev_pid=") ||
+	    !f_int(&f, &ev->sw.prev_pid) || !F_LIT(&f, "prev_prio=") ||
+	    !f_int(&f, &ev->sw.prev_prio) || !F_LIT(&f, "prev_state="))
+		return -1;
+	st = f.p;
+	while (f.p < f.end && *f.p != ' ')
+		f.p++;
+	if (st == f.p || parse_state(st, f.p, kernel_states, &ev->sw.prev_state) ||
+	    !F_LIT(&f, " ==> next_comm=") || !F_COMM(&f, ev->sw.next_comm, "next_pid=") ||
+	    !f_int(&f, &ev->sw.next_pid) || !F_LIT(&f, "next_prio=") ||
+	    !f_int(&f, &ev->sw.next_prio) || f.p != f.end)
+		return -1;
+	return 0;
+}
+
+/* comm=%s pid=%d prio=%d target_cpu=%03d */
+static int fast_wake(const char *p, const char *end, struct dlb_event *ev)
+{
+	struct fast f = { p, end };
+
+	if (!F_LIT(&f, "comm=") || !F_COMM(&f, ev->wake.comm, "pid=") ||
+	    !f_int(&f, &ev->wake.pid) || !F_LIT(&f, "prio=") || !f_int(&f, &ev->wake.prio) ||
+	    !F_LIT(&f, "target_cpu=") || !f_int(&f, &ev->wake.target_cpu) || f.p != f.end)
+		return -1;
+	return 0;
+}
+
+/* comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d */
+static int fast_migrate(const char *p, const char *end, struct dlb_event *ev)
+{
+	struct fast f = { p, end };
+
+	if (!F_LIT(&f, "comm=") || !F_COMM(&f, ev->mig.comm, "pid=") ||
+	    !f_int(&f, &ev->mig.pid) || !F_LIT(&f, "prio=") || !f_int(&f, &ev->mig.prio) ||
+	    !F_LIT(&f, "orig_cpu=") || !f_int(&f, &ev->mig.orig_cpu) ||
+	    !F_LIT(&f, "dest_cpu=") || !f_int(&f, &ev->mig.dest_cpu) || f.p != f.end)
+		return -1;
+	return 0;
+}
+
+/* comm=%s pid=%d runtime=%Lu [ns] (older kernels: then " vruntime=%Lu [ns]") */
+static int fast_runtime(const char *p, const char *end, struct dlb_event *ev)
+{
+	struct fast f = { p, end };
+	s64 v;
+
+	if (!F_LIT(&f, "comm=") || !F_COMM(&f, ev->rt.comm, "pid=") ||
+	    !f_int(&f, &ev->rt.pid) || !F_LIT(&f, "runtime=") ||
+	    scan_s64(&f.p, f.end, &v) || v < 0 || !F_LIT(&f, " [ns]") ||
+	    (f.p != f.end && !F_LIT(&f, " vruntime=")))
+		return -1;
+	ev->rt.runtime = (u64)v;
+	return 0;
+}
+
 /* ---- events ---- */
 
 static int ev_switch(const char *p, const char *end, struct dlb_event *ev)
@@ -308,6 +456,8 @@ static int ev_switch(const char *p, const char *end, struct dlb_event *ev)
 
 	if (end - p < 10 || memcmp(p, "prev_comm=", 10))
 		return short_switch(p, end, ev);
+	if (fast_switch(p, end, ev) == 0)
+		return 0;
 	n = kv_split(p, end, kv);
 	st = kv_get(kv, n, "prev_state");
 	if (!st || kv_comm(kv, n, "prev_comm", ev->sw.prev_comm) ||
@@ -330,6 +480,8 @@ static int ev_wake(const char *p, const char *end, struct dlb_event *ev)
 
 	if (end - p < 5 || memcmp(p, "comm=", 5))
 		return short_wakeup(p, end, ev);
+	if (fast_wake(p, end, ev) == 0)
+		return 0;
 	n = kv_split(p, end, kv);
 	if (kv_comm(kv, n, "comm", ev->wake.comm) || kv_int(kv, n, "pid", &ev->wake.pid) ||
 	    kv_int(kv, n, "prio", &ev->wake.prio))
@@ -342,8 +494,11 @@ static int ev_wake(const char *p, const char *end, struct dlb_event *ev)
 static int ev_migrate(const char *p, const char *end, struct dlb_event *ev)
 {
 	struct kv kv[MAX_KV];
-	int n = kv_split(p, end, kv);
+	int n;
 
+	if (fast_migrate(p, end, ev) == 0)
+		return 0;
+	n = kv_split(p, end, kv);
 	return kv_comm(kv, n, "comm", ev->mig.comm) || kv_int(kv, n, "pid", &ev->mig.pid) ||
 	       kv_int(kv, n, "prio", &ev->mig.prio) ||
 	       kv_int(kv, n, "orig_cpu", &ev->mig.orig_cpu) ||
@@ -356,8 +511,11 @@ static int ev_runtime(const char *p, const char *end, struct dlb_event *ev)
 	const struct kv *rt;
 	const char *q;
 	s64 v;
-	int n = kv_split(p, end, kv);
+	int n;
 
+	if (fast_runtime(p, end, ev) == 0)
+		return 0;
+	n = kv_split(p, end, kv);
 	rt = kv_get(kv, n, "runtime");
 	if (!rt || kv_comm(kv, n, "comm", ev->rt.comm) || kv_int(kv, n, "pid", &ev->rt.pid))
 		return -1;
@@ -457,10 +615,24 @@ static int parse_payload(const struct line *l, struct dlb_event *ev)
 
 /* ---- the line header ---- */
 
-static bool is_flag_char(char c)
+/* latency flags: letters, digits and '.' */
+static const unsigned char flag_char[256] = {
+	['.'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+};
+
+static inline bool is_flag_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '.';
+	return flag_char[(unsigned char)c];
 }
 
 /* "comm-pid" ending at @q (after any "(tgid)"): pid after the last '-'. */
@@ -657,11 +829,28 @@ static void parse_comment(struct dlb_trace *t, const char *p, const char *end)
 	}
 }
 
+/*
+ * trace-cmd report prefixes the lines of an instance buffer with its name
+ * ("dlbench-rec-14589:       dlb-record-14589 [001] ..."); returns the
+ * start of the line after it, or NULL when the line has no such prefix.
+ * A comm cannot end its first word with ':' (the pid follows it).
+ */
+static const char *buffer_prefix(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && *q != ' ')
+		q++;
+	if (q - p < 2 || q == end || q[-1] != ':')
+		return NULL;
+	return skip_sp(q, end);
+}
+
 /* 1: @ev filled; 0: nothing to deliver; -1: garbage. */
 static int parse_line(struct dlb_trace *t, const char *s, const char *end, struct dlb_event *ev)
 {
 	struct line l;
-	const char *p = skip_sp(s, end);
+	const char *p = skip_sp(s, end), *q;
 	s64 cpus;
 	int r;
 
@@ -692,22 +881,37 @@ static int parse_line(struct dlb_trace *t, const char *s, const char *end, struc
 		if (end - p > 9 && !memcmp(end - 9, " is empty", 9) && !memcmp(p, "CPU ", 4))
 			return 0;
 	}
-	if (parse_header(p, end, &l))
-		return -1;
+	/*
+	 * A file with instance buffers: they are the recording, the top
+	 * buffer's lines (unprefixed: markers copied there, on the top
+	 * buffer's own clock) are not read -- as dat.c does for trace.dat.
+	 */
+	q = t->fmt == DLB_FMT_TRACECMD_REPORT ? buffer_prefix(p, end) : NULL;
+	if (q && parse_header(q, end, &l) == 0) {
+		t->text->instances = true;
+	} else {
+		if (parse_header(p, end, &l))
+			return -1;
+		if (t->text->instances)
+			return 0;
+	}
 	ev->ts = l.ts;
 	ev->cpu = l.cpu;
 	ev->pid = l.pid;
 	/* the coarsest timestamp seen sets the resolution */
-	if (l.ts_digits < 9) {
-		u64 unit = 1;
-		int d;
+	if (l.ts_digits < t->text->min_digits) {
+		t->text->min_digits = l.ts_digits;
+		if (l.ts_digits < 9) {
+			u64 unit = 1;
+			int d;
 
-		for (d = l.ts_digits; d < 9; d++)
-			unit *= 10;
-		if (unit > t->q.ts_unit_ns)
-			t->q.ts_unit_ns = unit;
-	} else if (!t->q.ts_unit_ns) {
-		t->q.ts_unit_ns = 1;
+			for (d = l.ts_digits; d < 9; d++)
+				unit *= 10;
+			if (unit > t->q.ts_unit_ns)
+				t->q.ts_unit_ns = unit;
+		} else if (!t->q.ts_unit_ns) {
+			t->q.ts_unit_ns = 1;
+		}
 	}
 	r = parse_payload(&l, ev);
 	if (r == 0) {
@@ -863,6 +1067,23 @@ static int text_detect(struct dlb_trace *t, const char *head, size_t len, struct
 			   lines);
 }
 
+/* An instance buffer's line in the first bytes: skip the top buffer's from the start. */
+static bool head_has_instances(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len, *nl, *q;
+	struct line l;
+
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return false;
+		q = buffer_prefix(skip_sp(p, nl), nl);
+		if (q && !parse_header(q, nl, &l))
+			return true;
+	}
+	return false;
+}
+
 int text_open(struct dlb_trace *t, int fd, const char *head, size_t len, struct dlb_err *err)
 {
 	struct text_reader *r;
@@ -874,10 +1095,15 @@ int text_open(struct dlb_trace *t, int fd, const char *head, size_t len, struct 
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
 	}
 	r->fd = fd;
+	r->min_digits = 100;
 	t->text = r;
 	memcpy(r->buf, head, len);
 	r->end = len;
-	return text_detect(t, head, len, err);
+	if (text_detect(t, head, len, err))
+		return -1;
+	if (t->fmt == DLB_FMT_TRACECMD_REPORT)
+		r->instances = head_has_instances(head, len);
+	return 0;
 }
 
 void text_close(struct dlb_trace *t)

@@ -192,6 +192,93 @@ static void test_kernel_usec(void **state)
 	assert_int_equal(q.lost_events, 0);
 }
 
+/*
+ * The kernel's key order is read in one pass; anything else falls back to
+ * the generic key=value split.  Both must agree, and neither may accept
+ * what the other refuses: each line here is read by one path or the other
+ * (an older layout with success=1, vruntime, keys out of order, a comm
+ * holding "x=1"), and the garbage after a last value is refused by both.
+ */
+static void test_kernel_layouts_fast_and_generic(void **state)
+{
+	static const char trace[] =
+		"# tracer: nop\n"
+		/* 6.x order: the one-pass path */
+		" a b-10 [000] d..2. 1.000001: sched_switch: prev_comm=a b prev_pid=10 prev_prio=-1 "
+		"prev_state=S ==> next_comm=c x=1 next_pid=11 next_prio=4294967295\n"
+		" c-11 [000] d..2. 1.000002: sched_wakeup: comm=a b pid=10 prio=-1 target_cpu=001\n"
+		" c-11 [000] d..2. 1.000003: sched_stat_runtime: comm=c pid=11 runtime=1500 [ns]\n"
+		" c-11 [000] d..2. 1.000004: sched_migrate_task: comm=a b pid=10 prio=-1 orig_cpu=1 "
+		"dest_cpu=0\n"
+		/* older layouts and other orders: the generic path */
+		" c-11 [000] d..2. 1.000005: sched_wakeup: comm=a b pid=10 prio=-1 success=1 "
+		"target_cpu=001\n"
+		" c-11 [000] d..2. 1.000006: sched_stat_runtime: comm=c pid=11 runtime=1600 [ns] "
+		"vruntime=99 [ns]\n"
+		" c-11 [000] d..2. 1.000007: sched_migrate_task: pid=10 comm=a b prio=-1 orig_cpu=0 "
+		"dest_cpu=1\n"
+		" c-11 [000] d..2. 1.000008: sched_switch: prev_comm=c prev_pid=11 prev_prio=120 "
+		"prev_state=R+ ==> next_comm=a b next_pid=10 next_prio=-1 extra=5\n"
+		/* garbage after the last value: refused by both paths */
+		" c-11 [000] d..2. 1.000009: sched_wakeup: comm=c pid=11 prio=120x target_cpu=001\n"
+		" c-11 [000] d..2. 1.000010: sched_migrate_task: comm=c pid=11 prio=1 orig_cpu=0 "
+		"dest_cpu=1x\n"
+		" c-11 [000] d..2. 1.000011: sched_switch: prev_comm=c prev_pid=11 prev_prio=120 "
+		"prev_state=Q ==> next_comm=a next_pid=10 next_prio=-1\n";
+	struct got g = { 0 };
+	struct dlb_trace_quality q;
+
+	(void)state;
+	q = read_text(trace, &g, 0);
+	assert_int_equal(g.n, 8);
+	assert_string_equal(g.ev[0].sw.prev_comm, "a b");
+	assert_int_equal(g.ev[0].sw.prev_state, 1);
+	assert_string_equal(g.ev[0].sw.next_comm, "c x=1");
+	assert_int_equal(g.ev[0].sw.next_pid, 11);
+	assert_int_equal(g.ev[0].sw.next_prio, -1);
+	assert_string_equal(g.ev[1].wake.comm, "a b");
+	assert_int_equal(g.ev[1].wake.target_cpu, 1);
+	assert_int_equal(g.ev[2].rt.runtime, 1500);
+	assert_int_equal(g.ev[3].mig.orig_cpu, 1);
+	assert_int_equal(g.ev[3].mig.dest_cpu, 0);
+	assert_string_equal(g.ev[3].mig.comm, "a b");
+	assert_int_equal(g.ev[4].wake.pid, 10);
+	assert_int_equal(g.ev[4].wake.target_cpu, 1);
+	assert_int_equal(g.ev[5].rt.runtime, 1600);
+	assert_string_equal(g.ev[6].mig.comm, "a b");
+	assert_int_equal(g.ev[6].mig.dest_cpu, 1);
+	assert_int_equal(g.ev[7].sw.prev_state, 0);
+	assert_int_equal(g.ev[7].sw.next_pid, 10);
+	assert_int_equal(q.bad_lines, 3);
+	assert_int_equal(q.first_bad_line, 10);
+}
+
+/*
+ * trace-cmd report of a file with an instance buffer: the instance's lines
+ * carry "NAME:", the top buffer's (marker copies) none and are skipped.
+ */
+static void test_report_instance_prefix(void **state)
+{
+	static const char trace[] =
+		"cpus=2\n"
+		"inst-1:       rt-app-10 [001] 1.000000001: sched_wakeup:         a:11 [-1] CPU:001\n"
+		"                 a-11 [001] 1.000000002: print:                0xffffffff814ab9d1: [0] starts\n"
+		"inst-1:            a-11 [001] 1.000000003: print:                0xffffffff814ab9d1: [0] starts\n"
+		"inst-1:            a-11 [001] 1.000000004: sched_switch:         a:11 [-1] S ==> swapper/1:0 [120]\n";
+	struct got g = { 0 };
+	struct dlb_trace_quality q;
+
+	(void)state;
+	q = read_text(trace, &g, 0);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.ev[0].type, DLB_EV_WAKEUP);
+	assert_int_equal(g.ev[1].ts, 1000000003ULL);
+	assert_string_equal(g.text[1], "[0] starts");
+	assert_int_equal(g.ev[2].type, DLB_EV_SWITCH);
+	assert_int_equal(g.ev[2].pid, 11);
+	assert_int_equal(q.bad_lines, 0);
+}
+
 /* A comm that starts the line with '[' ("[pango] FcInit", seen on this machine). */
 static void test_comm_bracket_first(void **state)
 {
@@ -533,6 +620,8 @@ int main(void)
 		cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_read_twice),
 		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_kernel_layouts_fast_and_generic),
+		cmocka_unit_test(test_report_instance_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

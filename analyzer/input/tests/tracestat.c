@@ -99,6 +99,8 @@ static void print_stats(const struct stat_ctx *c, const struct dlb_trace_quality
 	       q->lost_events, q->lost_records, q->stats_lost, q->backwards, q->bad_lines,
 	       q->first_bad_line, q->unknown_events, q->truncated, q->nr_cpus,
 	       q->cpus_without_events, q->first_ts, q->last_ts);
+	if (q->uncompressed_copy)
+		printf("uncompressed_copy 1\n");
 }
 
 static void print_rss_anon(void)
