@@ -58,13 +58,33 @@ u64 dlb_opstat_now(void)
 }
 #endif
 
+/* Bucket of @cost: exact below DLB_OPSTAT_SUB, then SUB per power of two. */
+static unsigned int opstat_bucket(u64 cost)
+{
+	unsigned int shift, b;
+
+	if (cost < DLB_OPSTAT_SUB)
+		return (unsigned int)cost;
+	shift = (unsigned int)(63 - __builtin_clzll(cost)) - DLB_OPSTAT_SUB_BITS;
+	b = DLB_OPSTAT_SUB * (shift + 1) + (unsigned int)((cost >> shift) - DLB_OPSTAT_SUB);
+	return b < DLB_OPSTAT_BUCKETS ? b : DLB_OPSTAT_BUCKETS - 1;
+}
+
+/* The middle of bucket @b (the inverse of opstat_bucket, half a width up). */
+static u64 opstat_bucket_mid(unsigned int b)
+{
+	unsigned int shift;
+
+	if (b < DLB_OPSTAT_SUB)
+		return b;
+	shift = b / DLB_OPSTAT_SUB - 1;
+	return (((u64)(b % DLB_OPSTAT_SUB) + DLB_OPSTAT_SUB) << shift) + ((1ULL << shift) >> 1);
+}
+
 void dlb_opstat_add(struct dlb_opstat *st, enum dlb_op op, u64 cost, bool done)
 {
 	struct dlb_opcount *c = &st->op[op];
-	int b = cost ? 63 - __builtin_clzll(cost) : 0;
 
-	if (b >= DLB_OPSTAT_BUCKETS)
-		b = DLB_OPSTAT_BUCKETS - 1;
 	if (!c->calls || cost < c->cost_min)
 		c->cost_min = cost;
 	if (cost > c->cost_max)
@@ -72,23 +92,42 @@ void dlb_opstat_add(struct dlb_opstat *st, enum dlb_op op, u64 cost, bool done)
 	c->calls++;
 	c->done += done;
 	c->cost_sum += cost;
-	c->hist[b]++;
+	c->hist[opstat_bucket(cost)]++;
 	if (st->hook)
 		st->hook(op, cost, done, st->hook_arg);
 }
 
 u64 dlb_opcount_quantile(const struct dlb_opcount *c, double q)
 {
-	u64 want, seen = 0;
-	int i;
+	u64 want, seen = 0, v;
+	unsigned int i;
 
 	if (!c->calls)
 		return 0;
 	want = (u64)(q * (double)c->calls);
 	for (i = 0; i < DLB_OPSTAT_BUCKETS; i++) {
 		seen += c->hist[i];
-		if (seen > want)
-			return i ? 1ULL << i : 0;
+		if (seen > want) {
+			v = opstat_bucket_mid(i);
+			return v < c->cost_min ? c->cost_min : v > c->cost_max ? c->cost_max : v;
+		}
 	}
 	return c->cost_max;
+}
+
+void dlb_opcount_merge(struct dlb_opcount *dst, const struct dlb_opcount *src)
+{
+	unsigned int i;
+
+	if (!src->calls)
+		return;
+	if (!dst->calls || src->cost_min < dst->cost_min)
+		dst->cost_min = src->cost_min;
+	if (src->cost_max > dst->cost_max)
+		dst->cost_max = src->cost_max;
+	dst->calls += src->calls;
+	dst->done += src->done;
+	dst->cost_sum += src->cost_sum;
+	for (i = 0; i < DLB_OPSTAT_BUCKETS; i++)
+		dst->hist[i] += src->hist[i];
 }

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "dlbench/cpumask.h"
 #include "dlbench/dltime.h"
 
 enum dlb_op {
@@ -22,8 +23,16 @@ enum dlb_op {
 	DLB_OP_NR,
 };
 
-/* Cost histogram: bucket i counts calls costing [2^i, 2^(i+1)) units. */
-#define DLB_OPSTAT_BUCKETS	40
+/*
+ * Cost histogram, log-linear (as HdrHistogram): a cost below
+ * DLB_OPSTAT_SUB counts in its own bucket; above, every power of two is cut
+ * into DLB_OPSTAT_SUB equal buckets, so a quantile is within 1/128 of the
+ * true one (boxplots need the quartiles, not only powers of two).  Costs
+ * from 2^40 up share the last bucket (cost_max stays exact).
+ */
+#define DLB_OPSTAT_SUB_BITS	7
+#define DLB_OPSTAT_SUB		(1 << DLB_OPSTAT_SUB_BITS)
+#define DLB_OPSTAT_BUCKETS	(DLB_OPSTAT_SUB * (40 - DLB_OPSTAT_SUB_BITS + 1))
 
 struct dlb_opcount {
 	u64 calls;
@@ -36,11 +45,29 @@ struct dlb_opcount {
 /* Every call, as it happens (for exact distributions: boxplots, quantiles). */
 typedef void (*dlb_op_fn)(enum dlb_op op, u64 cost, bool done, void *arg);
 
+/*
+ * The arguments of a global push structure call (cpudl_set, or the CPU
+ * selection cpudl_find / latest_cpu_find), so that another structure
+ * (cpupri) can be driven with the very same sequence.  Given after the
+ * timed call, outside its timing.
+ */
+struct dlb_push_call {
+	enum dlb_op op;			/* DLB_OP_SET or DLB_OP_FIND */
+	u64 now;			/* simulated time */
+	int cpu;			/* set: the CPU */
+	bool valid;			/* set: false = the CPU has no -deadline task */
+	u64 dl;				/* set: its earliest deadline; find: the task's */
+	const struct dlb_cpumask *allowed;	/* find: the task's affinity */
+};
+typedef void (*dlb_push_fn)(const struct dlb_push_call *call, void *arg);
+
 struct dlb_opstat {
 	bool timed;		/* read the counter around each call */
 	struct dlb_opcount op[DLB_OP_NR];
 	dlb_op_fn hook;		/* NULL: counters only */
 	void *hook_arg;
+	dlb_push_fn push_hook;	/* NULL: none */
+	void *push_arg;
 };
 
 const char *dlb_op_str(enum dlb_op op);
@@ -53,7 +80,13 @@ u64 dlb_opstat_now(void);
 
 void dlb_opstat_add(struct dlb_opstat *st, enum dlb_op op, u64 cost, bool done);
 
-/* Cost at quantile @q (0..1) from the histogram: bucket's lower bound. */
+/*
+ * Cost at quantile @q (0..1) from the histogram: the middle of the bucket
+ * holding it, kept within [cost_min, cost_max] (so q = 0 and 1 are exact).
+ */
 u64 dlb_opcount_quantile(const struct dlb_opcount *c, double q);
+
+/* Add the calls counted in @src to @dst (pooling runs). */
+void dlb_opcount_merge(struct dlb_opcount *dst, const struct dlb_opcount *src);
 
 #endif

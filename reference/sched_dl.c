@@ -521,6 +521,18 @@ static inline u64 next_deadline(struct rq *rq)
 	return 0;
 }
 
+/* Hand the call's arguments to an observer (the OSPERT bench drives cpupri with them). */
+static void push_observe(struct sched *s, enum dlb_op op, int cpu, bool valid, u64 dl,
+			 const struct dlb_cpumask *allowed)
+{
+	struct dlb_push_call call = {
+		.op = op, .now = s->now, .cpu = cpu, .valid = valid, .dl = dl, .allowed = allowed,
+	};
+
+	if (s->opstat.push_hook)
+		s->opstat.push_hook(&call, s->opstat.push_arg);
+}
+
 static void dl_cpudl_set(struct rq *rq, u64 dl, int is_valid)
 {
 	struct sched *s = rq->s;
@@ -532,6 +544,7 @@ static void dl_cpudl_set(struct rq *rq, u64 dl, int is_valid)
 	t0 = s->opstat.timed ? dlb_opstat_now() : 0;
 	cpudl_set(&rq->rd->cpudl, rq->cpu, dl, is_valid);
 	dlb_opstat_add(&s->opstat, DLB_OP_SET, s->opstat.timed ? dlb_opstat_now() - t0 : 0, true);
+	push_observe(s, DLB_OP_SET, rq->cpu, is_valid, dl, NULL);
 }
 
 static void inc_dl_deadline(struct dl_rq *dl_rq, u64 deadline)
@@ -810,6 +823,7 @@ static int dl_find_cpu(struct sched *s, struct task_struct *p, struct dlb_cpumas
 		cpu = latest_cpu_find(s, &s->rd.span, p, later_mask);
 	dlb_opstat_add(&s->opstat, DLB_OP_FIND, s->opstat.timed ? dlb_opstat_now() - t0 : 0,
 		       cpu != -1);
+	push_observe(s, DLB_OP_FIND, -1, true, p->dl.deadline, &p->cpus_allowed);
 	return cpu;
 }
 

@@ -1161,6 +1161,12 @@ void dlb_sim_set_op_hook(struct dlb_sim *sim, dlb_op_fn fn, void *arg)
 	sim->s->opstat.hook_arg = arg;
 }
 
+void dlb_sim_set_push_hook(struct dlb_sim *sim, dlb_push_fn fn, void *arg)
+{
+	sim->s->opstat.push_hook = fn;
+	sim->s->opstat.push_arg = arg;
+}
+
 size_t dlb_sim_nr_threads(const struct dlb_sim *sim)
 {
 	return sim->nr_thr;

@@ -175,6 +175,13 @@ int dlb_sim_task_stats(const struct dlb_sim *sim, size_t i, struct dlb_sim_task_
  * dlb_opstat_unit(); 0 when opts.timed is false), for exact distributions.
  */
 void dlb_sim_set_op_hook(struct dlb_sim *sim, dlb_op_fn fn, void *arg);
+/*
+ * The arguments of every cpudl_set (heap selection only: the scan has no
+ * structure to set) and every CPU selection call (both), after the call
+ * and outside its timing: to drive another push structure (cpupri) with
+ * the same sequence, as dlb-ospert does.
+ */
+void dlb_sim_set_push_hook(struct dlb_sim *sim, dlb_push_fn fn, void *arg);
 /* Per-operation counters and costs (unit: dlb_opstat_unit()). */
 const struct dlb_opcount *dlb_sim_opcount(const struct dlb_sim *sim, enum dlb_op op);
 /* Virtual time now (the end time after dlb_sim_run) and events processed. */

@@ -254,6 +254,58 @@ static void test_linear_find_random(void **state)
 	run_select_random(CPU_SELECT_LINEAR);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The fine histogram the OSPERT boxplots are read from: every quantile
+ * within 1/128 of the sorted samples' (one bucket), min and max exact, and
+ * two halves merged give the whole.
+ */
+static void test_opstat_quantiles(void **state)
+{
+	enum { N = 20000 };
+	static const double qs[] = { 0, 0.25, 0.5, 0.75, 0.99, 1 };
+	struct dlb_opstat *all = calloc(1, sizeof(*all)), *half = calloc(2, sizeof(*half));
+	struct dlb_opcount merged;
+	u64 *v = malloc(N * sizeof(u64)), seed = 3;
+	size_t i;
+
+	(void)state;
+	assert_non_null(all);
+	assert_non_null(half);
+	assert_non_null(v);
+	for (i = 0; i < N; i++) {
+		/* 1 .. 2^30, log-spread, with a cluster near 1500 like a set's cost */
+		v[i] = rnd(&seed) % 3 ? 1400 + rnd(&seed) % 300 : 1 + (rnd(&seed) >> (34 + rnd(&seed) % 30));
+		dlb_opstat_add(all, DLB_OP_SET, v[i], true);
+		dlb_opstat_add(&half[i & 1], DLB_OP_SET, v[i], true);
+	}
+	qsort(v, N, sizeof(u64), cmp_u64);
+	memset(&merged, 0, sizeof(merged));
+	dlb_opcount_merge(&merged, &half[0].op[DLB_OP_SET]);
+	dlb_opcount_merge(&merged, &half[1].op[DLB_OP_SET]);
+	assert_memory_equal(&merged, &all->op[DLB_OP_SET], sizeof(merged));
+	for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		size_t k = (size_t)(qs[i] * N) < N ? (size_t)(qs[i] * N) : N - 1;
+		u64 got = dlb_opcount_quantile(&all->op[DLB_OP_SET], qs[i]), want = v[k];
+		u64 tol = want / 128 + 1;
+
+		if (got + tol < want || got > want + tol)
+			fail_msg("q %.2f: histogram %llu, samples %llu", qs[i], (unsigned long long)got,
+				 (unsigned long long)want);
+	}
+	assert_int_equal(dlb_opcount_quantile(&all->op[DLB_OP_SET], 0), v[0]);
+	assert_int_equal(dlb_opcount_quantile(&all->op[DLB_OP_SET], 1), v[N - 1]);
+	free(all);
+	free(half);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_cpupri_random),
 		cmocka_unit_test(test_cpudl_find_random),
 		cmocka_unit_test(test_linear_find_random),
+		cmocka_unit_test(test_opstat_quantiles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
