@@ -99,6 +99,7 @@ include lib/build.mk
 -include rt-app/build.mk
 -include workloads/build.mk
 -include recorder/build.mk
+-include bench/ospert/build.mk
 -include tests/fault/kernel.mk
 -include tests/build.mk
 -include tests/fuzz/fuzz.mk

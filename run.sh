@@ -482,6 +482,9 @@ usage: ./run.sh [COMMAND] [ARGS]     (COMMAND --help for its options)
   compare    BASE NEW: two result folders or report.json files
   nightly    [--suite NAME] [--baseline DIR] [--junit FILE] [--tap] [--max-duration S]
   plot       DIR: figures of a result folder (gnuplot)
+  ospert     [--quick] [--plot-only DIR]: the OSPERT 2011 push-structure costs (cpudl,
+             cpupri, linear scan) on the reference, 2..1024 CPUs, and miss ratio vs U
+             on this kernel; results/ospert-DATE/ (docs/ospert.md)
   test       install what is missing, build, run every test (make check)
   deps       install missing Debian packages (root) or print the command
   help       this text
@@ -690,6 +693,8 @@ cmd=${1:-}
 case $cmd in
 test)		bootstrap; exec make -s -j"$(nproc)" check ;;
 deps)		exec tools/deps.sh "$@" ;;
+ospert)		case ${1:-} in -h|--help) ;; *) bootstrap ;; esac
+		OSPERT_CMD="./run.sh ospert" exec bench/ospert/run.sh "$@" ;;
 help|-h|--help)	usage ;;
 "")		cmd_default ;;
 run)		cmd_run "$@" ;;
