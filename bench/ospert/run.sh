@@ -50,8 +50,9 @@ The OSPERT 2011 push-structure costs (cpudl heap, cpupri, linear scan) on the
 reference scheduler against the CPU count, extended to 1024 CPUs, and the
 same generator's task sets on this kernel against the utilisation.
 
-  --quick              a few minutes: 3 sets, 2 s, CPUs 2 4 8 16 32 48,
-                       extension 128 512 1024 (2 sets, 0.5 s), kernel 2 s
+  --quick              about a minute: 5 sets, 5 s, CPUs 2 4 8 16 32 48,
+                       extension 128 512 1024 (3 sets, 1 s), kernel U 0.5 0.8
+                       0.95 (1 set, 3 s)
   -o, --output DIR     result folder (default results/ospert-DATE)
   --cpus "LIST"        CPU counts of the paper's sweep (default 2 4 8 16 24 32 40 48)
   --utils "LIST"       utilisation per CPU (default 0.6 0.7 0.8)
@@ -99,39 +100,41 @@ while [ $# -gt 0 ]; do
 done
 if [ "$quick" -eq 1 ]; then
 	[ -n "${given[cpus]:-}" ] || cpus="2 4 8 16 32 48"
-	[ -n "${given[sets]:-}" ] || sets=3
-	[ -n "${given[dur]:-}" ] || dur=2s
+	[ -n "${given[sets]:-}" ] || sets=5
+	[ -n "${given[dur]:-}" ] || dur=5s
 	[ -n "${given[ext_cpus]:-}" ] || ext_cpus="128 512 1024"
-	[ -n "${given[ext_sets]:-}" ] || ext_sets=2
-	[ -n "${given[ext_dur]:-}" ] || ext_dur=500ms
+	[ -n "${given[ext_sets]:-}" ] || ext_sets=3
+	[ -n "${given[ext_dur]:-}" ] || ext_dur=1s
 	[ -n "${given[k_utils]:-}" ] || k_utils="0.5 0.8 0.95"
 	[ -n "${given[k_sets]:-}" ] || k_sets=1
-	[ -n "${given[k_dur]:-}" ] || k_dur=2
+	[ -n "${given[k_dur]:-}" ] || k_dur=3
 fi
 for n in "$sets" "$ext_sets" "$k_sets" "$k_dur" "$seed"; do
 	case $n in ''|*[!0-9]*) die 2 "'$n' is not a whole number" ;; esac
 done
 
 # ---- figures and page --------------------------------------------------------------------------
-# box data: one row per CPU count: idx cpus min p25 p50 p75 max (group "all")
+# box data: one row per CPU count: idx cpus min p25 p50 p75 max mean p99 (group "all")
 box_data() {	# box_data COSTS STRUCT OP CPULIST
 	awk -F, -v s="$2" -v op="$3" -v list="$4" '
 		BEGIN { n = split(list, c, " "); for (i = 1; i <= n; i++) idx[c[i]] = i - 1 }
 		$2 == "all" && $3 == s && $4 == op && ($1 in idx) {
-			print idx[$1], $1, $7, $8, $9, $10, $11 }' "$1" | sort -n
+			print idx[$1], $1, $7, $8, $9, $10, $11, $12, $13 }' "$1" | sort -n
 }
 
 plot_all() {	# plot_all DIR
-	local d=$1 data=$1/data fig=$1/figures unit list ext s op fmt
+	local d=$1 data=$1/data fig=$1/figures unit list ext pow2 s op fmt
 	[ -r "$data/costs.csv" ] || die 2 "$data/costs.csv: none (run the sweep first)"
 	mkdir -p "$fig" || die 3 "$fig: cannot create"
 	unit=$(awk -F, 'NR == 2 { print $5; exit }' "$data/costs.csv")
 	list=$(cat "$data/cpus.txt" 2>/dev/null)
 	ext=$(cat "$data/ext_cpus.txt" 2>/dev/null)
+	# the log-axis figure: the powers of two of the paper's counts (24, 40, 48 would crowd it)
+	pow2=$(for m in $list; do [ $((m & (m - 1))) -eq 0 ] && printf '%s ' "$m"; done)
 	for s in cpudl cpupri linear; do
 		for op in set find; do
 			box_data "$data/costs.csv" "$s" "$op" "$list" > "$data/box-$s-$op.dat"
-			box_data "$data/costs.csv" "$s" "$op" "$list $ext" > "$data/boxall-$s-$op.dat"
+			box_data "$data/costs.csv" "$s" "$op" "$pow2 $ext" > "$data/boxall-$s-$op.dat"
 		done
 	done
 	kernel_table "$d"
@@ -261,10 +264,11 @@ echo "${OSPERT_CMD:-bench/ospert/run.sh}${cmdline:+ $cmdline}" > "$out/command.t
 echo "$cpus" > "$out/data/cpus.txt"
 echo "$ext_cpus" > "$out/data/ext_cpus.txt"
 t_start=$(date +%s)
+t_start_ms=$(date +%s%3N)
 
 # weights for the time estimate: a simulation costs ~ CPUs x time, and the
 # linear scan's find ~ CPUs more
-weight() { awk -v m="$1" -v n="$2" -v d="$3" 'BEGIN { printf "%.0f\n", m * (1 + m / 128) * n * d * 1000 }'; }
+weight() { awk -v m="$1" -v n="$2" -v d="$3" 'BEGIN { printf "%.0f\n", n * (50 + m * (1 + m / 128) * d) * 1000 }'; }
 dsecs() { awk -v s="$1" 'BEGIN { if (s ~ /ms$/) print s / 1000; else if (s ~ /us$/) print s / 1e6;
 	else { sub(/s$/, "", s); print s + 0 } }'; }
 total_w=0
@@ -289,14 +293,14 @@ for m in $cpus $ext_cpus; do
 		args+=(-g "$u" "$prefix"-*.json)
 	done
 	k=$((k + 1))
-	t0=$(date +%s)
+	t0=$(date +%s%3N)
 	echo "ospert: [$k/$npoints] $m CPUs, $n sets x $(echo "$utils" | wc -w) U, $d each ..."
 	nice -n 19 "$osp" -m "$m" -d "$d" -o "$out/data/costs-$m.csv" --runs "$out/data/runs-$m.csv" "${args[@]}" \
 		|| die $? "dlb-ospert failed at $m CPUs (see above)"
-	now=$(date +%s)
+	now=$(date +%s%3N)
 	done_w=$((done_w + $(weight "$m" $((n * nu)) "$(dsecs "$d")")))
-	left=$(awk -v e=$((now - t_start)) -v a="$done_w" -v t="$total_w" 'BEGIN { printf "%d\n", a ? e * (t - a) / a : 0 }')
-	echo "ospert: [$k/$npoints] $m CPUs done in $(fmt_secs $((now - t0))); elapsed $(fmt_secs $((now - t_start))), about $(fmt_secs "$left") left for the reference sweep"
+	left=$(awk -v e=$((now - t_start_ms)) -v a="$done_w" -v t="$total_w" 'BEGIN { printf "%d\n", a ? e * (t - a) / a / 1000 : 0 }')
+	echo "ospert: [$k/$npoints] $m CPUs done in $(fmt_secs $(( (now - t0) / 1000 ))); elapsed $(fmt_secs $(( (now - t_start_ms) / 1000 ))), about $(fmt_secs "$left") left for the reference sweep"
 done
 # one table, one header
 files=()
