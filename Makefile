@@ -119,7 +119,7 @@ $(BUILD)/bin/%:
 	@mkdir -p $(@D)
 	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
 
-check: all $(TEST_PROGS)
+check: all $(TEST_PROGS) $(TEST_TOOLS)
 	@DLB_BUILD=$(CURDIR)/$(BUILD) DLB_SRC=$(CURDIR) tests/harness.sh $(TEST_PROGS) $(TEST_SCRIPTS)
 
 # Unit tests (cmocka) of a cross build, run under qemu-user: each binary gets
