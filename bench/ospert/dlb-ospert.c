@@ -10,11 +10,12 @@
  *           drive a cpupri (sched_rt's structure) here, timed the same way,
  *           the deadlines mapped to RT priorities (see dl_to_prio);
  *   linear: latest_cpu_find (patch 004), its find timed by the reference.
- * The two schedules are nearly always the same (cpudl breaks ties as the
- * scan does), not always: cpudl_find's later_mask holds the free CPUs or
- * the heap's root only, the scan's every CPU the task would preempt, and
- * find_later_rq() prefers the task's own CPU when it is in the mask.  Jobs,
- * misses and migrations of the two runs are compared and reported (--runs).
+ * The two schedules are expected to be the same (cpudl breaks ties as the
+ * scan does) but need not be: called without a later_mask, as
+ * check_preempt_equal_dl() calls it, cpudl_find skips the free CPUs (as the
+ * seed does) and the scan does not, so that function may make its second
+ * find call in one run and not in the other.  Jobs, misses and migrations of
+ * the two runs are compared and reported (--runs), with the find calls of each.
  *
  * Costs are pooled per group (-g LABEL before the group's files) and over
  * all files in the log-linear histogram of opstat.h (quantiles within
@@ -148,7 +149,7 @@ static double wall(void)
 }
 
 struct totals {
-	u64 threads, jobs, missed, migrations;
+	u64 threads, jobs, missed, migrations, finds;
 };
 
 static void sum_stats(const struct dlb_sim *sim, struct totals *t)
@@ -214,6 +215,7 @@ static int run_one(const struct workload *wl, const struct opts *o, enum dlb_sim
 							  dlb_sim_opcount(sim, ops[k]));
 		}
 		sum_stats(sim, tot);
+		tot->finds = dlb_sim_opcount(sim, DLB_OP_FIND)->calls;
 	}
 	if (sel == DLB_SIM_HEAP)
 		cpupri_cleanup(&drive.cp);
@@ -285,10 +287,11 @@ static int run_file(const char *path, const struct opts *o, struct group *g[2], 
 	if (o->linear)
 		same = th.jobs == tl.jobs && th.missed == tl.missed && th.migrations == tl.migrations;
 	if (runs)
-		fprintf(runs, "%d,%s,%s,%llu,%llu,%llu,%llu,%s,%.3f,%.3f\n", o->cpus, g[0]->label,
-			path, (unsigned long long)th.threads, (unsigned long long)th.jobs,
+		fprintf(runs, "%d,%s,%s,%llu,%llu,%llu,%llu,%s,%.3f,%.3f,%llu,%llu\n", o->cpus,
+			g[0]->label, path, (unsigned long long)th.threads, (unsigned long long)th.jobs,
 			(unsigned long long)th.missed, (unsigned long long)th.migrations,
-			o->linear ? (same ? "yes" : "no") : "-", sh, sl);
+			o->linear ? (same ? "yes" : "no") : "-", sh, sl, (unsigned long long)th.finds,
+			(unsigned long long)tl.finds);
 	if (!same)
 		fprintf(stderr, "%s: note: %s: heap and linear schedules differ (jobs %llu/%llu, "
 			"missed %llu/%llu, migrations %llu/%llu)\n", prog, path,
@@ -380,7 +383,7 @@ int main(int argc, char **argv)
 		return dlb_cli_fail(prog, DLB_EXIT_ENV, "%s: %s", runs_path, dlb_strerror(errno));
 	if (runs)
 		fprintf(runs, "cpus,group,file,threads,jobs,missed,migrations,heap_linear_same,"
-			"wall_heap_s,wall_linear_s\n");
+			"wall_heap_s,wall_linear_s,finds_heap,finds_linear\n");
 	optind = 0;
 	while (rc == DLB_EXIT_OK && (c = getopt_long(argc, argv, "-m:d:g:co:h", longopts, NULL)) != -1) {
 		struct group *g[2];
