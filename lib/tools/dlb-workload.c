@@ -41,7 +41,8 @@ static int cmd_check(int argc, char **argv, bool quiet)
 			continue;
 		}
 		if (!quiet)
-			printf("%s: ok, %zu tasks, dl bandwidth %.6f cpus\n", argv[i], wl->nr_tasks,
+			printf("%s: ok, %zu task%s, dl bandwidth %.6f cpus\n", argv[i],
+			       wl->nr_tasks, wl->nr_tasks == 1 ? "" : "s",
 			       dl_bw_to_double(wl_dl_bandwidth(wl)));
 		wl_free(wl);
 	}
