@@ -10,7 +10,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 shipped=("$DLB_SRC"/workloads/*.json "$DLB_SRC"/workloads/suites/*.json)
 goods=("$G"/*.json)
-plan $((${#shipped[@]} + ${#goods[@]} + 27))
+plan $((${#shipped[@]} + ${#goods[@]} + 29))
 
 # run ARGS...: $rc, $T/out, $T/err
 run() { "$W" "$@" >"$T/out" 2>"$T/err"; rc=$?; }
@@ -69,6 +69,12 @@ expect_eq "-q all good: exit 0, no output" "$rc $(cat "$T/out" "$T/err")" "0 "
 run --quiet check "$G/defaults.json" "$D/loop-0.json"
 expect_eq "-q with a bad file: exit 2, stdout empty" "$rc $(lines "$T/out")" "2 0"
 check "-q with a bad file: the failure on stderr" grep -q "^dlb-workload: $D/loop-0.json:5:21: " "$T/err"
+run check -q "$G/defaults.json"
+expect_eq "-q after the command works too" "$rc $(cat "$T/out" "$T/err")" "0 "
+cp "$G/defaults.json" "$T/-q.json"
+(cd "$T" && "$W" check -- -q.json >out 2>err); rc=$?
+expect_eq "-- ends the options: a file named -q.json" "$rc $(cat "$T/out" "$T/err")" \
+	"0 -q.json: ok, 1 task, dl bandwidth 0.000000 cpus"
 
 # 7. dump equals the golden dump of test_workload.c, byte for byte
 for f in "${goods[@]}"; do
@@ -89,15 +95,15 @@ expect_eq "dump to /dev/full: says so" "$(cat "$T/err")" "dlb-workload: cannot w
 for args in "" "--bogus" "-x check $G/defaults.json" "check" "dump" "dump a b" "lint $G/defaults.json"; do
 	# shellcheck disable=SC2086
 	run $args
-	if [ "$rc" = 2 ] && [ ! -s "$T/out" ] && grep -q '^usage: dlb-workload check FILE' "$T/err"; then
+	if [ "$rc" = 2 ] && [ ! -s "$T/out" ] && grep -q '^usage: dlb-workload \[-q\] check FILE' "$T/err"; then
 		pass "usage on stderr, exit 2: '$args'"
 	else
 		fail "usage: '$args'" "exit $rc" "$(head -2 "$T/err")"
 	fi
 done
 run --help
-expect_eq "-h: usage on stdout, exit 0" "$rc $(head -1 "$T/out" | cut -c1-33) $(lines "$T/err")" \
-	"0 usage: dlb-workload check FILE... 0"
+expect_eq "-h: usage on stdout, exit 0" "$rc $(head -1 "$T/out" | cut -c1-38) $(lines "$T/err")" \
+	"0 usage: dlb-workload [-q] check FILE... 0"
 
 # 9. -V: the version in VERSION
 run -V
