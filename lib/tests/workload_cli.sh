@@ -2,7 +2,7 @@
 # dlb-workload, the command: every shipped workload checks ok; a bad, missing
 # or unwritable file gives the documented exit code and one stderr line;
 # stdin, -q, dump (= the golden dumps of test_workload), usage and -V.
-. "$DLB_SRC/tests/lib.sh"
+. "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 W=$BIN/dlb-workload
 G=$DLB_SRC/lib/tests/data/good
 D=$DLB_SRC/lib/tests/data/bad
