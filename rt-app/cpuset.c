@@ -255,8 +255,6 @@ int rtapp_cpusets_join(struct rtapp_cpusets *cs, const struct dlb_cpumask *cpus,
 	return ENOENT;
 }
 
-static int remove_set(const struct rtapp_cpusets *cs, const char *dir);
-
 /* Move every task of @dir back to the root cpuset. */
 static void empty_set(const struct rtapp_cpusets *cs, const char *dir)
 {
@@ -272,6 +270,21 @@ static void empty_set(const struct rtapp_cpusets *cs, const char *dir)
 		write_file(cs->root, "tasks", line);
 	}
 	fclose(f);
+}
+
+/* rmdir @dir after moving what it holds to the root; 0 or -1 (errno) */
+static int remove_set(const struct rtapp_cpusets *cs, const char *dir)
+{
+	int tries;
+
+	/* a task exiting can hold the cpuset busy for a moment */
+	for (tries = 0; tries < 100; tries++) {
+		empty_set(cs, dir);
+		if (!rmdir(dir) || errno == ENOENT)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
 }
 
 void rtapp_cpusets_destroy(struct rtapp_cpusets *cs)
@@ -290,21 +303,6 @@ void rtapp_cpusets_destroy(struct rtapp_cpusets *cs)
 		write_file(cs->root, "cpuset.sched_load_balance", cs->old_load_balance ? "1" : "0");
 	cs->old_load_balance = -1;
 	cs->active = false;
-}
-
-/* rmdir @dir after moving what it holds to the root; 0 or -1 (errno) */
-static int remove_set(const struct rtapp_cpusets *cs, const char *dir)
-{
-	int tries;
-
-	/* a task exiting can hold the cpuset busy for a moment */
-	for (tries = 0; tries < 100; tries++) {
-		empty_set(cs, dir);
-		if (!rmdir(dir) || errno == ENOENT)
-			return 0;
-		usleep(10000);
-	}
-	return -1;
 }
 
 int rtapp_cpusets_reap(char *msg, size_t size)
