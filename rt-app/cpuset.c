@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,7 +178,10 @@ static int make_set(struct rtapp_cpusets *cs, int k, const char *mems, struct dl
 	struct rtapp_cpuset *s = &cs->set[k];
 	char cpus[DLB_MAX_CPUS * 5];
 
-	snprintf(s->path, sizeof(s->path), "%s/dlbench-%d-%d", cs->root, (int)getpid(), k);
+	/* the owner's pid and the root's load balancing before: what a later
+	 * run needs to clean up after a SIGKILL (rtapp_cpusets_reap) */
+	snprintf(s->path, sizeof(s->path), "%s/dlbench-%d-lb%d-%d", cs->root, (int)getpid(),
+		 cs->old_load_balance ? 1 : 0, k);
 	if (mkdir(s->path, 0755))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: %s", s->path, strerror(errno));
 	s->created = true;
@@ -217,11 +221,14 @@ int rtapp_cpusets_create(struct rtapp_cpusets *cs, const struct workload *wl,
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot read: %s", cs->root,
 				   strerror(errno));
 	cs->active = true;
-	for (k = 0; k < cs->nr; k++)
-		if (make_set(cs, k, mems, err))
-			goto fail;
-	/* only this write splits the root domain (FACTS.md) */
+	/* only restored by destroy once the write below is done */
 	cs->old_load_balance = atoi(lb);
+	for (k = 0; k < cs->nr; k++)
+		if (make_set(cs, k, mems, err)) {
+			cs->old_load_balance = -1;
+			goto fail;
+		}
+	/* only this write splits the root domain (FACTS.md) */
 	if (write_file(cs->root, "cpuset.sched_load_balance", "0")) {
 		cs->old_load_balance = -1;
 		dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot turn load balancing off: %s",
@@ -265,26 +272,85 @@ static void empty_set(const struct rtapp_cpusets *cs, const char *dir)
 	fclose(f);
 }
 
+/* rmdir @dir after moving what it holds to the root; 0 or -1 (errno) */
+static int remove_set(const struct rtapp_cpusets *cs, const char *dir)
+{
+	int tries;
+
+	/* a task exiting can hold the cpuset busy for a moment */
+	for (tries = 0; tries < 100; tries++) {
+		empty_set(cs, dir);
+		if (!rmdir(dir) || errno == ENOENT)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
 void rtapp_cpusets_destroy(struct rtapp_cpusets *cs)
 {
-	int k, tries;
+	int k;
 
 	if (!cs->active)
 		return;
 	for (k = cs->nr - 1; k >= 0; k--) {
 		if (!cs->set[k].created)
 			continue;
-		/* a task exiting can hold the cpuset busy for a moment */
-		for (tries = 0; tries < 100; tries++) {
-			empty_set(cs, cs->set[k].path);
-			if (!rmdir(cs->set[k].path) || errno == ENOENT)
-				break;
-			usleep(10000);
-		}
+		remove_set(cs, cs->set[k].path);
 		cs->set[k].created = false;
 	}
 	if (cs->old_load_balance >= 0)
 		write_file(cs->root, "cpuset.sched_load_balance", cs->old_load_balance ? "1" : "0");
 	cs->old_load_balance = -1;
 	cs->active = false;
+}
+
+int rtapp_cpusets_reap(char *msg, size_t size)
+{
+	struct rtapp_cpusets cs;
+	int pid, k, lb, restore = -1, removed = 0, live = 0, failed = 0;
+	char path[PATH_MAX + 256], cur[16];
+	size_t len = 0;
+	struct dirent *de;
+	DIR *d;
+
+	msg[0] = '\0';
+	memset(&cs, 0, sizeof(cs));
+	if (geteuid() != 0 || find_root(&cs) || cs.v2)
+		return 0;
+	d = opendir(cs.root);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (sscanf(de->d_name, "dlbench-%d-lb%d-%d", &pid, &lb, &k) != 3 || pid <= 0)
+			continue;
+		/* alive (or a reused pid: then it is left alone) */
+		if (!kill(pid, 0) || errno != ESRCH) {
+			live++;
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", cs.root, de->d_name);
+		if (remove_set(&cs, path)) {
+			failed++;
+			len += (size_t)snprintf(msg + len, size > len ? size - len : 0,
+						"%scannot remove stale cpuset %s: %s",
+						len ? "; " : "", path, strerror(errno));
+			continue;
+		}
+		removed++;
+		if (lb > restore)
+			restore = lb;
+		len += (size_t)snprintf(msg + len, size > len ? size - len : 0,
+					"%sremoved stale cpuset %s (pid %d is gone)",
+					len ? "; " : "", path, pid);
+	}
+	closedir(d);
+	/* the dead run had turned the root's load balancing off: undo it
+	 * unless a live run still needs it off */
+	if (removed && !live && !failed && restore > 0 &&
+	    !read_file(cs.root, "cpuset.sched_load_balance", cur, sizeof(cur)) &&
+	    atoi(cur) == 0 && !write_file(cs.root, "cpuset.sched_load_balance", "1"))
+		len += (size_t)snprintf(msg + len, size > len ? size - len : 0,
+					"; restored %s/cpuset.sched_load_balance to 1", cs.root);
+	return failed ? -1 : removed;
 }

@@ -12,6 +12,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "dlbench/cpumask.h"
 #include "dlbench/error.h"
@@ -49,5 +50,14 @@ int rtapp_cpusets_join(struct rtapp_cpusets *cs, const struct dlb_cpumask *cpus,
 
 /* Move every task left back to the root, remove the children, restore. */
 void rtapp_cpusets_destroy(struct rtapp_cpusets *cs);
+
+/*
+ * Remove the cpusets a dead run left behind (SIGKILL gives no chance to
+ * clean up): children named dlbench-PID-lbV-K whose PID no longer exists,
+ * then restore the root's load balancing to V when no live run holds a
+ * partition.  Returns how many were removed (0: none, or not root / no v1
+ * cpuset hierarchy), -1 if one could not be; @msg says what was done.
+ */
+int rtapp_cpusets_reap(char *msg, size_t size);
 
 #endif

@@ -207,7 +207,7 @@ int main(int argc, char **argv)
 	struct workload *wl = NULL;
 	struct dlb_err err = { 0 };
 	struct dl_param_limits lim;
-	char path[PATH_MAX + 16], calib_where[32];
+	char path[PATH_MAX + 16], calib_where[32], reaped[2048];
 	struct sigaction sa;
 	int rc;
 
@@ -249,6 +249,9 @@ int main(int argc, char **argv)
 	if (o.backend == RTAPP_BACKEND_REFERENCE) {
 		rc = rtapp_reference_run(&run, &sum, &err);
 	} else {
+		/* a SIGKILLed run leaves its partitions (and the root domain split) */
+		if (rtapp_cpusets_reap(reaped, sizeof(reaped)) && reaped[0])
+			fprintf(stderr, "%s: warning: %s\n", prog, reaped);
 		if (calibrate(&run, &err))
 			goto fail;
 		snprintf(calib_where, sizeof(calib_where), "measured on CPU%d", run.calib_cpu);

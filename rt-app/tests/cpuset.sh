@@ -4,9 +4,10 @@
 # Pinned SCHED_DEADLINE tasks through exclusive cpuset partitions: each DL
 # thread runs on its CPU only; admission is per partition (two 0.5 tasks do
 # not fit on one CPU: 0.95 - 0.05 fair server = 0.9); and whatever happens
-# (success, EBUSY, SIGINT) no cpuset is left and load balancing is restored.
+# (success, EBUSY, SIGINT) no cpuset is left and load balancing is restored;
+# what a SIGKILLed run leaves is removed, and said so, by the next run.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 16
+plan 24
 
 need_root && need_sched_deadline || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 CPUSET=$(awk '$3 == "cgroup" && $4 ~ /cpuset/ { print $2; exit }' /proc/mounts)
@@ -56,6 +57,31 @@ wait "$pid"
 expect_eq "SIGINT while pinned exits 4" "$?" 4
 expect_eq "no cpuset left after SIGINT" "$(left_behind)" 0
 expect_eq "sched_load_balance restored after SIGINT" \
+	"$(cat "$CPUSET/cpuset.sched_load_balance")" "$LB"
+
+# ---- SIGKILL leaves the partitions; the next run removes them ----
+"$RTAPP" -q -n -d 20s -o "$TMP/kill" "$DATA/pin.json" >"$TMP/kill.out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	[ "$(cat "$CPUSET/cpuset.sched_load_balance")" = 0 ] && break
+	sleep 0.05
+done
+kill -KILL "$pid"
+{ wait "$pid"; } 2>/dev/null
+expect_eq "SIGKILLed run killed" "$?" 137
+stale=$(find "$CPUSET" -maxdepth 1 -name "dlbench-$pid-*" -type d | sort | tr '\n' ' ')
+expect_eq "SIGKILL leaves its two partitions and the leftover one" \
+	"$(echo "$stale" | wc -w)" "$(( $(nproc) > 2 ? 3 : 2 ))"
+expect_eq "and load balancing off" "$(cat "$CPUSET/cpuset.sched_load_balance")" 0
+"$RTAPP" -q -n -o "$TMP/after" "$DATA/pin.json" >"$TMP/after.out" 2>&1
+expect_eq "the next run exits 0" "$?" 0
+said=$(grep "^dlb-rtapp: warning: " "$TMP/after.out" | tr ';' '\n' |
+	sed -n "s|.*removed stale cpuset \(.*\) (pid $pid is gone)\$|\1|p" | sort | tr '\n' ' ')
+expect_eq "the next run says it removed each of them" "$said" "$stale"
+expect_eq "and that it restored load balancing (if it was on)" \
+	"$(grep -c "; restored $CPUSET/cpuset.sched_load_balance to 1\$" "$TMP/after.out")" "$LB"
+expect_eq "no cpuset left after the cleanup" "$(left_behind)" 0
+expect_eq "sched_load_balance restored after the cleanup" \
 	"$(cat "$CPUSET/cpuset.sched_load_balance")" "$LB"
 
 # ---- refused before anything is created ----
