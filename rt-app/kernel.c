@@ -202,6 +202,41 @@ static void ev_sleep(struct rtapp_thread *th, u64 ns)
 }
 
 /*
+ * One use of the timer of @ev by @th: its next expiry advanced by the
+ * period, as rt-app's res.timer.  A ref starting with "unique" is this
+ * thread's own timer; any other ref names ONE timer shared by every thread
+ * and instance using it, its expiry in run->res[] under its own lock: the
+ * first use sets it to that thread's t_first and every use by any thread
+ * adds its own period, so instances on one shared timer release in turn
+ * (as the reference backend does, reference/sim.c thread_timer).  Returns
+ * the expiry; *rel is the release: the expiry, or @now when the expiry has
+ * passed in "relative" mode (the shared timer then restarts from now for
+ * every user, as rt-app's does).
+ */
+static u64 timer_advance(struct rtapp_thread *th, const struct wl_event *ev, u64 now, u64 *rel)
+{
+	struct rtapp_res *r = &th->run->res[ev->res];
+	bool shared = !th->run->wl->resources[ev->res].unique;
+	u64 *next = shared ? &r->timer_next : &th->timer_next[ev->res];
+	u64 expiry;
+
+	if (shared) {
+		pthread_mutex_lock(&r->timer_lock);
+		if (!r->timer_init) {
+			r->timer_init = true;
+			r->timer_next = th->t_first;
+		}
+	}
+	expiry = *next += ev->duration_ns;
+	if (!dl_time_before(now, expiry) && ev->timer_relative)
+		*next = now;
+	*rel = *next;
+	if (shared)
+		pthread_mutex_unlock(&r->timer_lock);
+	return expiry;
+}
+
+/*
  * timer: the job's work is done; the next job is released at the timer's
  * next absolute expiry, t_ref + k * period, whatever happened before, so
  * releases do not drift.  If that instant has passed, rt-app does not
@@ -213,25 +248,22 @@ static void ev_sleep(struct rtapp_thread *th, u64 ns)
  */
 static bool ev_timer(struct rtapp_thread *th, const struct wl_event *ev)
 {
-	u64 *next = &th->timer_next[ev->res];
-	u64 now = now_mono(), t;
+	u64 now = now_mono(), expiry, rel, t;
 
 	job_end(th, now);
-	*next += ev->duration_ns;
-	th->rec.slack = (s64)(*next - now) / (s64)NSEC_PER_USEC;
+	expiry = timer_advance(th, ev, now, &rel);
+	th->rec.slack = (s64)(expiry - now) / (s64)NSEC_PER_USEC;
 	th->rec.wu_lat = 0;
-	if (th->run->end && !dl_time_before(*next, th->run->end))
+	if (th->run->end && !dl_time_before(expiry, th->run->end))
 		return false;
-	if (dl_time_before(now, *next)) {
-		sleep_until_run(th->run, *next);
+	if (dl_time_before(now, rel)) {
+		sleep_until_run(th->run, rel);
 		t = now_mono();
-		if (dl_time_before(t, *next))
+		if (dl_time_before(t, rel))
 			return false;	/* woken by the stop, before the release */
-		th->rec.wu_lat = (t - *next) / NSEC_PER_USEC;
-	} else if (ev->timer_relative) {
-		*next = now;
+		th->rec.wu_lat = (t - rel) / NSEC_PER_USEC;
 	}
-	job_begin(th, *next);
+	job_begin(th, rel);
 	return true;
 }
 
@@ -399,16 +431,16 @@ static bool run_pass(struct rtapp_thread *th, const struct wl_phase *ph)
 static void thread_loop(struct rtapp_thread *th)
 {
 	const struct wl_task *t = th->task;
-	u64 ref = th->run->t0 + t->delay_ns;
 	size_t p, r;
 	int loop, pl;
 
+	th->t_first = th->run->t0 + t->delay_ns;
 	for (r = 0; r < th->run->wl->nr_resources; r++)
-		th->timer_next[r] = ref;
+		th->timer_next[r] = th->t_first;
 	if (t->delay_ns)
-		sleep_until_run(th->run, ref);
+		sleep_until_run(th->run, th->t_first);
 	if (th->has_timer)
-		job_begin(th, ref);
+		job_begin(th, th->t_first);
 	for (loop = 0; t->loop < 0 || loop < t->loop; loop++) {
 		for (p = 0; p < t->nr_phases; p++) {
 			/* a phase loop of -1 repeats until the run ends */
@@ -549,6 +581,12 @@ static int res_init(struct rtapp_run *run, struct dlb_err *err)
 		pthread_mutex_init(&r->wakeup.lock, NULL);
 		pthread_cond_init(&r->wakeup.cond, NULL);
 	}
+	pthread_mutexattr_destroy(&ma);
+	/* the shared timers' own locks: PI whatever pi_enabled says */
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	for (i = 0; i < wl->nr_resources; i++)
+		pthread_mutex_init(&run->res[i].timer_lock, &ma);
 	pthread_mutexattr_destroy(&ma);
 	return 0;
 }

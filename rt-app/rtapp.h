@@ -58,6 +58,15 @@ struct rtapp_res {
 	pthread_cond_t cond;		/* WL_RES_COND */
 	struct rtapp_barrier barrier;	/* WL_RES_BARRIER */
 	struct rtapp_wakeup wakeup;	/* WL_RES_WAKEUP */
+	/*
+	 * WL_RES_TIMER not "unique": rt-app's shared timer, one next expiry
+	 * for every thread and instance using it (unique ones are per thread:
+	 * rtapp_thread.timer_next).  PI, so that a DL user never waits long
+	 * on a preempted lower-priority one.
+	 */
+	pthread_mutex_t timer_lock;
+	bool timer_init;		/* timer_next set by a first use */
+	u64 timer_next;
 };
 
 enum rtapp_setup {
@@ -91,7 +100,8 @@ struct rtapp_thread {
 	u64 rel_dl;			/* relative deadline used for dl */
 	u64 misses;
 	s64 max_lateness;
-	u64 *timer_next;		/* per resource: next release of that timer */
+	u64 t_first;			/* rt-app's t_first: run start + the task's delay */
+	u64 *timer_next;		/* per resource: next expiry of a "unique" timer */
 	unsigned int *held;		/* per resource: lock depth held */
 	char *mem;			/* mem event buffer */
 	size_t mem_size;
