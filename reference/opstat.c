@@ -58,7 +58,7 @@ u64 dlb_opstat_now(void)
 }
 #endif
 
-void dlb_opstat_add(struct dlb_opstat *st, enum dlb_op op, u64 cost, bool done)
+void dlb_opstat_add_cost(struct dlb_opstat *st, enum dlb_op op, u64 cost, bool done)
 {
 	struct dlb_opcount *c = &st->op[op];
 	int b = cost ? 63 - __builtin_clzll(cost) : 0;

@@ -207,21 +207,30 @@ static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
 	q->h[i] = e;
 }
 
+/*
+ * Bottom-up (Floyd): the hole at the root goes down along the smaller
+ * children to a leaf, one compare per level, and the last element rises
+ * from there; it belongs near the bottom, so that is a step or two.
+ */
 static struct sim_ev evq_heap_pop(struct evq *q)
 {
-	struct sim_ev top = q->h[0], last = q->h[--q->n];
-	size_t i = 0, c;
+	struct sim_ev *h = q->h, top = h[0], last;
+	size_t i = 0, c, n = --q->n;
 
-	while ((c = 2 * i + 1) < q->n) {
-		if (c + 1 < q->n && ev_less(&q->h[c + 1], &q->h[c]))
+	if (!n)
+		return top;
+	last = h[n];
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && ev_less(&h[c + 1], &h[c]))
 			c++;
-		if (!ev_less(&q->h[c], &last))
-			break;
-		q->h[i] = q->h[c];
+		h[i] = h[c];
 		i = c;
 	}
-	if (q->n)
-		q->h[i] = last;
+	while (i > 0 && ev_less(&last, &h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = last;
 	return top;
 }
 
