@@ -11,7 +11,9 @@
  *
  * Reported, never asserted (timings depend on the machine).  Options:
  * --quick (1 s instead of 60 s, fewer calls), or DLB_BENCH_QUICK=1;
- * "--quick --sim-only" or "--full --sim-only": the first simulation alone (profiling).
+ * "--quick --sim-only" or "--full --sim-only": the first simulation alone (profiling);
+ * "--quick --sched-only": the second alone (heap, no consumer: the scheduler
+ * and simulator without formatting, what the 5 M events/s goal measures).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,16 +184,20 @@ int main(int argc, char **argv)
 {
 	bool quick = getenv("DLB_BENCH_QUICK") || (argc > 1 && !strcmp(argv[1], "--quick"));
 	bool sim_only = argc > 2 && !strcmp(argv[2], "--sim-only");
+	bool sched_only = argc > 2 && !strcmp(argv[2], "--sched-only");
 	u64 duration = (quick ? 1 : 60) * NSEC_PER_SEC;
 	int cpus;
 
 	printf("# dlb-sim-bench: reference scheduler costs (%s)\n", quick ? "quick" : "full");
 	printf("# +markers: every event delivered and job markers formatted (what dlb-sim -o\n"
 	       "# does before writing); sched: no consumer, the scheduler and simulator alone\n");
-	bench_sim(DLB_SIM_HEAP, duration, true);
+	if (!sched_only)
+		bench_sim(DLB_SIM_HEAP, duration, true);
 	if (sim_only)
 		return 0;
 	bench_sim(DLB_SIM_HEAP, duration, false);
+	if (sched_only)
+		return 0;
 	bench_sim(DLB_SIM_LINEAR, duration, false);
 	printf("# find+set per call, %s per call (lower is better)\n", dlb_opstat_unit());
 	printf("%6s %12s %12s %14s\n", "cpus", "heap", "linear", "linear/heap");

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +53,6 @@ static void usage(FILE *f)
 "                            R, sched_rt_period_us P, PCT %% reserved per CPU\n"
 "  -d, --duration=DUR        simulated time (default: the workload's duration;\n"
 "                            if none, until every thread ends, at most 1h)\n"
-"      --seed=N              seed (reserved: the model has no randomness yet)\n"
 "  -t, --tick=DUR            budget accounting at ticks of DUR (e.g. 4ms);\n"
 "                            default 0: exact, at the budget's end (hrtick)\n"
 "      --ctx-switch=DUR      overhead charged to a task switched in (default 0)\n"
@@ -78,11 +78,12 @@ static int bad(const char *fmt, const char *arg)
 	return DLB_EXIT_BAD_INPUT;
 }
 
+/* "R/P[:PCT]": whole numbers through dlb_parse_ll, PCT through dlb_parse_double. */
 static int parse_admission(const char *s, struct dlb_sim_opts *o)
 {
-	unsigned long long r, p;
+	char buf[64], *slash, *colon;
+	long long r, p;
 	double pct = 0;
-	int n = 0;
 
 	if (!strcmp(s, "kernel"))
 		return 0;
@@ -94,16 +95,24 @@ static int parse_admission(const char *s, struct dlb_sim_opts *o)
 		o->admission = false;
 		return 0;
 	}
-	if (sscanf(s, "%llu/%llu%n", &r, &p, &n) != 2)
+	if (strlen(s) >= sizeof(buf))
 		return -1;
-	if (s[n] == ':' && (sscanf(s + n + 1, "%lf", &pct) != 1 || pct < 0 || pct > 100))
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (!slash)
 		return -1;
-	if (s[n] && s[n] != ':')
+	*slash = '\0';
+	colon = strchr(slash + 1, ':');
+	if (colon) {
+		*colon = '\0';
+		if (dlb_parse_double(colon + 1, 0, 100, &pct) < 0)
+			return -1;
+	}
+	if (dlb_parse_ll(buf, 0, LLONG_MAX, &r) < 0 || dlb_parse_ll(slash + 1, 1, LLONG_MAX, &p) < 0 ||
+	    r > p)
 		return -1;
-	if (!p || r > p)
-		return -1;
-	o->rt_runtime_us = r;
-	o->rt_period_us = p;
+	o->rt_runtime_us = (u64)r;
+	o->rt_period_us = (u64)p;
 	o->reserved_bw = (u64)(pct / 100.0 * (double)BW_UNIT + 0.5);
 	return 0;
 }
@@ -202,7 +211,7 @@ static void print_summary(struct dlb_sim *sim)
 	}
 }
 
-enum { OPT_SEED = 256, OPT_CTX, OPT_MIG, OPT_NOTIMING, OPT_RTEV };
+enum { OPT_CTX = 256, OPT_MIG, OPT_NOTIMING, OPT_RTEV };
 
 int main(int argc, char **argv)
 {
@@ -211,8 +220,7 @@ int main(int argc, char **argv)
 		{ "cpu-select", required_argument, NULL, 's' },
 		{ "admission", required_argument, NULL, 'a' },
 		{ "duration", required_argument, NULL, 'd' },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "tick", required_argument, NULL, 't' },
+			{ "tick", required_argument, NULL, 't' },
 		{ "ctx-switch", required_argument, NULL, OPT_CTX },
 		{ "migration", required_argument, NULL, OPT_MIG },
 		{ "output", required_argument, NULL, 'o' },
@@ -228,8 +236,8 @@ int main(int argc, char **argv)
 	struct dlb_err err;
 	struct out out = { 0 };
 	const char *dir = NULL;
-	char path[4096], *end;
-	long v;
+	char path[4096];
+	long long v;
 	int c, rc;
 
 	dlb_sim_opts_init(&so);
@@ -239,9 +247,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "m:s:a:d:t:o:ch", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || v < 1 || v > 1024)
+			if (dlb_parse_ll(optarg, 1, 1024, &v) < 0)
 				return bad("--cpus: '%s' is not a number in 1..1024", optarg);
 			so.nr_cpus = (int)v;
 			break;
@@ -257,12 +263,6 @@ int main(int argc, char **argv)
 		case 'd':
 			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &so.duration_ns) < 0)
 				return bad("--duration: '%s' is not a duration", optarg);
-			break;
-		case OPT_SEED:
-			errno = 0;
-			so.seed = strtoull(optarg, &end, 0);
-			if (errno || *end || end == optarg)
-				return bad("--seed: '%s' is not a number", optarg);
 			break;
 		case 't':
 			if (dlb_parse_duration(optarg, 1, &so.tick_ns) < 0)

@@ -81,7 +81,7 @@ static u64 opstat_bucket_mid(unsigned int b)
 	return (((u64)(b % DLB_OPSTAT_SUB) + DLB_OPSTAT_SUB) << shift) + ((1ULL << shift) >> 1);
 }
 
-void dlb_opstat_add(struct dlb_opstat *st, enum dlb_op op, u64 cost, bool done)
+void dlb_opstat_add_cost(struct dlb_opstat *st, enum dlb_op op, u64 cost, bool done)
 {
 	struct dlb_opcount *c = &st->op[op];
 

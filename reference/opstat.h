@@ -78,7 +78,28 @@ const char *dlb_opstat_unit(void);
 /* The raw counter (cycles or ns). */
 u64 dlb_opstat_now(void);
 
-void dlb_opstat_add(struct dlb_opstat *st, enum dlb_op op, u64 cost, bool done);
+void dlb_opstat_add_cost(struct dlb_opstat *st, enum dlb_op op, u64 cost, bool done);
+
+/*
+ * Count one call of @op (@cost: counter ticks, 0 when untimed).  Inline: it
+ * runs for every push/pull/find/set/select, and untimed (a cost of 0) it is
+ * four stores, the same counters dlb_opstat_add_cost() would leave.
+ */
+static inline void dlb_opstat_add(struct dlb_opstat *st, enum dlb_op op, u64 cost, bool done)
+{
+	struct dlb_opcount *c = &st->op[op];
+
+	if (cost) {
+		dlb_opstat_add_cost(st, op, cost, done);
+		return;
+	}
+	c->cost_min = 0;
+	c->calls++;
+	c->done += done;
+	c->hist[0]++;
+	if (st->hook)
+		st->hook(op, 0, done, st->hook_arg);
+}
 
 /*
  * Cost at quantile @q (0..1) from the histogram: the middle of the bucket

@@ -272,6 +272,32 @@ struct sched {
 
 /* --- accessors, as in the kernel --------------------------------------- */
 
+/*
+ * dlb_cpumask_next() for a mask with no CPU at or above @nr: the scan ends
+ * at @nr instead of DLB_MAX_CPUS, as the kernel's for_each_cpu() ends at
+ * nr_cpu_ids (after the last CPU of a 64-CPU mask, 1 word read, not 15).
+ */
+static inline unsigned int cpumask_next_below(const struct dlb_cpumask *m, unsigned int from,
+					      unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = from; i < nr; i++) {
+		u64 w = m->bits[i / 64] >> (i % 64);
+
+		if (w) {
+			i += (unsigned int)__builtin_ctzll(w);
+			return i < nr ? i : nr;
+		}
+		i |= 63;
+	}
+	return nr;
+}
+
+#define for_each_cpu_below(cpu, mask, nr)					\
+	for ((cpu) = cpumask_next_below((mask), 0, (nr)); (cpu) < (nr);		\
+	     (cpu) = cpumask_next_below((mask), (cpu) + 1, (nr)))
+
 static inline struct rq *cpu_rq(struct sched *s, int cpu)
 {
 	return &s->rqs[cpu];

@@ -1199,7 +1199,8 @@ static int __pull_dl_task(struct rq *this_rq)
 	if (!dl_overloaded(this_rq))
 		return 0;
 
-	dlb_for_each_cpu(cpu, &this_rq->rd->dlo_mask) {
+	/* the rd's CPUs are below nr_cpus: the scan stops there */
+	for_each_cpu_below(cpu, &this_rq->rd->dlo_mask, (unsigned int)s->nr_cpus) {
 		if ((unsigned int)this_cpu == cpu)
 			continue;
 

@@ -47,6 +47,12 @@ struct evq {
 	size_t n, cap;
 };
 
+/* Events due now that sort after everything already queued: a FIFO. */
+struct evfifo {
+	struct sim_ev *h;
+	size_t head, tail, cap;
+};
+
 enum thr_state {
 	THR_NEW,
 	THR_READY,		/* runnable or running */
@@ -111,6 +117,7 @@ struct dlb_sim {
 	struct sim_waitq *waitq;	/* per resource */
 	struct sim_timer *timers;	/* per resource: the shared (not "unique") timers */
 	struct evq q;
+	struct evfifo now_q;
 	u64 seq;
 	u64 now, end;
 	u64 *cpu_gen;
@@ -126,7 +133,15 @@ struct dlb_sim {
 	u64 steps, events;
 };
 
-/* ---- event queue: binary min-heap on (time, seq) ----------------------- */
+/*
+ * ---- event queue: binary min-heap on (time, seq) -----------------------
+ *
+ * with a side FIFO for the events that are not work completions and are due
+ * at the current instant (mostly SE_RESCHED, pushed by every need_resched):
+ * they are created in increasing (time, seq) order, so the FIFO is sorted
+ * and popping the smaller of the two heads gives exactly the heap's order at
+ * about half the heap operations.
+ */
 
 /*
  * Order: time, then work completions before anything else at that instant,
@@ -142,12 +157,38 @@ static inline bool ev_less(const struct sim_ev *a, const struct sim_ev *b)
 
 #define SEQ_NOT_WORK	(1ULL << 62)
 
+static void evfifo_push(struct evfifo *f, const struct sim_ev *e)
+{
+	if (f->tail == f->cap) {
+		if (f->head) {
+			/* the consumed front is free: slide the rest down */
+			memmove(f->h, f->h + f->head, (f->tail - f->head) * sizeof(*f->h));
+			f->tail -= f->head;
+			f->head = 0;
+		} else {
+			size_t cap = f->cap ? f->cap * 2 : 256;
+			struct sim_ev *h = realloc(f->h, cap * sizeof(*h));
+
+			if (!h)
+				abort();	/* as for the heap */
+			f->h = h;
+			f->cap = cap;
+		}
+	}
+	f->h[f->tail++] = *e;
+}
+
 static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
 {
 	struct evq *q = &sim->q;
 	struct sim_ev e = { time, sim->seq++ | (type == SE_CPU_WORK ? 0 : SEQ_NOT_WORK), gen, type,
 			    idx };
 	size_t i;
+
+	if (time == sim->now && type != SE_CPU_WORK) {
+		evfifo_push(&sim->now_q, &e);
+		return;
+	}
 
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? q->cap * 2 : 1024;
@@ -166,22 +207,49 @@ static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
 	q->h[i] = e;
 }
 
-static struct sim_ev evq_pop(struct evq *q)
+/*
+ * Bottom-up (Floyd): the hole at the root goes down along the smaller
+ * children to a leaf, one compare per level, and the last element rises
+ * from there; it belongs near the bottom, so that is a step or two.
+ */
+static struct sim_ev evq_heap_pop(struct evq *q)
 {
-	struct sim_ev top = q->h[0], last = q->h[--q->n];
-	size_t i = 0, c;
+	struct sim_ev *h = q->h, top = h[0], last;
+	size_t i = 0, c, n = --q->n;
 
-	while ((c = 2 * i + 1) < q->n) {
-		if (c + 1 < q->n && ev_less(&q->h[c + 1], &q->h[c]))
+	if (!n)
+		return top;
+	last = h[n];
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && ev_less(&h[c + 1], &h[c]))
 			c++;
-		if (!ev_less(&q->h[c], &last))
-			break;
-		q->h[i] = q->h[c];
+		h[i] = h[c];
 		i = c;
 	}
-	if (q->n)
-		q->h[i] = last;
+	while (i > 0 && ev_less(&last, &h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = last;
 	return top;
+}
+
+static bool evq_empty(const struct dlb_sim *sim)
+{
+	return !sim->q.n && sim->now_q.head == sim->now_q.tail;
+}
+
+static struct sim_ev evq_pop(struct dlb_sim *sim)
+{
+	struct evfifo *f = &sim->now_q;
+	struct sim_ev e;
+
+	if (f->head == f->tail || (sim->q.n && ev_less(&sim->q.h[0], &f->h[f->head])))
+		return evq_heap_pop(&sim->q);
+	e = f->h[f->head++];
+	if (f->head == f->tail)
+		f->head = f->tail = 0;
+	return e;
 }
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -930,7 +998,7 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 	for (i = 0; i < sim->nr_thr; i++)
 		evq_push(sim, sim->thr[i].wt->delay_ns, SE_START, (int)i, 0);
 
-	while (sim->q.n && !sim->stop) {
+	while (!evq_empty(sim) && !sim->stop) {
 		struct sim_ev e;
 
 		if (sim->o.interrupt && *sim->o.interrupt) {
@@ -942,7 +1010,7 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 					    (unsigned long long)sim->now);
 			return -1;
 		}
-		e = evq_pop(&sim->q);
+		e = evq_pop(sim);
 
 		if (e.time >= sim->end) {
 			sim->now = sim->s->now = sim->end;
@@ -1139,6 +1207,7 @@ void dlb_sim_free(struct dlb_sim *sim)
 	free(sim->cpu_dirty);
 	free(sim->dirty);
 	free(sim->q.h);
+	free(sim->now_q.h);
 	sched_free(sim->s);
 	free(sim);
 }

@@ -82,7 +82,6 @@ struct dlb_sim_opts {
 					 * until every thread ends (cap: max_time_ns) */
 	u64 max_time_ns;		/* safety cap when nothing else ends the run:
 					 * default 3600 s */
-	u64 seed;			/* reserved: the model has no randomness yet */
 
 	/* overhead model: CPU time charged with no progress; default 0 */
 	u64 ctx_switch_ns;		/* to the task switched in */

@@ -3,7 +3,7 @@
 # dlb-sim, the CLI: help, bad input with exact messages and exit codes,
 # the output directory, byte-identical reruns, admission refusal.
 . "$DLB_SRC/tests/lib.sh"
-plan 17
+plan 22
 SIM=$BIN/dlb-sim
 D=$DLB_SRC/reference/tests/data
 T=$(mktemp -d)
@@ -16,6 +16,23 @@ check "help lists --cpu-select" grep -q -- '--cpu-select=SEL' <<<"$out"
 out=$("$SIM" -m x "$D/two_dl.json" 2>&1); rc=$?
 expect_eq "bad --cpus exit code" "$rc" 2
 expect_eq "bad --cpus message" "$out" "dlb-sim: --cpus: 'x' is not a number in 1..1024 (try --help)"
+
+out=$("$SIM" -m 1025 "$D/two_dl.json" 2>&1); rc=$?
+expect_eq "--cpus over 1024" "$out:$rc" "dlb-sim: --cpus: '1025' is not a number in 1..1024 (try --help):2"
+
+# R/P[:PCT] through the shared parsers: signs, trailing text and P = 0 refused
+for a in -1/2 1/0 2/1 1/2:101 1/2:5x; do
+	out=$("$SIM" -a "$a" "$D/two_dl.json" 2>&1); rc=$?
+	bads+="$rc "
+done
+expect_eq "bad --admission values exit 2" "$bads" "2 2 2 2 2 "
+"$SIM" -a 950000/1000000:5 "$D/two_dl.json" >/dev/null; rc=$?
+expect_eq "--admission R/P:PCT accepted" "$rc" 0
+
+# no randomness in the oracle (docs/reference.md, "No --seed"): the option is gone
+out=$("$SIM" --seed 1 "$D/two_dl.json" 2>&1); rc=$?
+expect_eq "--seed refused" "$rc" 2
+check "help has no --seed" bash -c '! "$1" --help | grep -q -- --seed' _ "$SIM"
 
 out=$("$SIM" 2>&1); rc=$?
 expect_eq "no workload message" "$out:$rc" "dlb-sim: no workload given (try --help):2"
