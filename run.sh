@@ -486,7 +486,7 @@ usage: ./run.sh [COMMAND] [ARGS]     (COMMAND --help for its options)
              cpupri, linear scan) on the reference, 2..1024 CPUs, and miss ratio vs U
              on this kernel; results/ospert-DATE/ (docs/ospert.md)
   test       install what is missing, build, run every test: make check, the
-             sanitizer check and the short fuzz runs (make check-all, about N min)
+             sanitizer check and the short fuzz runs (make check-all)
   deps       install missing Debian packages (root) or print the command
   help       this text
 
