@@ -9,6 +9,7 @@
 #   make install              PREFIX=/usr/local DESTDIR=
 #   make CROSS_COMPILE=aarch64-linux-gnu-      (or arm-linux-gnueabihf-; see docs/cross.md)
 #   make SANITIZE=address,undefined check
+#   make check-all            what CI runs: check, the sanitizer check, fuzz-smoke (tests/check-all.sh)
 #   make V=1                  show the commands
 
 CROSS_COMPILE	?=
@@ -122,6 +123,9 @@ $(BUILD)/bin/%:
 check: all $(TEST_PROGS) $(TEST_TOOLS)
 	@DLB_BUILD=$(CURDIR)/$(BUILD) DLB_SRC=$(CURDIR) tests/harness.sh $(TEST_PROGS) $(TEST_SCRIPTS)
 
+check-all:
+	@tests/check-all.sh
+
 # Unit tests (cmocka) of a cross build, run under qemu-user: each binary gets
 # a wrapper script the harness runs.  Kernel tests are shell tests: not run.
 ifneq ($(CROSS_COMPILE),)
@@ -160,7 +164,7 @@ distclean:
 help:
 	@sed -n '3,13p' Makefile
 
-.PHONY: all check check-cross bench deps install clean distclean help
+.PHONY: all check check-all check-cross bench deps install clean distclean help
 .DELETE_ON_ERROR:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -485,7 +485,8 @@ usage: ./run.sh [COMMAND] [ARGS]     (COMMAND --help for its options)
   ospert     [--quick] [--plot-only DIR]: the OSPERT 2011 push-structure costs (cpudl,
              cpupri, linear scan) on the reference, 2..1024 CPUs, and miss ratio vs U
              on this kernel; results/ospert-DATE/ (docs/ospert.md)
-  test       install what is missing, build, run every test (make check)
+  test       install what is missing, build, run every test: make check, the
+             sanitizer check and the short fuzz runs (make check-all)
   deps       install missing Debian packages (root) or print the command
   help       this text
 
@@ -691,7 +692,7 @@ EOF2
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
-test)		bootstrap; exec make -s -j"$(nproc)" check ;;
+test)		bootstrap; exec tests/check-all.sh ;;
 deps)		exec tools/deps.sh "$@" ;;
 ospert)		case ${1:-} in -h|--help) ;; *) bootstrap ;; esac
 		OSPERT_CMD="./run.sh ospert" exec bench/ospert/run.sh "$@" ;;

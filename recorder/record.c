@@ -275,18 +275,25 @@ static int run_loop(struct rec *r, const struct opts *o, struct run *st, struct 
 	return 0;
 }
 
-static void write_meta(const struct opts *o, struct rec *r, const struct run *st,
-		       const char *file, const char *status)
+/*
+ * record.txt, whole or not at all: written to record.txt.tmp and renamed.
+ * @partial names a trace file left partially written (status is then not
+ * complete), the flag the analyzer and a reader see.  -1 if it could not be
+ * written (the message is printed).
+ */
+static int write_meta(const struct opts *o, struct rec *r, const struct run *st,
+		      const char *file, const char *partial, const char *status)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	FILE *f;
-	int i;
+	int i, bad;
 
 	snprintf(path, sizeof(path), "%s/record.txt", o->out_dir);
-	f = fopen(path, "w");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
 	if (!f) {
-		fprintf(stderr, "dlb-record: %s: %s\n", path, strerror(errno));
-		return;
+		fprintf(stderr, "dlb-record: %s: %s\n", tmp, strerror(errno));
+		return -1;
 	}
 	fprintf(f, "# dlb-record %s: key=value, one per line\n", DLB_VERSION);
 	fprintf(f, "tracefs=%s\ninstance=%s\nclock=%s\nbuffer_kb=%lu\n", rec_tracefs_dir(r),
@@ -307,8 +314,40 @@ static void write_meta(const struct opts *o, struct rec *r, const struct run *st
 	fprintf(f, "lost_events=%llu\n", (unsigned long long)rec_lost_events(r));
 	for (i = 0; i < rec_nr_cpus(r); i++)
 		fprintf(f, "lost_cpu%d=%llu\n", i, (unsigned long long)rec_lost_cpu(r, i));
+	if (partial)
+		fprintf(f, "partial_file=%s\n", partial);
 	fprintf(f, "status=%s\n", status);
-	fclose(f);
+	bad = ferror(f);
+	if (fclose(f))
+		bad = 1;
+	if (bad || rename(tmp, path)) {
+		fprintf(stderr, "dlb-record: %s: %s\n", path, strerror(errno ? errno : EIO));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * After a failed write (full disk): the partial trace file is flagged by
+ * record.txt (partial_file=, status not complete); if record.txt could not
+ * be written either, nothing can flag it, so it is removed.
+ */
+static void flag_or_remove(const struct opts *o, const char *partial, int meta_rc)
+{
+	char path[PATH_MAX];
+
+	if (!partial)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", o->out_dir, partial);
+	if (meta_rc == 0) {
+		fprintf(stderr, "dlb-record: %s is incomplete (record.txt: partial_file=%s)\n",
+			path, partial);
+		return;
+	}
+	if (unlink(path) == 0)
+		fprintf(stderr, "dlb-record: %s: removed, partially written and "
+			"record.txt cannot flag it\n", path);
 }
 
 
@@ -351,9 +390,9 @@ int main(int argc, char **argv)
 	struct run st = { .child = 0, .child_status = -1 };
 	struct dlb_err err;
 	struct rec *r;
-	const char *file = NULL;
+	const char *file = NULL, *partial = NULL;
 	const char *status;
-	int rc, saved, code;
+	int rc, saved, code, meta_rc;
 
 	memset(&o, 0, sizeof(o));
 	rc = parse_args(argc, argv, &o);
@@ -369,15 +408,30 @@ int main(int argc, char **argv)
 	if (!r)
 		return die(err.code, "%s", err.msg);
 	if (rec_start(r, o.out_dir, &err) || run_loop(r, &o, &st, &err)) {
+		char txt[PATH_MAX];
+
 		stop_child(r, &st);
+		rec_stop(r);
+		fprintf(stderr, "dlb-record: %s\n", err.msg);
+		/* text mode: trace.txt was being written when the run failed */
+		snprintf(txt, sizeof(txt), "%s/trace.txt", o.out_dir);
+		partial = rec_format(r) == REC_FMT_TEXT && access(txt, F_OK) == 0 ?
+			  "trace.txt" : NULL;
+		flag_or_remove(&o, partial, write_meta(&o, r, &st, NULL, partial, "error"));
 		rec_free(r);
-		return die(err.code, "%s", err.msg);
+		return err.code;
 	}
 	saved = rec_save(r, o.out_dir, &file, &err);
-	if (saved < 0)
+	if (saved < 0) {
 		fprintf(stderr, "dlb-record: %s\n", err.msg);
+		partial = file;
+		file = NULL;
+	}
 	code = finish(r, &st, saved, &status);
-	write_meta(&o, r, &st, saved < 0 ? NULL : file, status);
+	meta_rc = write_meta(&o, r, &st, file, partial, status);
+	flag_or_remove(&o, partial, meta_rc);
+	if (meta_rc && code == DLB_EXIT_OK)
+		code = DLB_EXIT_ENV;
 	if (!o.quiet)
 		fprintf(stderr, "dlb-record: %s/%s (%s, %llu events lost)\n", o.out_dir,
 			file ? file : "-", status,

@@ -30,6 +30,7 @@ struct rec {
 	enum rec_format format;
 	int pipe_fd;		/* text mode: the instance's trace_pipe */
 	FILE *text;		/* text mode: trace.txt */
+	int text_errno;		/* first write/close error of trace.txt, 0 if none */
 	bool on;
 	bool top_on;		/* we turned the top level on: turn it off again */
 	bool want_top_on;
@@ -260,8 +261,12 @@ static int drain(struct rec *r, struct dlb_err *err)
 
 	while ((n = read(r->pipe_fd, buf, sizeof(buf))) > 0) {
 		got = 1;
-		if (fwrite(buf, 1, (size_t)n, r->text) != (size_t)n)
-			return dlb_err_set(err, DLB_EXIT_ENV, "trace.txt: %s", strerror(errno));
+		if (fwrite(buf, 1, (size_t)n, r->text) != (size_t)n) {
+			if (!r->text_errno)
+				r->text_errno = errno ? errno : EIO;
+			return dlb_err_set(err, DLB_EXIT_ENV, "trace.txt: %s",
+					   strerror(r->text_errno));
+		}
 	}
 	return got;
 }
@@ -329,7 +334,9 @@ void rec_stop(struct rec *r)
 		r->pipe_fd = -1;
 	}
 	if (r->text) {
-		fclose(r->text);
+		/* buffered data reaches the disk here: ENOSPC may show only now */
+		if (fclose(r->text) && !r->text_errno)
+			r->text_errno = errno ? errno : EIO;
 		r->text = NULL;
 	}
 }
@@ -390,6 +397,9 @@ int rec_save(struct rec *r, const char *out_dir, const char **file, struct dlb_e
 	rec_stop(r);
 	if (r->format == REC_FMT_TEXT) {
 		*file = "trace.txt";
+		if (r->text_errno)
+			return dlb_err_set(err, DLB_EXIT_ENV, "%s/trace.txt: %s", out_dir,
+					   strerror(r->text_errno));
 		return 0;
 	}
 	snprintf(out, sizeof(out), "%s/trace.dat", out_dir);

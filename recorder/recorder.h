@@ -106,7 +106,9 @@ u64 rec_lost_cpu(const struct rec *r, int cpu);
  * Save the buffer: dat mode runs `trace-cmd extract` into @out_dir/trace.dat
  * (its output in @out_dir/record-extract.log); if that fails the buffer is
  * dumped as text to trace.txt instead and *@file says so.  Text mode: the
- * file is already written.  *@file: "trace.dat" or "trace.txt".
+ * file is already written.  *@file: "trace.dat" or "trace.txt", set also
+ * when saving failed: then it names the partially written file (a write or
+ * close error, e.g. ENOSPC, of trace.txt) for the caller to flag or remove.
  */
 int rec_save(struct rec *r, const char *out_dir, const char **file, struct dlb_err *err);
 

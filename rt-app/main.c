@@ -7,8 +7,10 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +201,38 @@ static int setup_markers(struct rtapp_run *run, const struct rtapp_opts *o, stru
 	return 0;
 }
 
+/* unlink @dir/@name if it exists; 1 if it was removed */
+static int remove_out(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (!name[0])
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return unlink(path) == 0;
+}
+
+/*
+ * summary.json could not be written (full disk): it is what says whether
+ * the logs, snapshots and trace are whole, so without it they are removed
+ * rather than left looking like a run's results.
+ */
+static void remove_unflagged(const char *dir, const struct dlb_summary *s, bool reference)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < s->nr_threads; i++) {
+		n += remove_out(dir, s->threads[i].log);
+		n += remove_out(dir, s->threads[i].sched);
+	}
+	if (reference)
+		n += remove_out(dir, "trace.txt");
+	if (n)
+		fprintf(stderr, "%s: %s: removed %d output files: summary.json cannot be "
+			"written, so nothing would say whether they are whole\n", prog, dir, n);
+}
+
 int main(int argc, char **argv)
 {
 	struct rtapp_opts o = { .backend = RTAPP_BACKEND_KERNEL };
@@ -268,8 +302,11 @@ int main(int argc, char **argv)
 	snprintf(sum.cmdline, sizeof(sum.cmdline), "%s", o.cmdline);
 	snprintf(sum.version, sizeof(sum.version), "%s", DLB_VERSION);
 	snprintf(path, sizeof(path), "%s/summary.json", run.outdir);
-	if (dlb_summary_write(path, &sum, rc ? NULL : &err) && !rc)
-		rc = err.code;
+	if (dlb_summary_write(path, &sum, rc ? NULL : &err)) {
+		if (!rc)
+			rc = err.code;
+		remove_unflagged(run.outdir, &sum, o.backend == RTAPP_BACKEND_REFERENCE);
+	}
 	if (err.msg[0])
 		die(rc, "%s", err.msg);
 	else if (rc == DLB_EXIT_INCOMPLETE)

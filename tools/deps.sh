@@ -8,6 +8,7 @@
 # exact command and exits 3 (environment unusable, include/dlbench/exitcode.h).
 # --check only reports.  --cross also installs the ARM cross toolchains and
 # target libraries (tools/cross-deps.sh).  Does nothing when all is present.
+# The fuzzing packages (clang) are optional when not root: a note, exit 0.
 set -u
 cd "$(dirname "$0")/.." || exit 3
 
@@ -22,6 +23,10 @@ PKGS=(
 	util-linux procps		# chrt, setpriv, taskset; ps, pgrep
 	rt-app				# the real rt-app, for comparisons and fixtures
 )
+# For make fuzz / fuzz-smoke (part of make check-all): clang and its
+# libFuzzer + sanitizer runtimes.  Installed as root like the rest; when
+# missing and not root, only a note: check-all counts the fuzz part skipped.
+FUZZ_PKGS=(clang-14 libclang-rt-14-dev)
 check_only=0 cross=0
 for a in "$@"; do
 	case $a in
@@ -41,6 +46,15 @@ fi
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+for p in "${FUZZ_PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' && continue
+	if [ "$check_only" -eq 0 ] && [ "$(id -u)" -eq 0 ]; then
+		missing+=("$p")
+	else
+		echo "deps.sh: note: $p missing: make fuzz needs it, make check-all skips fuzzing" >&2
+	fi
 done
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -480,7 +480,8 @@ static u64 stats_sum(const char *s)
  * libtracecmd inflates the compressed metadata of a v7 file and parses it
  * trusting what it finds: a single flipped byte there can crash it inside
  * tracecmd_open(), where nothing can catch it.  So a child process opens
- * the file first; only if that child survives does this process open it.
+ * the file and its buffer instances first; only if that child survives
+ * does this process open them.
  * (Data pages are decoded by kbuffer with its own checks and by us with
  * bounds checks: corrupt data gives counted bad records, not crashes.)
  */
@@ -505,7 +506,19 @@ static int dat_probe(const char *path, struct dlb_err *err)
 		tracecmd_set_loglevel(TEP_LOG_NONE);
 		tep_set_loglevel(TEP_LOG_NONE);
 		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-		_exit(h ? 0 : 1);
+		if (!h)
+			_exit(1);
+		/*
+		 * A corrupt buffer-option section crashes the library in
+		 * tracecmd_buffer_instance_handle() (tests/fuzz/regress/trace_dat/
+		 * crash-buffer-instance.dat): dat_open_buffers() opens them all,
+		 * so open them here first.  NULL is not a crash: the parent
+		 * reports it with the buffer's name.
+		 */
+		for (i = 0; i < (size_t)(tracecmd_buffer_instances(h) > 0 ?
+					 tracecmd_buffer_instances(h) : 0); i++)
+			tracecmd_buffer_instance_handle(h, (int)i);
+		_exit(0);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)

@@ -7,7 +7,7 @@
 # thread, no tracefs instance left, and summary.json whole or absent.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 . "$DLB_SRC/tests/fault/kernel-lib.sh"
-plan 25
+plan 29
 
 need_root && need_sched_deadline && need_tracefs || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 command -v unshare >/dev/null && command -v setpriv >/dev/null ||
@@ -30,6 +30,23 @@ clean() {
 summary_ok() {
 	[ ! -e "$1/summary.json.tmp" ] || return 1
 	[ ! -e "$1/summary.json" ] || "$DLB_BUILD/tests/tools/json-status" "$1/summary.json" >/dev/null
+}
+
+# dlb-record's trace.txt: absent, or record.txt says what it is: the saved
+# trace of a complete run, or partial_file=trace.txt with another status
+trace_flagged() {
+	[ -e "$1/trace.txt" ] || return 0
+	[ -e "$1/record.txt" ] || return 1
+	grep -qx 'partial_file=trace.txt' "$1/record.txt" &&
+		! grep -qx 'status=complete' "$1/record.txt" && return 0
+	grep -qx 'file=trace.txt' "$1/record.txt" && grep -qx 'status=complete' "$1/record.txt"
+}
+
+# dlb-rtapp's logs and snapshots: only next to a summary.json that says
+# whether they are whole
+logs_flagged() {
+	[ -e "$1/summary.json" ] && return 0
+	[ -z "$(find "$1" -name '*.log' -o -name '*.sched' 2>/dev/null)" ]
 }
 
 # ---- trace_marker unwritable ----
@@ -88,7 +105,11 @@ check "kernel run on a full disk fails ($rc)" test "$rc" -ne 0
 check "kernel run on a full disk says so" grep -q "No space left on device\|write error" "$TMP/e7"
 check "kernel run on a full disk: summary whole or absent" summary_ok "$FULL/k"
 check "kernel run on a full disk: nothing left" clean
+check "kernel run on a full disk: record.txt whole or absent" test ! -e "$FULL/k/record.txt.tmp"
+check "kernel run on a full disk: trace.txt removed or flagged" trace_flagged "$FULL/k"
+check "kernel run on a full disk: logs removed or flagged" logs_flagged "$FULL/k"
 umount "$FULL" && mount -t tmpfs -o size=64k none "$FULL"
 "$R" -q -b reference -d 20s -o "$FULL/ref" "$W" 2>"$TMP/e8"
 expect_eq "reference run on a full disk exits 3" "$?" 3
 check "reference run on a full disk: summary whole or absent" summary_ok "$FULL/ref"
+check "reference run on a full disk: logs removed or flagged" logs_flagged "$FULL/ref"

@@ -2,7 +2,7 @@
 # tests/fuzz: libFuzzer harnesses, one per parser (docs/hardening.md).
 #
 #   make fuzz FUZZ_SECONDS=600    each corpus for N seconds (default 60)
-#   make fuzz-smoke               each corpus briefly (FUZZ_SMOKE_SECONDS, 20), for CI
+#   make fuzz-smoke               each corpus briefly (FUZZ_SMOKE_SECONDS, 30), for CI
 #
 # Everything is rebuilt with clang into $(FUZZ_BUILD) by a sub-make, with
 # ASan + UBSan and libFuzzer's coverage; the committed corpora under
@@ -10,7 +10,7 @@
 FUZZ_CC		?= clang-14
 FUZZ_BUILD	:= build-fuzz
 FUZZ_SECONDS	?= 60
-FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_SECONDS ?= 30
 FUZZ_HARNESSES	:= workload marker schedstat trace
 FUZZ_BINS	:= $(patsubst %,$(FUZZ_BUILD)/fuzz/%,$(FUZZ_HARNESSES))
 
