@@ -23,7 +23,8 @@ static void usage(FILE *f)
 		"  -h, --help       this help\n"
 		"  -V, --version    print the version\n"
 		"\n"
-		"exit status: 0 all files valid, 2 bad input (see exitcode.h)\n");
+		"exit status: 0 all files valid, 2 bad input, 5 the dump could not be\n"
+		"written (see exitcode.h)\n");
 }
 
 static int cmd_check(int argc, char **argv, bool quiet)
@@ -41,7 +42,8 @@ static int cmd_check(int argc, char **argv, bool quiet)
 			continue;
 		}
 		if (!quiet)
-			printf("%s: ok, %zu tasks, dl bandwidth %.6f cpus\n", argv[i], wl->nr_tasks,
+			printf("%s: ok, %zu task%s, dl bandwidth %.6f cpus\n", argv[i],
+			       wl->nr_tasks, wl->nr_tasks == 1 ? "" : "s",
 			       dl_bw_to_double(wl_dl_bandwidth(wl)));
 		wl_free(wl);
 	}
