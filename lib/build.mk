@@ -6,8 +6,7 @@ LIBDLB		:= $(BUILD)/libdlbench.a
 $(LIBDLB): $(call objs,$(LIB_SRCS))
 
 $(foreach t,$(wildcard lib/tests/test_*.c),$(eval $(call test_prog,$(t),$(LIBDLB))))
-TEST_SCRIPTS	+= lib/tests/readme_exitcodes.sh
-TEST_SCRIPTS	+= lib/tests/workload_cli.sh
+TEST_SCRIPTS	+= lib/tests/readme_exitcodes.sh lib/tests/workload_cli.sh
 
 # dlb-workload: check workload files, dump what they mean.
 $(BUILD)/bin/dlb-workload: $(call objs,lib/tools/dlb-workload.c) $(LIBDLB)

@@ -627,10 +627,25 @@ static const char *const ev_names[] = {
 	"suspend", "resume", "mem", "iorun", "yield", "barrier", "fork", NULL
 };
 
+/* rt-app task keys we do not implement: refused by name. */
+static const char *const task_unsupported[] = {
+	"nodes_membind", "membind_nodes", "util_min", "util_max", "taskgroup", "period",
+	"deadline", "lock_order", "resources", NULL
+};
+
+/* rt-app lets a phase change the task's properties; we do not, yet. */
+static const char *const phase_unsupported[] = {
+	"cpus", "nodes_membind", "membind_nodes", "policy", "priority", "dl-runtime",
+	"dl-period", "dl-deadline", "util_min", "util_max", "taskgroup", NULL
+};
+
 static int ev_classify(const char *key)
 {
 	size_t i;
 
+	/* rt-app keys that start like an event: "membind_nodes", "lock_order" */
+	if (in_list(key, task_unsupported) || in_list(key, phase_unsupported))
+		return -1;
 	for (i = 0; i < ARRAY_SIZE(ev_descs); i++)
 		if (!strncmp(key, ev_descs[i].prefix, strlen(ev_descs[i].prefix)))
 			return (int)i;
@@ -798,18 +813,6 @@ static const char *const task_keys[] = {
 	"cpus", "delay", "phases", NULL
 };
 
-/* rt-app task keys we do not implement: refused by name. */
-static const char *const task_unsupported[] = {
-	"nodes_membind", "membind_nodes", "util_min", "util_max", "taskgroup", "period",
-	"deadline", "lock_order", "resources", NULL
-};
-
-/* rt-app lets a phase change the task's properties; we do not, yet. */
-static const char *const phase_unsupported[] = {
-	"cpus", "nodes_membind", "membind_nodes", "policy", "priority", "dl-runtime",
-	"dl-period", "dl-deadline", "util_min", "util_max", "taskgroup", NULL
-};
-
 static const char *const phase_keys[] = { "loop", NULL };
 
 /* loop: -1 (forever) or a count >= 1. */
@@ -858,7 +861,8 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 			}
 			if (!in_task && in_list(key, phase_unsupported))
 				return ctx_fail(c, kpath, AT_KEY, "key '%s' in a phase is not supported "
-						"yet (set it on the task)", key);
+						"yet%s", key, in_list(key, task_unsupported) ? "" :
+						" (set it on the task)");
 			return fail_unknown(c, kpath, key, "key or event",
 					    in_task ? " in task" : " in phase", lists);
 		}

@@ -6,10 +6,10 @@
 plan 9
 RUN=$DLB_SRC/run.sh
 helps=0
-for c in "" run analyze compare nightly plot; do
+for c in "" run analyze compare nightly plot ospert; do
 	"$RUN" $c --help 2>&1 | grep -q '^usage: ./run.sh' && helps=$((helps + 1))
 done
-expect_eq "--help of the 6 commands" "$helps" 6
+expect_eq "--help of the 7 commands" "$helps" 7
 # bad_input EXPECTED-STDERR-LINE ARGS...: exit 2 and that exact line on stderr
 bad_input() {
 	local want=$1 err rc; shift

@@ -16,15 +16,15 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: dlb-workload check FILE...   validate workload files (\"-\": stdin)\n"
-		"       dlb-workload dump FILE       print the loaded model, times in ns\n"
+		"usage: dlb-workload [-q] check FILE...  validate workload files (\"-\": stdin)\n"
+		"       dlb-workload dump FILE            print the loaded model, times in ns\n"
 		"\n"
 		"  -q, --quiet      check: print only the files that fail\n"
 		"  -h, --help       this help\n"
 		"  -V, --version    print the version\n"
 		"\n"
-		"exit status: 0 all files valid, 2 bad input, 5 the dump could not be\n"
-		"written (see exitcode.h)\n");
+		"options may come before or after the command; \"--\" ends them\n"
+		"exit status: 0 all files valid, 2 bad input, 5 the dump could not be written\n");
 }
 
 static int cmd_check(int argc, char **argv, bool quiet)
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 	bool quiet = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+qhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			quiet = true;
