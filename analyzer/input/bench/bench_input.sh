@@ -20,7 +20,7 @@ txt=$dir/input-text.txt
 mkdir -p "$dir"
 
 record() {
-	local TR=/sys/kernel/tracing oldbuf
+	local TR=/sys/kernel/tracing oldbuf oldon
 	if [ "$(id -u)" -ne 0 ] || ! command -v trace-cmd > /dev/null; then
 		echo "# bench_input: needs root and trace-cmd to record $dat (or set DLB_BENCH_DAT)"
 		return 1
@@ -30,13 +30,14 @@ record() {
 	flock 9
 	[ -e $TR/trace ] || mount -t tracefs nodev $TR || return 1
 	oldbuf=$(cat $TR/buffer_size_kb)
+	oldon=$(cat $TR/tracing_on)
 	echo "# recording $dat (~3 M events, a few seconds)"
 	unshare -m sh -c 'mount --bind /dev/null /proc/kallsyms && exec "$@"' sh \
 		trace-cmd record -q --no-filter -d -C mono -e sched_switch -e sched_wakeup \
 		-e sched_waking -e sched_stat_runtime -o "$dat.tmp" \
 		-- chrt -f 10 "$dir/pingpong" 280000 > /dev/null 2>&1
 	echo "$oldbuf" > $TR/buffer_size_kb
-	echo 0 > $TR/tracing_on
+	echo "$oldon" > $TR/tracing_on	# trace-cmd record leaves it 0
 	flock -u 9
 	[ -s "$dat.tmp" ] && mv "$dat.tmp" "$dat"
 }

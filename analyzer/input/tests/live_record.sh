@@ -22,9 +22,10 @@ if [ ! -e /sys/kernel/debug/tracing/trace_marker ]; then
 	mount -t debugfs none /sys/kernel/debug && debugfs_mounted=1
 fi
 oldbuf=$(cat $TR/buffer_size_kb)
+oldon=$(cat $TR/tracing_on)
 cleanup() {
 	echo "$oldbuf" > $TR/buffer_size_kb
-	echo 0 > $TR/tracing_on
+	echo "$oldon" > $TR/tracing_on	# trace-cmd record leaves it 0
 	[ $debugfs_mounted = 0 ] || umount /sys/kernel/debug
 	rm -rf "$tmp"
 }
