@@ -636,17 +636,14 @@ static size_t task_mem_size(const struct workload *wl, const struct wl_task *t)
 }
 
 /* Relative deadline of a job: D for DL tasks, else the timer period if any. */
+/*
+ * Only a SCHED_DEADLINE task has a deadline to miss: a periodic FIFO, RR or
+ * fair task's jobs are marked without dl= and counted without a miss
+ * (docs/markers.md), as the reference backend does.
+ */
 static u64 task_rel_deadline(const struct wl_task *t)
 {
-	size_t p, e;
-
-	if (t->policy == WL_POLICY_DEADLINE)
-		return t->dl.deadline;
-	for (p = 0; p < t->nr_phases; p++)
-		for (e = 0; e < t->phases[p].nr_events; e++)
-			if (t->phases[p].events[e].type == WL_EV_TIMER)
-				return t->phases[p].events[e].duration_ns;
-	return 0;
+	return t->policy == WL_POLICY_DEADLINE ? t->dl.deadline : 0;
 }
 
 static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const struct wl_task *t,

@@ -7,7 +7,7 @@
 # calibration accuracy.  Needs root, SCHED_DEADLINE and tracefs; holds the
 # machine-wide kernel lock throughout.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 31
+plan 34
 
 need_root && need_sched_deadline && need_tracefs || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 exec 9>/tmp/dlbench-kernel.lock
@@ -118,6 +118,17 @@ setpriv --reuid nobody --regid nogroup --clear-groups --inh-caps=-all \
 expect_eq "unprivileged run exits 3 (environment)" "$?" 3
 check "EPERM explained, reference backend suggested" \
 	grep -q "task 'dl_a' instance 0: not permitted to set policy SCHED_DEADLINE (EPERM): it needs root or CAP_SYS_NICE (uid 65534); run as root, or simulate with --backend reference" "$TMP/nobody.out"
+
+# ---- a periodic FIFO task: jobs marked with their release, no deadline ----
+mkdir "$INST"
+"$RTAPP" -q -t "$INST/trace_marker" -o "$TMP/fifo" "$DATA/calib.json" >"$TMP/fifo.out" 2>&1
+expect_eq "periodic FIFO run exits 0" "$?" 0
+grep -o 'dlb_job: .*event=begin.*' "$INST/trace" >"$TMP/fifo.begins"
+rmdir "$INST"
+check "FIFO job begin markers carry rel= ($(wc -l <"$TMP/fifo.begins") of them)" \
+	grep -q ' rel=[0-9]' "$TMP/fifo.begins"
+check "and no dl= (a FIFO job has no deadline to miss; docs/markers.md)" \
+	eval '! grep -q " dl=" "$TMP/fifo.begins"'
 
 # ---- calibration: 5 ms runs on an idle CPU within 2 % (median of 100) ----
 # SCHED_FIFO so that other users' fair tasks on this shared machine do not
