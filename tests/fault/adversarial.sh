@@ -72,6 +72,7 @@ CASES=(
 	"fuzz find: unterminated printk section|2|dlb-analyze fuzz-printk-overflow.dat"
 	"fuzz find: leak when the open fails|4|dlb-analyze fuzz-leak-open-fd.dat"
 	"fuzz find: corrupt buffer instance|2|dlb-analyze fuzz-crash-buffer-instance.dat"
+	"fuzz find: leak when a buffer will not open|2|dlb-analyze fuzz-leak-buffer-instance.dat"
 )
 
 # run_case CMD: sets MSG (first stderr line) and RC.

@@ -8,6 +8,10 @@
 # FUZZ_BUILD/corpus/<corpus>/ (not committed), crashes to
 # FUZZ_BUILD/artifacts/.  Exit 1 if any harness found a crash, leak,
 # timeout or sanitizer report; the last line says which.
+#
+# FUZZ_SEED: libFuzzer's -seed.  `make fuzz-smoke` (CI) fixes it, so that a
+# CI failure replays with the same binary and corpus; `make fuzz` leaves it
+# unset (a new random seed each run, printed in the log's "Seed:" line).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 secs=$1 build=$2
@@ -51,6 +55,7 @@ for c in "${corpora[@]}"; do
 	# took 12 s returning memory to the OS inside one free() (regress/
 	# schedstat/timeout-asan-madvise.txt, 0.5 s when replayed); a parser
 	# loop still trips it.
+	[ -z "${FUZZ_SEED:-}" ] || limits+=(-seed="$FUZZ_SEED")
 	printf '%-12s %4ss ... ' "$c" "$secs"
 	if ASAN_OPTIONS=$asan nice -n 19 "$bin" -max_total_time="$secs" "${limits[@]}" -rss_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 \
@@ -58,8 +63,11 @@ for c in "${corpora[@]}"; do
 		grep -E '^stat::number_of_executed_units' "$log" | sed 's/.*: */runs /' | tr -d '\n'
 		echo " ok"
 	else
-		echo "FAILED (see $log)"
-		grep -E 'ERROR|SUMMARY|Test unit written' "$log" | head -5 | sed 's/^/    /'
+		echo "FAILED (see $log, $(grep -m1 -o 'Seed: [0-9]*' "$log"))"
+		# What ended the run: its last reports.  Earlier ones may come
+		# from the reader's probe children, which die of them by design.
+		grep -E 'ERROR|SUMMARY|Test unit written|deadly signal|^ +#[0-9]+ 0x' "$log" |
+			grep -v 'slow-unit' | tail -12 | sed 's/^/    /'
 		failed+=("$c")
 	fi
 done
