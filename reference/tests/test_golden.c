@@ -12,36 +12,6 @@
 
 #include "wlbuild.h"
 
-static int print_logs;	/* DLB_GOLDEN_PRINT=1: print what the runs produce */
-
-static void opts(struct dlb_sim_opts *o, int cpus)
-{
-	dlb_sim_opts_init(o);
-	o->nr_cpus = cpus;
-	o->check = true;
-	o->timed = false;
-}
-
-static struct dlb_sim *run(struct workload *wl, struct dlb_sim_opts *o, unsigned int mask,
-			   struct wlb_log *log)
-{
-	struct dlb_sim *sim = NULL;
-	struct dlb_err err;
-
-	if (wlb_run(wl, o, mask, log, &sim, &err) < 0)
-		fail_msg("simulation failed: %s", err.msg);
-	if (print_logs)
-		printf("----\n%s", log->buf ? log->buf : "");
-	return sim;
-}
-
-static void expect_log(struct wlb_log *log, const char *want)
-{
-	if (strcmp(log->buf ? log->buf : "", want))
-		fail_msg("schedule differs\n--- got\n%s--- want\n%s", log->buf, want);
-	free(log->buf);
-}
-
 static struct dlb_sim_task_stats stats(struct dlb_sim *sim, size_t i)
 {
 	struct dlb_sim_task_stats st;
@@ -65,19 +35,19 @@ static void test_edf_two_periodic(void **state)
 	(void)state;
 	wlb_periodic(wl, "a", 2 * MS, 5 * MS, 5 * MS, 1 * MS);
 	wlb_periodic(wl, "b", 4 * MS, 10 * MS, 10 * MS, 3 * MS);
-	opts(&o, 1);
-	sim = run(wl, &o, WLB_SWITCH | WLB_DL, &log);
-	expect_log(&log,
-		   "0 0 swapper/0>a-0\n"
-		   "1000 0 a-0>b-1\n"
-		   "4000 0 b-1>swapper/0\n"
-		   "5000 0 swapper/0>a-0\n"
-		   "6000 0 a-0>swapper/0\n"
-		   "10000 0 swapper/0>a-0\n"
-		   "11000 0 a-0>b-1\n"
-		   "14000 0 b-1>swapper/0\n"
-		   "15000 0 swapper/0>a-0\n"
-		   "16000 0 a-0>swapper/0\n");
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_SWITCH | WLB_DL, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>a-0\n"
+		       "1000 0 a-0>b-1\n"
+		       "4000 0 b-1>swapper/0\n"
+		       "5000 0 swapper/0>a-0\n"
+		       "6000 0 a-0>swapper/0\n"
+		       "10000 0 swapper/0>a-0\n"
+		       "11000 0 a-0>b-1\n"
+		       "14000 0 b-1>swapper/0\n"
+		       "15000 0 swapper/0>a-0\n"
+		       "16000 0 a-0>swapper/0\n");
 	assert_int_equal(stats(sim, 0).jobs, 4);
 	assert_int_equal(stats(sim, 1).jobs, 2);
 	assert_int_equal(stats(sim, 0).jobs_missed + stats(sim, 1).jobs_missed, 0);
@@ -102,24 +72,24 @@ static void test_throttle_replenish(void **state)
 	(void)state;
 	wlb_periodic(wl, "hog", 2 * MS, 10 * MS, 10 * MS, 5 * MS);
 	wl->tasks[0].phases[0].events[1].duration_ns = 20 * MS;
-	opts(&o, 1);
-	sim = run(wl, &o, WLB_SWITCH | WLB_DL, &log);
-	expect_log(&log,
-		   "0 0 swapper/0>hog-0\n"
-		   "2000 throttle hog-0 0 10000\n"
-		   "2000 0 hog-0>swapper/0\n"
-		   "10000 repl hog-0 2000 20000\n"
-		   "10000 0 swapper/0>hog-0\n"
-		   "12000 throttle hog-0 0 20000\n"
-		   "12000 0 hog-0>swapper/0\n"
-		   "20000 repl hog-0 2000 30000\n"
-		   "20000 0 swapper/0>hog-0\n"
-		   "22000 throttle hog-0 0 30000\n"
-		   "22000 0 hog-0>swapper/0\n"
-		   "30000 repl hog-0 2000 40000\n"
-		   "30000 0 swapper/0>hog-0\n"
-		   "32000 throttle hog-0 0 40000\n"
-		   "32000 0 hog-0>swapper/0\n");
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_SWITCH | WLB_DL, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>hog-0\n"
+		       "2000 throttle hog-0 0 10000\n"
+		       "2000 0 hog-0>swapper/0\n"
+		       "10000 repl hog-0 2000 20000\n"
+		       "10000 0 swapper/0>hog-0\n"
+		       "12000 throttle hog-0 0 20000\n"
+		       "12000 0 hog-0>swapper/0\n"
+		       "20000 repl hog-0 2000 30000\n"
+		       "20000 0 swapper/0>hog-0\n"
+		       "22000 throttle hog-0 0 30000\n"
+		       "22000 0 hog-0>swapper/0\n"
+		       "30000 repl hog-0 2000 40000\n"
+		       "30000 0 swapper/0>hog-0\n"
+		       "32000 throttle hog-0 0 40000\n"
+		       "32000 0 hog-0>swapper/0\n");
 	assert_int_equal(stats(sim, 0).nr_throttled, 4);
 	/* the seed's schedstats: exactly the budget used, no overrun amount */
 	assert_int_equal(stats(sim, 0).rorun_max, 0);
@@ -141,8 +111,8 @@ static void test_cbs_isolation(void **state)
 	(void)state;
 	wlb_periodic(wl, "bad", 2 * MS, 10 * MS, 10 * MS, 8 * MS);
 	wlb_periodic(wl, "good", 3 * MS, 5 * MS, 5 * MS, 2 * MS);
-	opts(&o, 1);
-	sim = run(wl, &o, WLB_DL, &log);
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_DL, &log);
 	free(log.buf);
 	assert_int_equal(stats(sim, 1).jobs, 20);
 	assert_int_equal(stats(sim, 1).jobs_missed, 0);
@@ -178,14 +148,14 @@ static void test_wakeup_rule(void **state)
 	wl->tasks[y].delay_ns = 5 * MS;
 	wlb_ev(wl, y, WL_EV_RUN, 2 * MS, -1);
 	wlb_ev(wl, y, WL_EV_SLEEP, 100 * MS, -1);
-	opts(&o, 1);
-	sim = run(wl, &o, WLB_SWITCH, &log);
-	expect_log(&log,
-		   "0 0 swapper/0>x-0\n"
-		   "1000 0 x-0>swapper/0\n"
-		   "5000 0 swapper/0>y-1\n"
-		   "7000 0 y-1>x-0\n"
-		   "8000 0 x-0>swapper/0\n");
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_SWITCH, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>x-0\n"
+		       "1000 0 x-0>swapper/0\n"
+		       "5000 0 swapper/0>y-1\n"
+		       "7000 0 y-1>x-0\n"
+		       "8000 0 x-0>swapper/0\n");
 	assert_int_equal(stats(sim, 0).dl_deadline_abs, 16 * MS);
 	dlb_sim_free(sim);
 	wlb_free(wl);
@@ -210,22 +180,22 @@ static void test_push_on_wakeup(void **state)
 	wlb_periodic(wl, "b", 5 * MS, 20 * MS, 20 * MS, 5 * MS);
 	c = wlb_periodic(wl, "c", 2 * MS, 15 * MS, 30 * MS, 2 * MS);
 	wl->tasks[c].delay_ns = 1 * MS;
-	opts(&o, 2);
-	sim = run(wl, &o, WLB_SCHED, &log);
-	expect_log(&log,
-		   "0 0 swapper/0>a-0\n"
-		   "0 1 swapper/1>b-1\n"
-		   "1000 mig c-2 0>1\n"
-		   "1000 1 b-1>c-2\n"
-		   "3000 1 c-2>b-1\n"
-		   "5000 0 a-0>swapper/0\n"
-		   "7000 1 b-1>swapper/1\n"
-		   "10000 0 swapper/0>a-0\n"
-		   "15000 0 a-0>swapper/0\n"
-		   "20000 1 swapper/1>b-1\n"
-		   "20000 0 swapper/0>a-0\n"
-		   "25000 1 b-1>swapper/1\n"
-		   "25000 0 a-0>swapper/0\n");
+	wlb_opts(&o, 2);
+	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>a-0\n"
+		       "0 1 swapper/1>b-1\n"
+		       "1000 mig c-2 0>1\n"
+		       "1000 1 b-1>c-2\n"
+		       "3000 1 c-2>b-1\n"
+		       "5000 0 a-0>swapper/0\n"
+		       "7000 1 b-1>swapper/1\n"
+		       "10000 0 swapper/0>a-0\n"
+		       "15000 0 a-0>swapper/0\n"
+		       "20000 1 swapper/1>b-1\n"
+		       "20000 0 swapper/0>a-0\n"
+		       "25000 1 b-1>swapper/1\n"
+		       "25000 0 a-0>swapper/0\n");
 	assert_int_equal(stats(sim, 2).nr_migrations, 1);
 	assert_true(dlb_sim_opcount(sim, DLB_OP_FIND)->calls > 0);
 	/*
@@ -261,16 +231,16 @@ static void test_select_wakeup(void **state)
 	wl->tasks[x].delay_ns = 9 * MS;
 	wl->tasks[x].has_cpus = true;
 	dlb_cpumask_set(&wl->tasks[x].cpus, 0);
-	opts(&o, 2);
-	sim = run(wl, &o, WLB_SCHED, &log);
-	expect_log(&log,
-		   "0 0 swapper/0>c-0\n"
-		   "1000 0 c-0>swapper/0\n"
-		   "9000 0 swapper/0>x-1\n"
-		   "10000 mig c-0 0>1\n"
-		   "10000 1 swapper/1>c-0\n"
-		   "11000 1 c-0>swapper/1\n"
-		   "12000 0 x-1>swapper/0\n");
+	wlb_opts(&o, 2);
+	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>c-0\n"
+		       "1000 0 c-0>swapper/0\n"
+		       "9000 0 swapper/0>x-1\n"
+		       "10000 mig c-0 0>1\n"
+		       "10000 1 swapper/1>c-0\n"
+		       "11000 1 c-0>swapper/1\n"
+		       "12000 0 x-1>swapper/0\n");
 	assert_int_equal(dlb_sim_opcount(sim, DLB_OP_SELECT)->done, 1);
 	dlb_sim_free(sim);
 	wlb_free(wl);
@@ -292,15 +262,15 @@ static void test_pinned(void **state)
 	wl->tasks[c].delay_ns = 1 * MS;
 	wl->tasks[c].has_cpus = true;
 	dlb_cpumask_set(&wl->tasks[c].cpus, 0);
-	opts(&o, 2);
-	sim = run(wl, &o, WLB_SCHED, &log);
-	expect_log(&log,
-		   "0 0 swapper/0>a-0\n"
-		   "0 1 swapper/1>b-1\n"
-		   "5000 0 a-0>c-2\n"
-		   "5000 1 b-1>swapper/1\n"
-		   "7000 0 c-2>swapper/0\n"
-		   "10000 0 swapper/0>a-0\n");
+	wlb_opts(&o, 2);
+	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>a-0\n"
+		       "0 1 swapper/1>b-1\n"
+		       "5000 0 a-0>c-2\n"
+		       "5000 1 b-1>swapper/1\n"
+		       "7000 0 c-2>swapper/0\n"
+		       "10000 0 swapper/0>a-0\n");
 	assert_int_equal(stats(sim, 2).nr_migrations, 0);
 	dlb_sim_free(sim);
 	wlb_free(wl);
@@ -322,15 +292,15 @@ static void test_pull_on_idle(void **state)
 	wlb_periodic(wl, "a", 5 * MS, 10 * MS, 10 * MS, 5 * MS);
 	wlb_periodic(wl, "b", 1 * MS, 5 * MS, 50 * MS, 1 * MS);
 	wlb_periodic(wl, "c", 3 * MS, 15 * MS, 50 * MS, 3 * MS);
-	opts(&o, 2);
-	sim = run(wl, &o, WLB_SCHED, &log);
-	expect_log(&log,
-		   "0 0 swapper/0>a-0\n"
-		   "0 1 swapper/1>b-1\n"
-		   "1000 mig c-2 0>1\n"
-		   "1000 1 b-1>c-2\n"
-		   "4000 1 c-2>swapper/1\n"
-		   "5000 0 a-0>swapper/0\n");
+	wlb_opts(&o, 2);
+	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>a-0\n"
+		       "0 1 swapper/1>b-1\n"
+		       "1000 mig c-2 0>1\n"
+		       "1000 1 b-1>c-2\n"
+		       "4000 1 c-2>swapper/1\n"
+		       "5000 0 a-0>swapper/0\n");
 	assert_int_equal(dlb_sim_opcount(sim, DLB_OP_PULL)->done, 1);
 	/*
 	 * The pull kept c's deadline (0 + 15 ms).  The seed's enqueue would run
@@ -359,8 +329,8 @@ static void test_dhall(void **state)
 	wlb_periodic(wl, "l2", 2 * MS, 10 * MS, 10 * MS, 2 * MS - 1000);
 	wlb_periodic(wl, "h", 10 * MS, 11 * MS, 11 * MS, 10 * MS);
 	wl->global.duration_ns = 13 * MS;
-	opts(&o, 2);
-	sim = run(wl, &o, WLB_SWITCH, &log);
+	wlb_opts(&o, 2);
+	sim = wlb_sim(wl, &o, WLB_SWITCH, &log);
 	free(log.buf);
 	assert_int_equal(stats(sim, 2).jobs, 1);
 	assert_int_equal(stats(sim, 2).jobs_missed, 1);
@@ -401,8 +371,8 @@ static u64 inheritance_w_end(bool pi)
 	wlb_ev(wl, w, WL_EV_RUN, 1 * MS, -1);
 	wlb_ev(wl, w, WL_EV_UNLOCK, 0, m);
 	wlb_ev(wl, w, WL_EV_SLEEP, 300 * MS, -1);
-	opts(&o, 1);
-	sim = run(wl, &o, 1u << DLB_EV_MARKER, &log);
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, 1u << DLB_EV_MARKER, &log);
 	/* the end marker of w's job 0 */
 	p = strstr(log.buf, "dlb_job: tid=1001 job=0 event=end");
 	if (p) {
@@ -459,8 +429,8 @@ static u64 fair_owner_w_end(bool pi)
 	wl->tasks[f].delay_ns = 600 * US;
 	wlb_ev(wl, f, WL_EV_RUN, 10 * MS, -1);
 	wlb_ev(wl, f, WL_EV_SLEEP, 300 * MS, -1);
-	opts(&o, 1);
-	sim = run(wl, &o, 1u << DLB_EV_MARKER, &log);
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, 1u << DLB_EV_MARKER, &log);
 	p = strstr(log.buf, "dlb_job: tid=1001 job=0 event=end");
 	if (p) {
 		while (p > log.buf && p[-1] != '\n')
@@ -496,7 +466,7 @@ static void test_admission(void **state)
 		snprintf(name, sizeof(name), "t%d", i);
 		wlb_periodic(wl, name, 5 * MS, 10 * MS, 10 * MS, 1 * MS);
 	}
-	opts(&o, 2);
+	wlb_opts(&o, 2);
 	sim = dlb_sim_create(wl, &o, &err);
 	assert_null(sim);
 	assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
@@ -531,7 +501,7 @@ static void test_checkparam(void **state)
 	(void)state;
 	wlb_periodic(wl, "bad", 20 * MS, 10 * MS, 30 * MS, 1 * MS);
 	assert_true(dl_param_check_seed_v4(&wl->tasks[0].dl));
-	opts(&o, 1);
+	wlb_opts(&o, 1);
 	assert_null(dlb_sim_create(wl, &o, &err));
 	assert_string_equal(err.msg, "sched_setattr: EINVAL: bad-0: runtime 20000000 ns exceeds "
 			    "deadline 10000000 ns (runtime must not exceed deadline)");
@@ -556,6 +526,5 @@ int main(void)
 		cmocka_unit_test(test_checkparam),
 	};
 
-	print_logs = getenv("DLB_GOLDEN_PRINT") != NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,34 +10,6 @@
 
 #include "wlbuild.h"
 
-static void opts(struct dlb_sim_opts *o, int cpus)
-{
-	dlb_sim_opts_init(o);
-	o->nr_cpus = cpus;
-	o->check = true;
-	o->timed = false;
-}
-
-static struct dlb_sim *run(struct workload *wl, struct dlb_sim_opts *o, unsigned int mask,
-			   struct wlb_log *log)
-{
-	struct dlb_sim *sim = NULL;
-	struct dlb_err err;
-
-	if (wlb_run(wl, o, mask, log, &sim, &err) < 0)
-		fail_msg("simulation failed: %s", err.msg);
-	if (getenv("DLB_GOLDEN_PRINT"))
-		printf("----\n%s", log->buf ? log->buf : "");
-	return sim;
-}
-
-static void expect_log(struct wlb_log *log, const char *want)
-{
-	if (strcmp(log->buf ? log->buf : "", want))
-		fail_msg("schedule differs\n--- got\n%s--- want\n%s", log->buf, want);
-	free(log->buf);
-}
-
 /* Instances are threads "name-N", TIDs from 1000; a loop of 3 x (phase loop 2) = 6 jobs. */
 static void test_instances_loops(void **state)
 {
@@ -55,8 +27,8 @@ static void test_instances_loops(void **state)
 	wl->tasks[t].instances = 3;
 	wl->tasks[t].loop = 3;
 	wl->tasks[t].phases[0].loop = 2;
-	opts(&o, 2);
-	sim = run(wl, &o, 0, &log);
+	wlb_opts(&o, 2);
+	sim = wlb_sim(wl, &o, 0, &log);
 	free(log.buf);
 	assert_int_equal(dlb_sim_nr_threads(sim), 3);
 	dlb_sim_task_stats(sim, 2, &st);
@@ -72,8 +44,8 @@ static void test_instances_loops(void **state)
 	t = wlb_periodic(wl, "w", 1 * MS, 10 * MS, 10 * MS, 1 * MS);
 	wl->tasks[t].instances = 2;
 	wl->tasks[t].loop = 1;
-	opts(&o, 1);
-	sim = run(wl, &o, WLB_SWITCH | (1u << DLB_EV_MARKER), &log);
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_SWITCH | (1u << DLB_EV_MARKER), &log);
 	/* both end after one job: the exit marker, then the switch out as "Z" */
 	assert_non_null(strstr(log.buf, "10000 dlb_task: tid=1000 event=exit\n"));
 	assert_non_null(strstr(log.buf, "0 swapper/0>w-0\n"));
@@ -119,8 +91,8 @@ static void test_shared_timer(void **state)
 		t = wlb_periodic(wl, "w", 1 * MS, 10 * MS, 10 * MS, 1 * MS);
 		wl->tasks[t].instances = 2;
 		wl->resources[wl->tasks[t].phases[0].events[1].res].unique = unique;
-		opts(&o, 1);
-		sim = run(wl, &o, 1u << DLB_EV_MARKER, &log);
+		wlb_opts(&o, 1);
+		sim = wlb_sim(wl, &o, 1u << DLB_EV_MARKER, &log);
 		/* keep the release markers only */
 		rel = calloc(1, strlen(log.buf) + 1);
 		for (p = log.buf; *p; p = q + 1) {
@@ -133,7 +105,7 @@ static void test_shared_timer(void **state)
 		free(log.buf);
 		log.buf = rel;
 		if (!unique) {
-			expect_log(&log, want_shared);
+			wlb_expect_log(&log, want_shared);
 		} else {
 			/* each instance its own timer: both at 0, 10, 20, 30, 40 */
 			assert_non_null(strstr(rel, "40000 dlb_job: tid=1000 job=4 event=release"));
@@ -169,15 +141,15 @@ static void test_barrier(void **state)
 	wlb_ev(wl, b, WL_EV_BARRIER, 0, r);
 	wlb_ev(wl, b, WL_EV_RUN, 1 * MS, -1);
 	wlb_ev(wl, b, WL_EV_SLEEP, 100 * MS, -1);
-	opts(&o, 2);
-	sim = run(wl, &o, WLB_SWITCH, &log);
-	expect_log(&log,
-		   "0 0 swapper/0>a-0\n"
-		   "0 1 swapper/1>b-1\n"
-		   "1000 0 a-0>swapper/0\n"
-		   "3000 0 swapper/0>a-0\n"
-		   "4000 1 b-1>swapper/1\n"
-		   "4000 0 a-0>swapper/0\n");
+	wlb_opts(&o, 2);
+	sim = wlb_sim(wl, &o, WLB_SWITCH, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>a-0\n"
+		       "0 1 swapper/1>b-1\n"
+		       "1000 0 a-0>swapper/0\n"
+		       "3000 0 swapper/0>a-0\n"
+		       "4000 1 b-1>swapper/1\n"
+		       "4000 0 a-0>swapper/0\n");
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }
@@ -208,19 +180,19 @@ static void test_cond(void **state)
 	wlb_ev(wl, sg, WL_EV_RUN, 1 * MS, -1);
 	wlb_ev(wl, sg, WL_EV_UNLOCK, 0, m);
 	wlb_ev(wl, sg, WL_EV_SLEEP, 100 * MS, -1);
-	opts(&o, 1);
-	sim = run(wl, &o, WLB_SWITCH, &log);
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_SWITCH, &log);
 	/*
 	 * Woken at 2 with 3 ms left and deadline 10, w gets a new deadline 12
 	 * (3/8 > 3/10), equal to s's: no preemption; it runs when s sleeps at
 	 * 3, takes m again (free) and runs 1 ms.
 	 */
-	expect_log(&log,
-		   "0 0 swapper/0>w-0\n"
-		   "0 0 w-0>swapper/0\n"
-		   "2000 0 swapper/0>s-1\n"
-		   "3000 0 s-1>w-0\n"
-		   "4000 0 w-0>swapper/0\n");
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>w-0\n"
+		       "0 0 w-0>swapper/0\n"
+		       "2000 0 swapper/0>s-1\n"
+		       "3000 0 s-1>w-0\n"
+		       "4000 0 w-0>swapper/0\n");
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }
@@ -245,14 +217,14 @@ static void test_suspend_resume(void **state)
 	wl->tasks[q].delay_ns = 5 * MS;
 	wlb_ev(wl, q, WL_EV_RESUME, 0, r);
 	wlb_ev(wl, q, WL_EV_SLEEP, 100 * MS, -1);
-	opts(&o, 1);
-	sim = run(wl, &o, WLB_SWITCH, &log);
-	expect_log(&log,
-		   "0 0 swapper/0>p-0\n"
-		   "0 0 p-0>swapper/0\n"
-		   "5000 0 swapper/0>q-1\n"
-		   "5000 0 q-1>p-0\n"
-		   "6000 0 p-0>swapper/0\n");
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_SWITCH, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>p-0\n"
+		       "0 0 p-0>swapper/0\n"
+		       "5000 0 swapper/0>q-1\n"
+		       "5000 0 q-1>p-0\n"
+		       "6000 0 p-0>swapper/0\n");
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }

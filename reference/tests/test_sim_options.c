@@ -13,34 +13,6 @@
 
 #include "wlbuild.h"
 
-static void opts(struct dlb_sim_opts *o, int cpus)
-{
-	dlb_sim_opts_init(o);
-	o->nr_cpus = cpus;
-	o->check = true;
-	o->timed = false;
-}
-
-static struct dlb_sim *run(struct workload *wl, struct dlb_sim_opts *o, unsigned int mask,
-			   struct wlb_log *log)
-{
-	struct dlb_sim *sim = NULL;
-	struct dlb_err err;
-
-	if (wlb_run(wl, o, mask, log, &sim, &err) < 0)
-		fail_msg("simulation failed: %s", err.msg);
-	if (getenv("DLB_GOLDEN_PRINT"))
-		printf("----\n%s", log->buf ? log->buf : "");
-	return sim;
-}
-
-static void expect_log(struct wlb_log *log, const char *want)
-{
-	if (strcmp(log->buf ? log->buf : "", want))
-		fail_msg("schedule differs\n--- got\n%s--- want\n%s", log->buf, want);
-	free(log->buf);
-}
-
 /*
  * Tick accounting (4 ms ticks): the 2 ms budget is only checked at the
  * tick, so the task overruns by 2 ms; the seed's schedstats record it
@@ -58,17 +30,17 @@ static void test_tick_overrun(void **state)
 
 	(void)state;
 	wlb_periodic(wl, "hog", 2 * MS, 10 * MS, 10 * MS, 50 * MS);
-	opts(&o, 1);
+	wlb_opts(&o, 1);
 	o.tick_ns = 4 * MS;
-	sim = run(wl, &o, WLB_SWITCH | WLB_DL, &log);
-	expect_log(&log,
-		   "0 0 swapper/0>hog-0\n"
-		   "4000 throttle hog-0 -2000 10000\n"
-		   "4000 0 hog-0>swapper/0\n"
-		   "10000 repl hog-0 2000 30000\n"
-		   "10000 0 swapper/0>hog-0\n"
-		   "12000 throttle hog-0 0 30000\n"
-		   "12000 0 hog-0>swapper/0\n");
+	sim = wlb_sim(wl, &o, WLB_SWITCH | WLB_DL, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>hog-0\n"
+		       "4000 throttle hog-0 -2000 10000\n"
+		       "4000 0 hog-0>swapper/0\n"
+		       "10000 repl hog-0 2000 30000\n"
+		       "10000 0 swapper/0>hog-0\n"
+		       "12000 throttle hog-0 0 30000\n"
+		       "12000 0 hog-0>swapper/0\n");
 	dlb_sim_task_stats(sim, 0, &st);
 	assert_int_equal(st.rorun_max, 2 * MS);
 	assert_int_equal(st.last_rorun, 0);	/* the second throttle: exactly 0 */
@@ -96,7 +68,7 @@ static void test_ctx_switch_overhead(void **state)
 
 	(void)state;
 	wlb_periodic(wl, "a", 2 * MS, 10 * MS, 10 * MS, 1 * MS);
-	opts(&o, 1);
+	wlb_opts(&o, 1);
 	o.ctx_switch_ns = 100 * US;
 	sim = dlb_sim_create(wl, &o, &err);
 	assert_non_null(sim);
@@ -129,14 +101,14 @@ static void test_yield(void **state)
 	wlb_ev(wl, t, WL_EV_YIELD, 0, -1);
 	wlb_ev(wl, t, WL_EV_RUN, 1 * MS, -1);
 	wlb_ev(wl, t, WL_EV_SLEEP, 100 * MS, -1);
-	opts(&o, 1);
-	sim = run(wl, &o, WLB_SWITCH | WLB_DL, &log);
-	expect_log(&log,
-		   "0 0 swapper/0>y-0\n"
-		   "1000 throttle y-0 -1000 10000\n"
-		   "1000 0 y-0>swapper/0\n"
-		   "10000 0 swapper/0>y-0\n"
-		   "11000 0 y-0>swapper/0\n");
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_SWITCH | WLB_DL, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>y-0\n"
+		       "1000 throttle y-0 -1000 10000\n"
+		       "1000 0 y-0>swapper/0\n"
+		       "10000 0 swapper/0>y-0\n"
+		       "11000 0 y-0>swapper/0\n");
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }
@@ -163,17 +135,17 @@ static void test_lower_classes(void **state)
 	wlb_ev(wl, n, WL_EV_SLEEP, 100 * MS, -1);
 	d = wlb_periodic(wl, "dl", 1 * MS, 5 * MS, 5 * MS, 1 * MS);
 	wl->tasks[d].delay_ns = 1 * MS;
-	opts(&o, 1);
-	sim = run(wl, &o, WLB_SWITCH, &log);
-	expect_log(&log,
-		   "0 0 swapper/0>fifo-0\n"
-		   "1000 0 fifo-0>dl-2\n"
-		   "2000 0 dl-2>fifo-0\n"
-		   "5000 0 fifo-0>fair-1\n"
-		   "6000 0 fair-1>dl-2\n"
-		   "7000 0 dl-2>fair-1\n"
-		   "8000 0 fair-1>swapper/0\n"
-		   "11000 0 swapper/0>dl-2\n");
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_SWITCH, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>fifo-0\n"
+		       "1000 0 fifo-0>dl-2\n"
+		       "2000 0 dl-2>fifo-0\n"
+		       "5000 0 fifo-0>fair-1\n"
+		       "6000 0 fair-1>dl-2\n"
+		       "7000 0 dl-2>fair-1\n"
+		       "8000 0 fair-1>swapper/0\n"
+		       "11000 0 swapper/0>dl-2\n");
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }
@@ -207,7 +179,7 @@ static struct textlog text_run(struct workload *wl, int cpus)
 	struct dlb_sim_opts o;
 	struct dlb_err err;
 
-	opts(&o, cpus);
+	wlb_opts(&o, cpus);
 	o.timed = true;
 	t.sim = dlb_sim_create(wl, &o, &err);
 	assert_non_null(t.sim);
@@ -250,18 +222,18 @@ static void test_bad_options(void **state)
 
 	(void)state;
 	wlb_periodic(wl, "a", 1 * MS, 10 * MS, 10 * MS, 1 * MS);
-	opts(&o, 0);
+	wlb_opts(&o, 0);
 	assert_null(dlb_sim_create(wl, &o, &err));
 	assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
 	assert_string_equal(err.msg, "cpus: 0 is not in 1..1024");
-	opts(&o, 1025);
+	wlb_opts(&o, 1025);
 	assert_null(dlb_sim_create(wl, &o, &err));
-	opts(&o, 1);
+	wlb_opts(&o, 1);
 	o.rt_runtime_us = 2000000;
 	assert_null(dlb_sim_create(wl, &o, &err));
 	assert_string_equal(err.msg, "admission: rt runtime 2000000 us must be at most the rt "
 			    "period 1000000 us (> 0)");
-	opts(&o, 1);
+	wlb_opts(&o, 1);
 	wl->tasks[0].has_cpus = true;
 	dlb_cpumask_set(&wl->tasks[0].cpus, 5);
 	assert_null(dlb_sim_create(wl, &o, &err));
@@ -286,9 +258,9 @@ static void test_1024_cpus(void **state)
 		snprintf(name, sizeof(name), "t%d", i);
 		wlb_periodic(wl, name, 2 * MS, (5 + i % 7) * MS, (5 + i % 7) * MS, 2 * MS);
 	}
-	opts(&o, 1024);
+	wlb_opts(&o, 1024);
 	o.check = false;
-	sim = run(wl, &o, WLB_SWITCH, &log);
+	sim = wlb_sim(wl, &o, WLB_SWITCH, &log);
 	free(log.buf);
 	for (i = 0; i < 40; i++) {
 		struct dlb_sim_task_stats st;
@@ -326,7 +298,7 @@ static void test_op_hook(void **state)
 		snprintf(name, sizeof(name), "t%d", i);
 		wlb_periodic(wl, name, 2 * MS, (5 + i) * MS, (5 + i) * MS, 2 * MS);
 	}
-	opts(&o, 2);
+	wlb_opts(&o, 2);
 	o.timed = true;
 	sim = dlb_sim_create(wl, &o, &err);
 	assert_non_null(sim);
@@ -367,7 +339,7 @@ static void test_interrupt(void **state)
 
 	(void)state;
 	wlb_periodic(wl, "a", 1 * MS, 10 * MS, 10 * MS, 1 * MS);
-	opts(&o, 1);
+	wlb_opts(&o, 1);
 	o.interrupt = &stop_now;
 	stop_now = 0;
 	sim = dlb_sim_create(wl, &o, &err);

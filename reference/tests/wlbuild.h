@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dlb_test.h"
 #include "dlbench/event_text.h"
 #include "dlbench/workload.h"
 
@@ -213,6 +214,41 @@ static inline int wlb_run(struct workload *wl, const struct dlb_sim_opts *o, uns
 	else
 		dlb_sim_free(sim);
 	return rc;
+}
+
+/* The tests' options: @cpus CPUs, every invariant checked after every step, untimed. */
+static inline void wlb_opts(struct dlb_sim_opts *o, int cpus)
+{
+	dlb_sim_opts_init(o);
+	o->nr_cpus = cpus;
+	o->check = true;
+	o->timed = false;
+}
+
+/*
+ * wlb_run() that fails the test if the simulation fails and returns the
+ * simulator (for its stats).  DLB_GOLDEN_PRINT=1 prints each run's log:
+ * how a golden schedule is written down, then checked by hand.
+ */
+static inline struct dlb_sim *wlb_sim(struct workload *wl, struct dlb_sim_opts *o,
+				      unsigned int mask, struct wlb_log *log)
+{
+	struct dlb_sim *sim = NULL;
+	struct dlb_err err;
+
+	if (wlb_run(wl, o, mask, log, &sim, &err) < 0)
+		fail_msg("simulation failed: %s", err.msg);
+	if (getenv("DLB_GOLDEN_PRINT"))
+		printf("----\n%s", log->buf ? log->buf : "");
+	return sim;
+}
+
+/* The collected log must be exactly @want; frees it. */
+static inline void wlb_expect_log(struct wlb_log *log, const char *want)
+{
+	if (strcmp(log->buf ? log->buf : "", want))
+		fail_msg("schedule differs\n--- got\n%s--- want\n%s", log->buf, want);
+	free(log->buf);
 }
 
 #endif
