@@ -37,7 +37,6 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-/* strerror() in lowercase, as every dlbench message is. */
 static void usage(FILE *f)
 {
 	fprintf(f,
