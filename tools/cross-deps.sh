@@ -42,6 +42,9 @@ for t in "${triplets[@]}"; do
 	a=$(arch_of "$t")
 	archs+=("$a")
 	installed "gcc-$t" || missing+=("gcc-$t")
+	# the target's C library headers: only a Recommends of the cross gcc,
+	# which --no-install-recommends (below) skips on a fresh machine
+	installed "libc6-dev-$a-cross" || missing+=("libc6-dev-$a-cross")
 	# libzstd1: libtracecmd1 needs it and, unpacked by hand, does not pull it in
 	for p in libjson-c-dev libtraceevent-dev libtracefs-dev libcmocka-dev libzstd1; do
 		installed "$p:$a" || missing+=("$p:$a")
