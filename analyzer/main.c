@@ -282,9 +282,13 @@ static void reader_quality(struct dlb_metrics *m, const struct dlb_trace *t, con
 		dlb_metrics_flag(m, DLB_Q_BACKWARDS, q->backwards - have,
 				 "%llu timestamps went backwards within a CPU",
 				 (unsigned long long)q->backwards);
-	if (q->bad_lines)
+	if (q->bad_lines && q->first_bad_line)
 		dlb_metrics_flag(m, DLB_Q_BAD_LINES, q->bad_lines, "first at %s:%llu", path,
 				 (unsigned long long)q->first_bad_line);
+	else if (q->bad_lines)
+		dlb_metrics_flag(m, DLB_Q_BAD_LINES, q->bad_lines,
+				 "first: the record at offset %llu of %s",
+				 (unsigned long long)q->first_bad_offset, path);
 }
 
 /* The trace of a run folder: trace.dat, else trace.txt. */

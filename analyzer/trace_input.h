@@ -36,7 +36,9 @@ struct dlb_trace_quality {
 				 * record saying where) */
 	u64 backwards;		/* timestamps going backwards within a CPU */
 	u64 bad_lines;		/* text lines (or trace.dat records) that could not be parsed */
-	u64 first_bad_line;	/* line number of the first one, 0 if none */
+	u64 first_bad_line;	/* text: line number of the first one, 0 if none */
+	u64 first_bad_offset;	/* trace.dat: offset of the first bad record (in the
+				 * uncompressed stream of a v7 file) */
 	u64 unknown_events;	/* well-formed events we do not use */
 	bool truncated;		/* file ends mid-record / mid-line / mid-page */
 	int nr_cpus;		/* CPUs in the file header (trace.dat), or seen */

@@ -99,6 +99,7 @@ struct dat_reader {
 	unsigned char by_id[65536];	/* common_type -> 1 + index in ev[], 0: not ours */
 	struct fld common_type, common_pid;
 	bool swap;			/* file endianness differs from ours */
+	u64 page_size;			/* the header's, checked: a power of two */
 
 	/* during dat_read() */
 	struct dlb_trace *t;
@@ -124,7 +125,7 @@ static int rd_u32(const unsigned char *p, bool big)
  * crash inside the library cannot be caught).
  */
 static int dat_check_header(const char *path, int fd, char *clock, size_t clock_size,
-			    bool *compressed, struct dlb_err *err)
+			    bool *compressed, int *page_size, struct dlb_err *err)
 {
 	static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	unsigned char h[512];
@@ -166,6 +167,7 @@ static int dat_check_header(const char *path, int fd, char *clock, size_t clock_
 	if (page < 1024 || page > (1 << 24) || (page & (page - 1)))
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: bad trace.dat page size %d", path,
 				   page);
+	*page_size = page;
 	/* v7: the compression algorithm's name follows ("none" or e.g. "zstd") */
 	*compressed = version == 7 && (size_t)len > p + 6 && h[p + 6] != '\0' &&
 		      ((size_t)len < p + 11 || memcmp(h + p + 6, "none", 5));
@@ -359,6 +361,14 @@ static int deliver(struct dat_reader *d, struct dlb_event *ev)
 	return r;
 }
 
+/* A record that cannot be decoded: counted, the first one's offset kept. */
+static int dat_bad(struct dlb_trace_quality *q, const struct tep_record *rec)
+{
+	if (!q->bad_lines++)
+		q->first_bad_offset = rec->offset;
+	return 0;
+}
+
 static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int iter_cpu, void *arg)
 {
 	struct dat_reader *d = arg;
@@ -386,9 +396,16 @@ static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int iter
 		if (deliver(d, &ev))
 			return -1;	/* only a negative value stops tracecmd_iterate_events */
 	}
-	if (rec->size < 8 || !rec->data) {
-		q->bad_lines++;
-		return 0;
+	/*
+	 * kbuffer takes a record's length from the page, and a corrupt one
+	 * reaches past the page's buffer (found by the fuzzer: tests/fuzz/
+	 * regress/trace_dat/record-past-page.dat).  Pages sit page-aligned in
+	 * the file (in the uncompressed stream of a v7 one), so rec->offset
+	 * within its page plus the record's length must stay inside the page.
+	 */
+	if (rec->size < 8 || !rec->data || rec->record_size < rec->size ||
+	    (rec->offset & (d->page_size - 1)) + (u64)rec->record_size > d->page_size) {
+		return dat_bad(q, rec);
 	}
 	idx = d->by_id[(uint16_t)fld_num(d, &d->common_type, rec, &ok)];
 	if (!idx) {
@@ -403,8 +420,7 @@ static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int iter
 	ev.pid = (int)fld_num(d, &d->common_pid, rec, &ok);
 	ev.type = e->type;
 	if (!ok || !decode(d, e, rec, &ev)) {
-		q->bad_lines++;
-		return 0;
+		return dat_bad(q, rec);
 	}
 	return deliver(d, &ev) ? -1 : 0;
 }
@@ -640,15 +656,17 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 
 	const char *open_path = t->path;
 	bool compressed = false;
-	int r;
+	int r, page_size = 0;
 
-	if (dat_check_header(t->path, fd, buf_clock, sizeof(buf_clock), &compressed, err) ||
+	if (dat_check_header(t->path, fd, buf_clock, sizeof(buf_clock), &compressed, &page_size,
+			     err) ||
 	    dat_probe(t->path, err))
 		return -1;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
 	t->dat = d;
+	d->page_size = (u64)page_size;
 	if (dat_want_copy(fd, compressed) && dat_copy(t->path, d->copy, sizeof(d->copy)) == 0) {
 		struct dlb_err perr = { 0, "" };
 

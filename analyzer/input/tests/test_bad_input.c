@@ -196,6 +196,42 @@ static void test_corrupt_v7_no_crash(void **state)
 	assert_true(failed > 0);
 }
 
+static int count(const struct dlb_event *ev, void *arg)
+{
+	(void)ev;
+	(*(unsigned long *)arg)++;
+	return 0;
+}
+
+/*
+ * A fuzzer find (tests/fuzz/regress/trace_dat/record-past-page.dat): three
+ * records whose length field reaches past their page (one by 230 KB); the
+ * reader used to decode one of them from whatever memory followed the page
+ * (a heap overflow under ASan, a garbage event otherwise).  Each is now a
+ * bad record, the first one's offset kept; the rest of the file is read.
+ */
+static void test_record_past_page(void **state)
+{
+	struct dlb_err err = { 0, "" };
+	const struct dlb_trace_quality *q;
+	struct dlb_trace *t;
+	unsigned long n = 0;
+	char path[512];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/fuzz/regress/trace_dat/record-past-page.dat",
+		 dlb_src());
+	t = dlb_trace_open(path, &err);
+	if (!t)
+		fail_msg("%s", err.msg);
+	assert_int_equal(dlb_trace_read(t, count, &n, &err), 0);
+	q = dlb_trace_quality(t);
+	assert_int_equal(n, 1470);
+	assert_int_equal(q->bad_lines, 9);		/* 6 undecodable + 3 past their page */
+	assert_int_equal(q->first_bad_offset, 39012);
+	dlb_trace_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_v6),
 		cmocka_unit_test(test_truncated_v7),
 		cmocka_unit_test(test_corrupt_v7_no_crash),
+		cmocka_unit_test(test_record_past_page),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
