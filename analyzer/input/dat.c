@@ -111,10 +111,11 @@ struct dat_reader {
 
 /* ---- header validation: libtracecmd must only ever see a sane header ---- */
 
-static int rd_u32(const unsigned char *p, bool big)
+/* (u32 before shifting: a byte >= 0x80 shifted by 24 overflows an int) */
+static u32 rd_u32(const unsigned char *p, bool big)
 {
-	return big ? (p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3])
-		   : (p[3] << 24 | p[2] << 16 | p[1] << 8 | p[0]);
+	return big ? ((u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3])
+		   : ((u32)p[3] << 24 | (u32)p[2] << 16 | (u32)p[1] << 8 | p[0]);
 }
 
 /*
@@ -132,7 +133,7 @@ static int dat_check_header(const char *path, int fd, char *clock, size_t clock_
 	ssize_t len;
 	size_t p;
 	unsigned long version = 0;
-	int page;
+	u32 page;
 
 	len = pread(fd, h, sizeof(h), 0);
 	if (len < 0)
@@ -164,10 +165,10 @@ static int dat_check_header(const char *path, int fd, char *clock, size_t clock_
 				   "%s: bad trace.dat header: endian %u, long size %u", path, h[p],
 				   h[p + 1]);
 	page = rd_u32(h + p + 2, h[p]);
-	if (page < 1024 || page > (1 << 24) || (page & (page - 1)))
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: bad trace.dat page size %d", path,
+	if (page < 1024 || page > (1u << 24) || (page & (page - 1)))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: bad trace.dat page size %u", path,
 				   page);
-	*page_size = page;
+	*page_size = (int)page;
 	/* v7: the compression algorithm's name follows ("none" or e.g. "zstd") */
 	*compressed = version == 7 && (size_t)len > p + 6 && h[p + 6] != '\0' &&
 		      ((size_t)len < p + 11 || memcmp(h + p + 6, "none", 5));

@@ -74,6 +74,7 @@ CASES=(
 	"fuzz find: corrupt buffer instance|2|dlb-analyze fuzz-crash-buffer-instance.dat"
 	"fuzz find: leak when a buffer will not open|2|dlb-analyze fuzz-leak-buffer-instance.dat"
 	"fuzz find: record longer than its page|4|dlb-analyze fuzz-record-past-page.dat"
+	"fuzz find: page size with its top bit set|2|dlb-analyze fuzz-ub-page-size-shift.dat"
 )
 
 # run_case CMD: sets MSG (first stderr line) and RC.

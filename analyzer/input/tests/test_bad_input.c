@@ -130,6 +130,10 @@ static void test_bad_header(void **state)
 	memcpy(h + 10, "6\0\0\10\0\21\0\0", 8);
 	expect_error(write_tmp(h, 18), "bad trace.dat page size 4352");
 	unlink(tmp);
+	/* a top byte >= 0x80 (a fuzzer find: UB when shifted as an int) */
+	memcpy(h + 10, "6\0\0\10\0\20\0\365", 8);
+	expect_error(write_tmp(h, 18), "bad trace.dat page size 4110422016");
+	unlink(tmp);
 	memcpy(h + 10, "6\0\0\10\0\20\0\0", 8);
 	expect_error(write_tmp(h, 18),
 		     "truncated trace.dat: the file ends inside the header_page tag (18 bytes)");
