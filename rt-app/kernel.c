@@ -635,11 +635,10 @@ static size_t task_mem_size(const struct workload *wl, const struct wl_task *t)
 	return 0;
 }
 
-/* Relative deadline of a job: D for DL tasks, else the timer period if any. */
 /*
- * Only a SCHED_DEADLINE task has a deadline to miss: a periodic FIFO, RR or
- * fair task's jobs are marked without dl= and counted without a miss
- * (docs/markers.md), as the reference backend does.
+ * Relative deadline D of a job.  Only a SCHED_DEADLINE task has one: a
+ * periodic FIFO, RR or fair task's jobs are marked without dl= and counted
+ * without a miss (docs/markers.md), as the reference backend does.
  */
 static u64 task_rel_deadline(const struct wl_task *t)
 {

@@ -126,7 +126,7 @@ static u32 rd_u32(const unsigned char *p, bool big)
  * crash inside the library cannot be caught).
  */
 static int dat_check_header(const char *path, int fd, char *clock, size_t clock_size,
-			    bool *compressed, int *page_size, struct dlb_err *err)
+			    bool *compressed, u32 *page_size, struct dlb_err *err)
 {
 	static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	unsigned char h[512];
@@ -168,7 +168,7 @@ static int dat_check_header(const char *path, int fd, char *clock, size_t clock_
 	if (page < 1024 || page > (1u << 24) || (page & (page - 1)))
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: bad trace.dat page size %u", path,
 				   page);
-	*page_size = (int)page;
+	*page_size = page;
 	/* v7: the compression algorithm's name follows ("none" or e.g. "zstd") */
 	*compressed = version == 7 && (size_t)len > p + 6 && h[p + 6] != '\0' &&
 		      ((size_t)len < p + 11 || memcmp(h + p + 6, "none", 5));
@@ -405,9 +405,8 @@ static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int iter
 	 * within its page plus the record's length must stay inside the page.
 	 */
 	if (rec->size < 8 || !rec->data || rec->record_size < rec->size ||
-	    (rec->offset & (d->page_size - 1)) + (u64)rec->record_size > d->page_size) {
+	    (rec->offset & (d->page_size - 1)) + (u64)rec->record_size > d->page_size)
 		return dat_bad(q, rec);
-	}
 	idx = d->by_id[(uint16_t)fld_num(d, &d->common_type, rec, &ok)];
 	if (!idx) {
 		q->unknown_events++;
@@ -420,9 +419,8 @@ static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int iter
 	ev.cpu = cpu;
 	ev.pid = (int)fld_num(d, &d->common_pid, rec, &ok);
 	ev.type = e->type;
-	if (!ok || !decode(d, e, rec, &ev)) {
+	if (!ok || !decode(d, e, rec, &ev))
 		return dat_bad(q, rec);
-	}
 	return deliver(d, &ev) ? -1 : 0;
 }
 
@@ -657,7 +655,8 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 
 	const char *open_path = t->path;
 	bool compressed = false;
-	int r, page_size = 0;
+	u32 page_size = 0;
+	int r;
 
 	if (dat_check_header(t->path, fd, buf_clock, sizeof(buf_clock), &compressed, &page_size,
 			     err) ||
@@ -667,7 +666,7 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 	if (!d)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
 	t->dat = d;
-	d->page_size = (u64)page_size;
+	d->page_size = page_size;
 	if (dat_want_copy(fd, compressed) && dat_copy(t->path, d->copy, sizeof(d->copy)) == 0) {
 		struct dlb_err perr = { 0, "" };
 
