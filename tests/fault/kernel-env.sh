@@ -80,7 +80,7 @@ hidden() {
 }
 hidden "$BIN/dlb-record" -q -o "$TMP/notrace" -- true 2>"$TMP/e3"
 expect_eq "dlb-record without tracefs exits 3" "$?" 3
-check "dlb-record without tracefs says why" grep -q "^dlb-record: cannot create instance dlbench-rec-[0-9]* under /sys/kernel/tracing: " "$TMP/e3"
+check "dlb-record without tracefs says why" grep -q "^dlb-record: cannot create instance dlbench-rec-[0-9]* under /sys/kernel/\(debug/\)\{0,1\}tracing: " "$TMP/e3"
 hidden "$R" -q -t /sys/kernel/tracing/trace_marker -o "$TMP/notrace2" "$W" 2>"$TMP/e4"
 expect_eq "dlb-rtapp -t without tracefs exits 3" "$?" 3
 expect_eq "dlb-rtapp -t without tracefs error" "$(cat "$TMP/e4")" \
