@@ -11,3 +11,6 @@ TEST_SCRIPTS	+= lib/tests/readme_exitcodes.sh lib/tests/workload_cli.sh
 # dlb-workload: check workload files, dump what they mean.
 $(BUILD)/bin/dlb-workload: $(call objs,lib/tools/dlb-workload.c) $(LIBDLB)
 PROGS		+= $(BUILD)/bin/dlb-workload
+
+# Loading time against the number of tasks (bench/loader.sh).
+BENCHES		+= bench/loader.sh
