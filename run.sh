@@ -628,6 +628,7 @@ cmd_plot() {
 		return 0 ;;
 	esac
 	have gnuplot || die "$EXIT_ENV" "plot: gnuplot not installed"
+	case $d in /*) ;; *) d=$OLDPWD/$d ;; esac	# the user's folder, not the checkout's
 	[ -d "$d" ] || die "$EXIT_BAD_INPUT" "plot: $d: not a folder"
 	if [ -r "$d/jobs.csv" ]; then
 		plot_dir "$d"; return $?

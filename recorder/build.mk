@@ -12,4 +12,4 @@ TEST_SCRIPTS	+= $(wildcard recorder/tests/*.sh)
 
 # What run.sh needs beside it when installed (make install: DATADIR/run.sh).
 DATA		+= $(wildcard workloads/suites/*.suite workloads/suites/*.json workloads/suites/*.thresholds) \
-		   workloads/suites/README.md plots/plot.sh plots/figures.gp farm/lava-nightly.yaml
+		   workloads/suites/README.md plots/plot.sh plots/figures.gp tools/csv.awk tools/csv.sh farm/lava-nightly.yaml

@@ -48,7 +48,7 @@ fi
 check "kernel run: recorded with the mono clock" grep -qx 'clock=mono' "$tmp/k/record.txt"
 mig_marked() {
 	local in_jobs marked
-	in_jobs=$(awk -F, 'NR > 1 { s += $15 } END { print s + 0 }' "$tmp/k/jobs.csv")
+	in_jobs=$(csv_awk 'FNR > 1 { s += v("migrations") } END { print s + 0 }' "$tmp/k/jobs.csv")
 	marked=$(wc -l < "$tmp/k/plots/data/migrations.dat")
 	echo "# migrations: $in_jobs in jobs.csv, $marked marked in the Gantt data"
 	[ "$marked" -ge "$in_jobs" ]

@@ -7,6 +7,8 @@
 set -u
 : "${DLB_SRC:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 : "${DLB_BUILD:=$DLB_SRC/build}"
+# csv_awk: read CSV files by column name (tools/csv.awk)
+. "$DLB_SRC/tools/csv.sh"
 BIN=$DLB_BUILD/bin
 _tap_n=0 _tap_plan=0
 DLB_SKIP_REASON=
