@@ -66,6 +66,8 @@ int dlb_summary_write(const char *path, const struct dlb_summary *s, struct dlb_
 			       json_object_new_double(s->calibration_ns));
 	add_u64(root, "start_ns", s->start_ns);
 	add_u64(root, "end_ns", s->end_ns);
+	add_u64(root, "duration_ns", s->duration_ns);
+	add_str(root, "duration_source", s->duration_source);
 	add_str(root, "status", dlb_run_status_str(s->status));
 	add_str(root, "cmdline", s->cmdline);
 	for (i = 0; i < s->nr_threads; i++)
@@ -206,6 +208,11 @@ static int summary_from_json(struct rd *rd, json_object *root, struct dlb_summar
 	    status_from_str(rd, status, &s->status) ||
 	    get_str(rd, root, "cmdline", s->cmdline, sizeof(s->cmdline)) ||
 	    !(arr = get(rd, root, "threads", json_type_array)))
+		return -1;
+	/* optional: older summaries have neither */
+	if (json_object_object_get_ex(root, "duration_source", NULL) &&
+	    (get_u64(rd, root, "duration_ns", &s->duration_ns) ||
+	     get_str(rd, root, "duration_source", s->duration_source, sizeof(s->duration_source))))
 		return -1;
 	s->cpus = (int)cpus;
 	s->calibration_ns = json_object_get_double(v);

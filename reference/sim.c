@@ -128,6 +128,8 @@ struct dlb_sim {
 	void *ev_arg;
 	dlb_sim_job_fn job_fn;
 	void *job_arg;
+	dlb_sim_progress_fn progress_fn;
+	void *progress_arg;
 	int stop;			/* non-zero: a hook or an error stopped the run */
 	struct dlb_err stop_err;
 	u64 steps, events;
@@ -1018,6 +1020,8 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 		}
 		sim->now = sim->s->now = e.time;
 		sim->steps++;
+		if (sim->progress_fn && !(sim->steps & (DLB_SIM_PROGRESS_STEPS - 1)))
+			sim->progress_fn(sim->now, sim->end, sim->progress_arg);
 		handle(sim, &e);
 		replan_dirty(sim);
 		if (sim->o.check && check_sched_invariants(sim->s, &ierr) < 0) {
@@ -1051,7 +1055,7 @@ void dlb_sim_opts_init(struct dlb_sim_opts *o)
 	o->rt_runtime_us = RT_RUNTIME_US_DEFAULT;
 	o->rt_period_us = RT_PERIOD_US_DEFAULT;
 	o->reserved_bw = to_ratio(NSEC_PER_SEC, 50 * NSEC_PER_MSEC);
-	o->max_time_ns = 3600ULL * NSEC_PER_SEC;
+	o->max_time_ns = DLB_SIM_MAX_TIME_NS;
 	o->timed = true;
 	o->first_tid = 1000;
 }
@@ -1216,6 +1220,12 @@ void dlb_sim_set_event_hook(struct dlb_sim *sim, dlb_event_fn fn, void *arg)
 {
 	sim->ev_fn = fn;
 	sim->ev_arg = arg;
+}
+
+void dlb_sim_set_progress_hook(struct dlb_sim *sim, dlb_sim_progress_fn fn, void *arg)
+{
+	sim->progress_fn = fn;
+	sim->progress_arg = arg;
 }
 
 void dlb_sim_set_job_hook(struct dlb_sim *sim, dlb_sim_job_fn fn, void *arg)

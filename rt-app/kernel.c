@@ -648,7 +648,6 @@ static u64 task_rel_deadline(const struct wl_task *t)
 static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const struct wl_task *t,
 		       int index, int instance, struct dlb_err *err)
 {
-	const char *base = run->wl->global.log_basename ? run->wl->global.log_basename : "rt-app";
 	char path[PATH_MAX + DLB_SUMMARY_PATH_MAX + 2], hdr[DLB_RUNLOG_LINE_MAX];
 	size_t nres = run->wl->nr_resources ? run->wl->nr_resources : 1;
 
@@ -671,8 +670,9 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 		memset(th->mem, 0, th->mem_size);	/* fault the pages in now */
 	/* rt-app 1.0's names: <basename>-<task>-<thread index>.log */
 	snprintf(th->comm, sizeof(th->comm), "%s-%d", t->name, index);
-	snprintf(th->log_name, sizeof(th->log_name), "%s-%s-%d.log", base, t->name, index);
-	snprintf(th->sched_name, sizeof(th->sched_name), "%s-%s-%d.sched", base, t->name, index);
+	if (rtapp_thread_files(run->wl, t, (size_t)index, th->log_name, th->sched_name,
+			       sizeof(th->log_name), err))
+		return -1;
 	if (run->wl->global.log_size == 0) {
 		/* "log_size": "disable", as rt-app: no log (summary says "") */
 		th->log_name[0] = '\0';

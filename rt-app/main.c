@@ -20,6 +20,7 @@
 #include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
+#include "../reference/sim.h"
 #include "calib.h"
 #include "rtapp.h"
 
@@ -241,7 +242,8 @@ int main(int argc, char **argv)
 	struct workload *wl = NULL;
 	struct dlb_err err = { 0 };
 	struct dl_param_limits lim;
-	char path[PATH_MAX + 16], calib_where[32], reaped[2048];
+	char path[PATH_MAX + 16], calib_where[32], reaped[2048], note[DLB_ERR_MAX];
+	struct wl_length len;
 	struct sigaction sa;
 	int rc;
 
@@ -259,8 +261,14 @@ int main(int argc, char **argv)
 		rtapp_sched_limits(&lim);
 	if (wl_load_file(o.workload, o.backend == RTAPP_BACKEND_KERNEL ? &lim : NULL, &wl, &err))
 		return die(err.code, "%s", err.msg);
-	if (!o.duration_set)
-		o.duration_ns = wl->global.duration_ns;
+	len = wl_run_length(wl, o.duration_set, o.duration_ns);
+	o.duration_ns = len.ns;
+	if (!o.quiet && len.source == WL_LEN_TASKS_END && o.backend == RTAPP_BACKEND_REFERENCE)
+		fprintf(stderr, "%s: %s (at most %llu s of simulated time)\n", prog,
+			wl_length_note(note, sizeof(note), wl, &len),
+			(unsigned long long)(DLB_SIM_MAX_TIME_NS / NSEC_PER_SEC));
+	else if (!o.quiet && len.source >= WL_LEN_DEFAULT)
+		fprintf(stderr, "%s: %s\n", prog, wl_length_note(note, sizeof(note), wl, &len));
 	run.wl = wl;
 	run.opts = &o;
 	run.cpusets.old_load_balance = -1;
@@ -276,6 +284,9 @@ int main(int argc, char **argv)
 
 	/* what the summary says if a backend fails before it fills it in */
 	sum.status = DLB_RUN_ERROR;
+	sum.duration_ns = len.ns;
+	snprintf(sum.duration_source, sizeof(sum.duration_source), "%s",
+		 wl_length_source_str(len.source));
 	snprintf(sum.backend, sizeof(sum.backend), "%s",
 		 o.backend == RTAPP_BACKEND_REFERENCE ? "reference" : "kernel");
 	snprintf(sum.clock, sizeof(sum.clock), "%s",

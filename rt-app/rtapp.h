@@ -142,6 +142,14 @@ struct rtapp_run {
 };
 
 /* Run the workload on the kernel; fills @sum.  Returns an exit code. */
+/*
+ * The log and sched snapshot file names of thread @index of task @t, in
+ * @log and @sched (@size bytes each): rt-app's names, the workload's names
+ * escaped (rt-app/logname.c).  -1 and @err if they do not fit.
+ */
+int rtapp_thread_files(const struct workload *wl, const struct wl_task *t, size_t index,
+		       char *log, char *sched, size_t size, struct dlb_err *err);
+
 int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err);
 
 /* The simulated run (reference backend).  Returns an exit code. */

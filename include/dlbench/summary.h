@@ -39,6 +39,9 @@ struct dlb_summary {
 	int cpus;
 	double calibration_ns;		/* ns per busy loop */
 	u64 start_ns, end_ns;		/* the run's start and end on that clock */
+	u64 duration_ns;		/* the length asked for; 0: until every task ends */
+	char duration_source[16];	/* wl_length_source_str(): where it came from;
+					 * "" in summaries written before it existed */
 	enum dlb_run_status status;
 	char cmdline[1024];
 	char version[32];		/* tool version */
