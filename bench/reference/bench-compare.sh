@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# reference/bench-compare.sh [BASE]: the simulator's speed, BASE (default: the
+# bench/reference/bench-compare.sh [BASE]: the simulator's speed, BASE (default: the
 # merge-base with main) against the working tree, side by side in one run.
 #
 # Builds BASE from `git archive` in a temporary directory, then runs both
