@@ -5,7 +5,7 @@
 # PID, SIGINT leaves tracing off and no instance behind.
 . "$(dirname "$0")/../../tests/lib.sh"
 plan 17
-need_root && need_tracefs && need_sched_deadline || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
+require need_root need_tracefs need_sched_deadline
 exec 9>/tmp/dlbench-kernel.lock
 flock 9
 TR=$(tracefs_dir)
@@ -19,8 +19,9 @@ cleanup() {
 trap cleanup EXIT
 REC=$BIN/dlb-record
 # 2 ms every 10 ms of SCHED_DEADLINE busy loop for 0.4 s, marking its start
+# shellcheck disable=SC2016  # $$ and $DLB_TRACE_MARKER are the inner shell's
 DLLOOP=(sh -c 'timeout 0.4 chrt -d --sched-runtime 2000000 --sched-deadline 10000000 --sched-period 10000000 0 sh -c "echo dlb-test-marker pid=\$\$ > \$DLB_TRACE_MARKER; while :; do :; done"; true')
-left_instances() { ls "$TR/instances" | grep -c '^dlbench-rec-' ; }
+left_instances() { compgen -G "$TR/instances/dlbench-rec-*" | wc -l; }
 
 # 1. trace.dat (when trace-cmd is there)
 if command -v trace-cmd >/dev/null; then
@@ -63,7 +64,8 @@ kill "$stray"; wait "$stray" 2>/dev/null; stray=
 "$REC" -q -o "$tmp/int" -- sh -c "echo \$\$ > $tmp/cmd.pid; exec sleep 30" &
 rpid=$!
 sleep 0.5
-inst=$(ls "$TR/instances" | grep "^dlbench-rec-$rpid\$")
+inst=$(compgen -G "$TR/instances/dlbench-rec-$rpid")
+inst=${inst##*/}
 kill -INT "$rpid"
 wait "$rpid"
 expect_eq "SIGINT: exit code INCOMPLETE" "$?" 4
