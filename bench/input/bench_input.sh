@@ -11,7 +11,7 @@
 # shared kernel lock; a pipe ping-pong under SCHED_FIFO) and cached in
 # $DLB_BUILD/bench/; set DLB_BENCH_DAT=FILE to use another one.
 set -u
-: "${DLB_SRC:=$(cd "$(dirname "$0")/../../.." && pwd)}"
+: "${DLB_SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${DLB_BUILD:=$DLB_SRC/build}"
 T=$DLB_BUILD/analyzer/input/tests	# tracestat
 B=$DLB_BUILD/bench/input		# bare_iter, sscanf_lines

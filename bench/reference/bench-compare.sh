@@ -16,7 +16,7 @@
 # Prints new/base ratios (> 1: the new tree is faster).  Never run by `make check`.
 set -eu
 
-src=$(cd "$(dirname "$0")/.." && pwd)
+src=$(cd "$(dirname "$0")/../.." && pwd)
 base=${1:-$(git -C "$src" merge-base HEAD main)}
 n=${DLB_COMPARE_N:-7}
 tmp=$(mktemp -d /tmp/dlb-compare.XXXXXX)
