@@ -37,7 +37,7 @@ while getopts "t:s:h" o; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] && [ $# -le 2 ] || { usage >&2; exit 2; }
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage >&2; exit 2; fi
 dir=$1
 win=${2:-100}
 case $ntop in ''|*[!0-9]*|0) echo "plot.sh: -t: '$ntop' is not a task count >= 1" >&2; exit 2 ;; esac
@@ -73,7 +73,9 @@ stats=$(csv_awk 'FNR > 1 {
 	}' "$jobs") || { echo "plot.sh: $jobs: unreadable as a jobs table" >&2; exit 2; }
 t0=$(printf '%s\n' "$stats" | awk '$1 == "t0" { print $2 }')
 [ "$(printf '%s\n' "$stats" | wc -l)" -gt 1 ] || { echo "plot.sh: $jobs: no jobs (nothing to plot)" >&2; exit 2; }
-mkdir -p "$data" 2>/dev/null && [ -w "$out" ] || { echo "plot.sh: $out: cannot write" >&2; exit 3; }
+if ! mkdir -p "$data" 2>/dev/null || [ ! -w "$out" ]; then
+	echo "plot.sh: $out: cannot write" >&2; exit 3
+fi
 # tasks.dat: idx tid name jobs misses exec_ns, ranked: most misses, then most
 # CPU time, then tid; idx < TASKS are named in the figures
 printf '%s\n' "$stats" | awk '$1 != "t0"' | sort -k4,4nr -k5,5nr -k1,1n |
@@ -215,13 +217,14 @@ awk -v K="$shown" 'BEGIN { printf "array names[%d]\n", K + 1 }
 	END { printf "names[%d] = \"other tasks\"\n", K + 1 }' "$data/tasks.dat" > "$data/names.gp"
 
 # Draw into a temporary folder, then rename: never an empty or partial figure.
+title=$(basename "$dir" | tr -d "\"\\\\")	# a gnuplot string: no quote, no backslash
 tmp=$(mktemp -d "$out/.plot.XXXXXX") || { echo "plot.sh: $out: cannot write" >&2; exit 3; }
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 4' INT TERM HUP
 for fmt in png svg; do
 	progress "drawing $fmt"
 	if ! gnuplot -e "fmt='$fmt'; D='$data'; O='$tmp'; N=$ntasks; K=$shown; C=$ncpus; W0=$wstart; W=$win" \
-		-e "title_run=\"$(basename "$dir" | tr -d '"\\')\"; left=\"$left\"" \
+		-e "title_run=\"$title\"; left=\"$left\"" \
 		"$here/figures.gp" 2> "$tmp/gnuplot.err"; then
 		echo "plot.sh: gnuplot failed: $(grep -m1 . "$tmp/gnuplot.err")" >&2
 		exit 5

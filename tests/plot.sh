@@ -12,6 +12,7 @@ tmp=$(mktemp -d /tmp/dlb-plot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 PLOT="bash $DLB_SRC/plots/plot.sh"
 export DLB_SRC
+entries() { find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort | tr '\n' ' '; }
 
 # 2000 tasks on 2 CPUs, 5 jobs each, 200 ms apart; task 7 misses every job.
 # jobs.csv as dlb-analyze writes it (one name holds a comma: quoted).
@@ -54,6 +55,7 @@ check "lateness: at most 1000 points per group" \
 # columns by name: the same file with its columns in reverse order
 mkdir -p "$tmp/rev"
 cp "$tmp/run/trace.txt" "$tmp/rev/"
+# shellcheck disable=SC2016 # an awk program: $0 is awk's
 awk -f "$DLB_SRC/tools/csv.awk" -f <(printf '%s\n' '{ n = csv_split($0, f); s = ""
 	for (i = n; i >= 1; i--) { x = f[i]; if (x ~ /[,"]/) { gsub(/"/, "\"\"", x); x = "\"" x "\"" }
 	s = s x (i > 1 ? "," : "") } print s }') "$tmp/run/jobs.csv" > "$tmp/rev/jobs.csv"
@@ -70,12 +72,18 @@ check "-s 300: the window is cut, on stderr and in the data" \
 # a gnuplot that fails half way: nothing left behind
 mkdir -p "$tmp/bin" "$tmp/fail"
 cp "$tmp/run/jobs.csv" "$tmp/run/trace.txt" "$tmp/fail/"
-printf '#!/bin/sh\nfor a; do case $a in *O=*) o=${a#*O=\\x27}; o=${o%%%%\\x27*} ;; esac; done\n' > "$tmp/bin/gnuplot"
-printf 'o=$(printf "%%s" "$*" | sed -n "s/.*O=.\\([^;]*\\).;.*/\\1/p")\necho partial > "$o/gantt.png"; echo "line 0: boom" >&2; exit 1\n' >> "$tmp/bin/gnuplot"
+cat > "$tmp/bin/gnuplot" <<'EOF'
+#!/bin/sh
+# half a figure into the output folder (O='...'), then an error
+o=$(printf '%s' "$*" | sed -n "s/.*O='\([^']*\)'.*/\1/p")
+echo partial > "$o/gantt.png"
+echo "line 0: boom" >&2
+exit 1
+EOF
 chmod +x "$tmp/bin/gnuplot"
 PATH=$tmp/bin:$PATH $PLOT "$tmp/fail" > /dev/null 2> "$tmp/err"; rc=$?
 expect_eq "gnuplot fails: exit 5, no figure, no temporary folder left" \
-	"$rc $(ls -A "$tmp/fail/plots" | grep -v '^data$' | tr '\n' ' ')" "5 "
+	"$rc $(entries "$tmp/fail/plots")" "5 data "
 
 # no run: one line, exit 2
 mkdir -p "$tmp/empty" "$tmp/hdr"
@@ -92,6 +100,6 @@ mkdir -p "$tmp/cwd"
 cp -r "$tmp/fail" "$tmp/cwd/r" && rm -rf "$tmp/cwd/r/plots"
 (cd "$tmp/cwd" && "$DLB_SRC/run.sh" plot r > /dev/null 2>&1); rc=$?
 expect_eq "run.sh plot RELATIVE: exit 0, figures in ./RELATIVE/plots, nothing else" \
-	"$rc $(ls "$tmp/cwd/r/plots" | grep -c '\.png$') $(ls -A "$tmp/cwd" | tr '\n' ' ')" "0 4 r "
+	"$rc $(entries "$tmp/cwd/r/plots" | grep -o '\.png' | wc -l) $(entries "$tmp/cwd")" "0 4 r "
 err=$(cd "$tmp/cwd" && "$DLB_SRC/run.sh" plot . 2>&1 >/dev/null); rc=$?
 expect_eq "run.sh plot FOLDER-WITHOUT-RUN: exit 2, one line" "$rc $(wc -l <<< "$err")" "2 1"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Source it: csv_awk, awk with the CSV-by-column-name helpers of csv.awk.
 #	csv_awk [-v VAR=VALUE]... 'PROGRAM' FILE...
 # PROGRAM calls v("column") on data lines (FNR > 1); see csv.awk.

@@ -14,6 +14,7 @@ RTAPP=$BIN/dlb-rtapp
 SIM=$BIN/dlb-sim
 TMP=$(mktemp -d /tmp/dlb-length.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
+entries() { find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort | tr '\n' ' '; }
 json_get() { sed -n "s/^ *\"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1"; }
 
 # no duration, a task that loops forever (timer period 10 ms)
@@ -52,10 +53,10 @@ printf '{ "global": { "duration": 1 }, "tasks": { "a/b": { "loop": 1, "run": 100
 files="rt-app-%2E%2E-2.log rt-app-%2E%2E-2.sched rt-app-50%25-3.log rt-app-50%25-3.sched rt-app-a%2Fb-0.log rt-app-a%2Fb-0.sched rt-app-bad%FF-1.log rt-app-bad%FF-1.sched summary.json trace.txt "
 "$RTAPP" -q -b reference -o nref names.json > /dev/null 2>&1; rc=$?
 expect_eq "reference: every task's files, escaped, in the run folder" \
-	"$rc $(cd nref && ls | LC_ALL=C sort | tr '\n' ' ')" "0 $files"
+	"$rc $(entries nref)" "0 $files"
 expect_eq "summary.json names them" "$(json_get nref/summary.json log | LC_ALL=C sort | tr '\n' ' ')" \
 	"rt-app-%2E%2E-2.log rt-app-50%25-3.log rt-app-a%2Fb-0.log rt-app-bad%FF-1.log "
-expect_eq "nothing written beside the run folder" "$(ls | LC_ALL=C sort | tr '\n' ' ')" \
+expect_eq "nothing written beside the run folder" "$(entries .)" \
 	"endless.json fin fin.err finite.json names.json nref opt opt.err ref ref.err sim.err sim.out "
 "$BIN/dlb-analyze" -q nref > /dev/null 2>&1
 expect_eq "the analyzer reads that folder" "$?" 0
@@ -80,5 +81,5 @@ expect_eq "kernel: summary.json says 10 s, default" \
 	"$(json_get kend/summary.json duration_ns) $(json_get kend/summary.json duration_source)" \
 	"10000000000 default"
 "$RTAPP" -q -n -o nk names.json > /dev/null 2>&1; rc=$?
-expect_eq "kernel: the same escaped names" "$rc $(cd nk && ls | LC_ALL=C sort | tr '\n' ' ')" \
+expect_eq "kernel: the same escaped names" "$rc $(entries nk)" \
 	"0 ${files%trace.txt }"

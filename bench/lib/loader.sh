@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench/loader.sh [-r RUNS] [-n "N1 N2 ..."] [-b OLD_DLB_WORKLOAD [-B MAX_N]]
+# bench/lib/loader.sh [-r RUNS] [-n "N1 N2 ..."] [-b OLD_DLB_WORKLOAD [-B MAX_N]]
 #
 # Workload loading time against the number of tasks: `dlb-workload check` on
 # generated files of N tasks (each a SCHED_DEADLINE task with its own
@@ -12,9 +12,9 @@
 # N <= MAX_N (default 16000: the quadratic loader takes minutes beyond).
 # Reported, not a test.  Files are cached in $DLB_BUILD/bench/.
 set -u
-: "${DLB_SRC:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${DLB_SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${DLB_BUILD:=$DLB_SRC/build}"
-RUNS=3 SIZES="1000 4000 16000 64000 400000" OLD= OLD_MAX=16000
+RUNS=3 SIZES="1000 4000 16000 64000 400000" OLD='' OLD_MAX=16000
 while getopts "r:n:b:B:h" o; do
 	case $o in
 	r) RUNS=$OPTARG ;;
@@ -25,7 +25,7 @@ while getopts "r:n:b:B:h" o; do
 	esac
 done
 NEW=$DLB_BUILD/bin/dlb-workload
-[ -x "$NEW" ] || { echo "# bench/loader.sh: $NEW not built"; exit 0; }
+[ -x "$NEW" ] || { echo "# bench/lib/loader.sh: $NEW not built"; exit 0; }
 dir=$DLB_BUILD/bench
 mkdir -p "$dir"
 
@@ -44,7 +44,7 @@ gen() {	# $1: tasks
 secs() {	# wall seconds of one run; the run must succeed
 	local s e
 	s=$(date +%s.%N)
-	"$@" > /dev/null 2>&1 || { echo "# bench/loader.sh: $* failed" >&2; echo nan; return; }
+	"$@" > /dev/null 2>&1 || { echo "# bench/lib/loader.sh: $* failed" >&2; echo nan; return; }
 	e=$(date +%s.%N)
 	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", e - s }'
 }
@@ -60,7 +60,7 @@ fi
 for n in $SIZES; do
 	f=$dir/loader-$n.json
 	[ -s "$f" ] || gen "$n" > "$f"
-	tn= to=
+	tn='' to=''
 	for ((r = 0; r < RUNS; r++)); do
 		# alternate: the machine's load drifts, both see the same drift
 		if [ -n "$OLD" ] && [ "$n" -le "$OLD_MAX" ]; then
