@@ -18,6 +18,7 @@ static struct dlb_summary_thread threads[2] = {
 static const struct dlb_summary sum = {
 	.backend = "kernel", .clock = "mono", .workload = "w.json", .cpus = 2,
 	.calibration_ns = 12.5, .start_ns = 1000, .end_ns = 2000000001000ULL,
+	.duration_ns = 10000000000ULL, .duration_source = "default",
 	.status = DLB_RUN_INCOMPLETE, .cmdline = "dlb-rtapp w.json", .version = "0.1",
 	.nr_threads = 2, .threads = threads,
 };
@@ -60,6 +61,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(back->status, DLB_RUN_INCOMPLETE);
 	assert_true(back->calibration_ns == 12.5);
 	assert_true(back->end_ns == 2000000001000ULL);
+	assert_true(back->duration_ns == 10000000000ULL);
+	assert_string_equal(back->duration_source, "default");
 	assert_int_equal(back->nr_threads, 2);
 	for (i = 0; i < 2; i++)
 		assert_memory_equal(&back->threads[i], &threads[i], sizeof(threads[i]));
@@ -87,6 +90,8 @@ static void test_exact_bytes(void **state)
 		"  \"calibration_ns_per_loop\": 12.5,\n"
 		"  \"start_ns\": 1000,\n"
 		"  \"end_ns\": 2000000001000,\n"
+		"  \"duration_ns\": 10000000000,\n"
+		"  \"duration_source\": \"default\",\n"
 		"  \"status\": \"incomplete\",\n"
 		"  \"cmdline\": \"dlb-rtapp w.json\",\n"
 		"  \"threads\": [\n"
