@@ -31,6 +31,8 @@ require() {
 }
 # check NAME CONDITION-COMMAND...: pass if the command succeeds
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "failed: $*"; fi; }
+# entries DIR: the names in DIR (dot files too), sorted, on one line
+entries() { find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort | tr '\n' ' '; }
 # expect_eq NAME GOT WANT
 expect_eq() { if [ "$2" == "$3" ]; then pass "$1"; else fail "$1" "got:  $2" "want: $3"; fi; }
 

@@ -12,7 +12,6 @@ tmp=$(mktemp -d /tmp/dlb-plot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 PLOT="bash $DLB_SRC/plots/plot.sh"
 export DLB_SRC
-entries() { find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort | tr '\n' ' '; }
 
 # 2000 tasks on 2 CPUs, 5 jobs each, 200 ms apart; task 7 misses every job.
 # jobs.csv as dlb-analyze writes it (one name holds a comma: quoted).

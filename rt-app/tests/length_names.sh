@@ -14,7 +14,6 @@ RTAPP=$BIN/dlb-rtapp
 SIM=$BIN/dlb-sim
 TMP=$(mktemp -d /tmp/dlb-length.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
-entries() { find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort | tr '\n' ' '; }
 json_get() { sed -n "s/^ *\"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1"; }
 
 # no duration, a task that loops forever (timer period 10 ms)
