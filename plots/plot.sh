@@ -23,7 +23,7 @@
 # temporary name and renamed when complete: no empty or partial file.
 # Writes only under RUNDIR/plots/.  Needs gnuplot, awk, sort.
 # Exit: 0 ok, 2 RUNDIR holds no analyzed run (no or empty jobs.csv), 3 no
-# gnuplot or RUNDIR/plots not writable, 5 gnuplot failed.
+# gnuplot or RUNDIR/plots not writable, 4 interrupted, 5 gnuplot failed.
 set -u
 usage() { sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; }
 ntop=10
