@@ -203,6 +203,7 @@ struct rq {
 	u64 nr_switches;
 	struct root_domain *rd;
 	struct sched *s;
+	unsigned long nr_running_seen;	/* invariants.c's count, nothing else */
 };
 
 struct sched_class {

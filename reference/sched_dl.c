@@ -696,9 +696,34 @@ static void dequeue_dl_entity(struct sched_dl_entity *dl_se)
 	__dequeue_dl_entity(dl_se);
 }
 
-static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
+/*
+ * Seed bug fixed (draft 006): the top waiter whose parameters a boosted task
+ * uses.  The draft takes p->pi_top_task, but in a chain (-deadline c waits
+ * for fair b, which waits for fair a) a's top waiter b is itself only
+ * boosted, with no -deadline parameters of its own: the draft replenishes a
+ * from nothing (BUG_ON(pi_se->dl_runtime <= 0)), mainline 3.14 to 5.10 hit
+ * the BUG_ON of the de-boost case below, and our early return left a in the
+ * class on no queue, its CPU idle for good (issue 13, defect 1;
+ * test_golden.c: inheritance_chain).  Mainline 5.11 (commit 2279f540ea7d,
+ * "sched/deadline: Fix priority inheritance with multiple scheduling
+ * classes") hands the -deadline parameters down the chain (dl_se->pi_se =
+ * pi_task->dl.pi_se); we follow the chain of boosted top waiters to the
+ * -deadline task at its end, which is the same entity.
+ */
+static struct task_struct *pi_dl_top_task(struct task_struct *p)
 {
 	struct task_struct *pi_task = p->pi_top_task;
+	int depth = 0;
+
+	while (pi_task && !dl_prio(pi_task->normal_prio) && pi_task->dl.dl_boosted &&
+	       depth++ < 1024)
+		pi_task = pi_task->pi_top_task;
+	return pi_task;
+}
+
+static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct task_struct *pi_task = pi_dl_top_task(p);
 	struct sched_dl_entity *pi_se = &p->dl;
 
 	/*
@@ -716,8 +741,11 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 		 * that exhausts its runtime on the way out would be
 		 * replenished with its own dl_runtime, 0: the replenishment
 		 * loop never ends.  It returns to its own class right after
-		 * this; there is nothing to replenish.
+		 * this; there is nothing to replenish.  Mainline 3.14 asserts
+		 * that this is the only way here: BUG_ON(!p->dl.dl_boosted ||
+		 * flags != ENQUEUE_REPLENISH).
 		 */
+		WARN_ON_S(rq->s, !p->dl.dl_boosted || flags != ENQUEUE_REPLENISH);
 		return;
 	}
 
@@ -1254,6 +1282,17 @@ static int __pull_dl_task(struct rq *this_rq)
 		}
 	}
 
+	/*
+	 * Seed bug fixed: switched_from_dl() and prio_changed_dl() pull
+	 * outside schedule(), and a task pulled onto an idle CPU then waited
+	 * for whatever rescheduled it next (test_property.c: mixed_invariants,
+	 * "idle with queued tasks and no reschedule pending").  As mainline's
+	 * pull_dl_task() ends: "if (resched) resched_curr(this_rq)"; within
+	 * schedule() the pick that follows clears it.
+	 */
+	if (ret)
+		resched_rq(this_rq);
+
 	return ret;
 }
 
@@ -1409,6 +1448,20 @@ static void prio_changed_dl(struct rq *rq, struct task_struct *p, int oldprio)
 		 */
 		if (dl_time_before(rq->dl.earliest_dl.curr, p->dl.deadline) && rq->curr == p)
 			resched_task(p);
+		/*
+		 * Seed bug fixed: a queued p that is not current can now be
+		 * ahead of current, above all when rt_mutex_setprio() has
+		 * just un-throttled and replenished it with an idle CPU
+		 * (found by test_property.c: mixed_invariants, "idle with
+		 * queued tasks and no reschedule pending"); the seed left the
+		 * CPU idle.  As mainline's prio_changed_dl(): "Current may not
+		 * be deadline in case p was throttled but we have just
+		 * replenished it (e.g. rt_mutex_setprio()).  Otherwise, if p
+		 * was given an earlier deadline, reschedule."
+		 */
+		else if (rq->curr != p && on_dl_rq(&p->dl) &&
+			 (!dl_task(rq->curr) || dl_time_before(p->dl.deadline, rq->curr->dl.deadline)))
+			resched_task(rq->curr);
 	} else {
 		switched_to_dl(rq, p);
 	}
