@@ -276,33 +276,46 @@ static void replenish_dl_entity(struct sched_dl_entity *dl_se,
  * Deviation: the seed multiplies in u64 and compares the products with the
  * wrap-safe dl_time_before(), which gives the wrong answer once a product
  * passes 2^63 (runtime and deadline both near the 4 s period limit).  We
- * compare exact 128-bit products (mul_u64): identical whenever the seed's
- * are exact (test_structs.c: overflow_products).
+ * compare exact 128-bit products (mul_s64_u64): identical whenever the seed's
+ * are exact (test_structs.c: overflow_products).  The compare is signed, as
+ * the seed's dl_time_before() of the two products and mainline's: a
+ * negative remaining runtime (an overrun not yet accounted when the task
+ * blocked) makes the left side negative, which is no overflow, so the task
+ * keeps its deadline and pays the overrun (issue 13, defect 3; an unsigned
+ * compare read it as 2^64 - overrun: test_structs.c: overflow_negative_runtime).
  */
-struct u128 {
-	u64 hi, lo;
+struct s128 {
+	s64 hi;
+	u64 lo;
 };
 
-/* a * b exactly, from 32-bit halves (no __int128 on 32-bit ARM). */
-static struct u128 mul_u64(u64 a, u64 b)
+/* |a| * b exactly, from 32-bit halves (no __int128 on 32-bit ARM), then a's sign. */
+static struct s128 mul_s64_u64(s64 a, u64 b)
 {
-	u64 al = (u32)a, ah = a >> 32, bl = (u32)b, bh = b >> 32;
+	u64 m = a < 0 ? -(u64)a : (u64)a;
+	u64 al = (u32)m, ah = m >> 32, bl = (u32)b, bh = b >> 32;
 	u64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
 	u64 mid = (ll >> 32) + (u32)lh + (u32)hl;
-	struct u128 r;
+	u64 lo = (mid << 32) | (u32)ll;
+	u64 hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	struct s128 r;
 
-	r.lo = (mid << 32) | (u32)ll;
-	r.hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	if (a < 0) {		/* two's complement of the 128-bit magnitude */
+		hi = ~hi + (lo == 0);
+		lo = -lo;
+	}
+	r.hi = (s64)hi;
+	r.lo = lo;
 	return r;
 }
 
 static bool dl_entity_overflow(struct sched_dl_entity *dl_se,
 			       struct sched_dl_entity *pi_se, u64 t)
 {
-	struct u128 left, right;
+	struct s128 left, right;
 
-	left = mul_u64(pi_se->dl_deadline, (u64)dl_se->runtime);
-	right = mul_u64(dl_se->deadline - t, pi_se->dl_runtime);
+	left = mul_s64_u64(dl_se->runtime, pi_se->dl_deadline);
+	right = mul_s64_u64((s64)(dl_se->deadline - t), pi_se->dl_runtime);
 
 	return right.hi < left.hi || (right.hi == left.hi && right.lo < left.lo);
 }
