@@ -121,6 +121,8 @@ struct dlb_sim {
 	u64 seq;
 	u64 now, end;
 	u64 *cpu_gen;
+	u64 *tick_next;			/* per CPU: the pending tick, 0 = none */
+	u64 *tick_last;			/* per CPU: the last tick handled */
 	unsigned char *cpu_dirty;
 	int *dirty;
 	int nr_dirty;
@@ -851,7 +853,23 @@ static void replan(struct dlb_sim *sim, int cpu)
 	settle(sim, t);
 	evq_push(sim, now + t->work_left, SE_CPU_WORK, cpu, gen);
 	if (sim->o.tick_ns) {
-		evq_push(sim, (now / sim->o.tick_ns + 1) * sim->o.tick_ns, SE_CPU_TICK, cpu, gen);
+		/*
+		 * Ticks fall on every multiple of tick_ns, whatever else
+		 * happens on the CPU: a pending tick stays valid across
+		 * re-plans (it carries no generation).  Otherwise the next
+		 * tick is the first multiple at or after now that has not
+		 * been handled yet: a re-plan at a multiple of the tick before
+		 * that tick's event must not push it a whole tick later
+		 * (issue 13, defect 2: test_sim_options.c: tick_split_work).
+		 */
+		if (!sim->tick_next[cpu]) {
+			u64 next = (now + sim->o.tick_ns - 1) / sim->o.tick_ns * sim->o.tick_ns;
+
+			if (next <= sim->tick_last[cpu])
+				next = sim->tick_last[cpu] + sim->o.tick_ns;
+			sim->tick_next[cpu] = next;
+			evq_push(sim, next, SE_CPU_TICK, cpu, 0);
+		}
 		return;
 	}
 	if (dl_task(curr)) {
@@ -973,8 +991,8 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 		mark_dirty(sim, e->idx);
 		break;
 	case SE_CPU_TICK:
-		if (e->gen != sim->cpu_gen[e->idx])
-			break;
+		sim->tick_next[e->idx] = 0;
+		sim->tick_last[e->idx] = sim->now;
 		scheduler_tick(s, e->idx, 0);
 		mark_dirty(sim, e->idx);
 		break;
@@ -1151,10 +1169,12 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	sim->waitq = calloc(wl->nr_resources + 1, sizeof(*sim->waitq));
 	sim->timers = calloc(wl->nr_resources + 1, sizeof(*sim->timers));
 	sim->cpu_gen = calloc((size_t)opts->nr_cpus, sizeof(*sim->cpu_gen));
+	sim->tick_next = calloc((size_t)opts->nr_cpus, sizeof(*sim->tick_next));
+	sim->tick_last = calloc((size_t)opts->nr_cpus, sizeof(*sim->tick_last));
 	sim->cpu_dirty = calloc((size_t)opts->nr_cpus, 1);
 	sim->dirty = calloc((size_t)opts->nr_cpus, sizeof(*sim->dirty));
-	if (!sim->thr || !sim->mutexes || !sim->waitq || !sim->timers || !sim->cpu_gen || !sim->cpu_dirty ||
-	    !sim->dirty)
+	if (!sim->thr || !sim->mutexes || !sim->waitq || !sim->timers || !sim->cpu_gen ||
+	    !sim->tick_next || !sim->tick_last || !sim->cpu_dirty || !sim->dirty)
 		goto nomem_free;
 	for (i = 0; i < wl->nr_resources; i++)
 		sim->mutexes[i].pi = wl->global.pi_enabled;
@@ -1204,6 +1224,8 @@ void dlb_sim_free(struct dlb_sim *sim)
 	free(sim->waitq);
 	free(sim->timers);
 	free(sim->cpu_gen);
+	free(sim->tick_next);
+	free(sim->tick_last);
 	free(sim->cpu_dirty);
 	free(sim->dirty);
 	free(sim->q.h);
