@@ -277,6 +277,58 @@ static void test_pinned(void **state)
 }
 
 /*
+ * Where the heap (007) and the linear scan (004) part (docs/reference.md,
+ * "when heap and linear agree"): p, pinned to CPU 0, runs with deadline 30,
+ * q on CPU 1 with deadline 50; w (deadline 21) wakes at 1 on CPU 0.  p is
+ * pinned, so select_task_rq_dl() looks for a later CPU.  The scan marks
+ * every CPU where w would preempt, CPU 0 among them, and find_later_rq()
+ * keeps the task's own CPU when it is marked: w preempts the pinned p.  The
+ * heap marks only its maximum, CPU 1 (latest deadline, 50): w migrates and
+ * preempts q.  Both are the seed; neither misses here.
+ */
+static void pinned_heap_linear(enum dlb_sim_cpu_select sel, const char *want)
+{
+	struct workload *wl = wlb_new(20 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int p, w;
+
+	p = wlb_periodic(wl, "p", 10 * MS, 30 * MS, 100 * MS, 10 * MS);
+	wl->tasks[p].has_cpus = true;
+	dlb_cpumask_set(&wl->tasks[p].cpus, 0);
+	wlb_periodic(wl, "q", 10 * MS, 50 * MS, 100 * MS, 10 * MS);
+	w = wlb_periodic(wl, "w", 2 * MS, 20 * MS, 100 * MS, 2 * MS);
+	wl->tasks[w].delay_ns = 1 * MS;
+	wlb_opts(&o, 2);
+	o.cpu_select = sel;
+	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
+	wlb_expect_log(&log, want);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+static void test_pinned_heap_linear(void **state)
+{
+	(void)state;
+	pinned_heap_linear(DLB_SIM_LINEAR,
+			   "0 0 swapper/0>p-0\n"
+			   "0 1 swapper/1>q-1\n"
+			   "1000 0 p-0>w-2\n"
+			   "3000 0 w-2>p-0\n"
+			   "10000 1 q-1>swapper/1\n"
+			   "12000 0 p-0>swapper/0\n");
+	pinned_heap_linear(DLB_SIM_HEAP,
+			   "0 0 swapper/0>p-0\n"
+			   "0 1 swapper/1>q-1\n"
+			   "1000 mig w-2 0>1\n"
+			   "1000 1 q-1>w-2\n"
+			   "3000 1 w-2>q-1\n"
+			   "10000 0 p-0>swapper/0\n"
+			   "12000 1 q-1>swapper/1\n");
+}
+
+/*
  * Pull when a CPU goes idle (pre_schedule_dl -> pull_dl_task): a (d=10) and
  * c (d=15) start on CPU 0, b (d=5, 1 ms) on CPU 1.  c cannot be pushed (b
  * is earlier); when b finishes at 1, CPU 1 pulls c.
@@ -583,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_push_on_wakeup),
 		cmocka_unit_test(test_select_wakeup),
 		cmocka_unit_test(test_pinned),
+		cmocka_unit_test(test_pinned_heap_linear),
 		cmocka_unit_test(test_pull_on_idle),
 		cmocka_unit_test(test_dhall),
 		cmocka_unit_test(test_inheritance),
