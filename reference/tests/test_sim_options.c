@@ -274,14 +274,12 @@ static struct textlog text_run(struct workload *wl, int cpus)
 	return t;
 }
 
-/* Same workload, same options: the same trace text, byte for byte. */
-static void test_deterministic(void **state)
+/* 12 periodic tasks on 4 CPUs: pushes, pulls and ties enough to show any drift. */
+static struct workload *det_workload(void)
 {
 	struct workload *wl = wlb_new(200 * MS);
-	struct textlog a, b;
 	int i;
 
-	(void)state;
 	for (i = 0; i < 12; i++) {
 		char name[8];
 
@@ -289,13 +287,76 @@ static void test_deterministic(void **state)
 		wlb_periodic(wl, name, (1 + i % 3) * MS, (7 + i) * MS, (7 + i) * MS,
 			     (1 + i % 3) * MS - 100 * US);
 	}
+	return wl;
+}
+
+/* test_deterministic's child process: the trace text on stdout. */
+static int deterministic_child(void)
+{
+	struct workload *wl = det_workload();
+	struct textlog t = text_run(wl, 4);
+	int rc = fwrite(t.buf, 1, t.len, stdout) == t.len && fflush(stdout) == 0 ? 0 : 1;
+
+	free(t.buf);
+	wlb_free(wl);
+	return rc;
+}
+
+/* Run this test binary as a child with --deterministic-child; its output. */
+static struct textlog child_run(void)
+{
+	struct textlog t = { 0 };
+	char exe[4096], cmd[4200];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f;
+	size_t r;
+
+	assert_true(n > 0);
+	exe[n] = '\0';
+	snprintf(cmd, sizeof(cmd), "'%s' --deterministic-child", exe);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	do {
+		if (t.len + 65536 > t.cap) {
+			t.cap = (t.cap + 65536) * 2;
+			t.buf = realloc(t.buf, t.cap);
+			assert_non_null(t.buf);
+		}
+		r = fread(t.buf + t.len, 1, t.cap - t.len, f);
+		t.len += r;
+	} while (r);
+	assert_int_equal(pclose(f), 0);
+	return t;
+}
+
+/*
+ * Same workload, same options: the same trace text, byte for byte, twice
+ * in this process (no state left behind by a run) and once each in two
+ * fresh processes (no dependence on addresses, which ASLR moves, on the
+ * pid or on anything else of the process).  Push/pull timing is on: the
+ * costs must not leak into the schedule.
+ */
+static void test_deterministic(void **state)
+{
+	struct workload *wl = det_workload();
+	struct textlog a, b, c, d;
+
+	(void)state;
 	a = text_run(wl, 4);
 	b = text_run(wl, 4);
+	c = child_run();
+	d = child_run();
 	assert_true(a.len > 10000);
 	assert_int_equal(a.len, b.len);
 	assert_memory_equal(a.buf, b.buf, a.len);
+	assert_int_equal(c.len, a.len);
+	assert_memory_equal(c.buf, a.buf, a.len);
+	assert_int_equal(d.len, a.len);
+	assert_memory_equal(d.buf, a.buf, a.len);
 	free(a.buf);
 	free(b.buf);
+	free(c.buf);
+	free(d.buf);
 	wlb_free(wl);
 }
 
@@ -439,7 +500,7 @@ static void test_interrupt(void **state)
 	wlb_free(wl);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tick_overrun),
@@ -454,5 +515,7 @@ int main(void)
 		cmocka_unit_test(test_op_hook),
 		cmocka_unit_test(test_interrupt),
 	};
+	if (argc == 2 && !strcmp(argv[1], "--deterministic-child"))
+		return deterministic_child();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
