@@ -71,6 +71,16 @@ struct rq;
 struct task_struct;
 struct rt_mutex;
 
+/*
+ * A task blocked on an rt_mutex: kernel/rtmutex.c keeps it on the stack of
+ * rt_mutex_slowlock(); here it lives in the task (a task blocks on one
+ * mutex at a time), so blocking allocates nothing.
+ */
+struct rt_mutex_waiter {
+	struct task_struct *task;
+	struct rt_mutex_waiter *next;	/* sorted: rt_mutex_waiter_less() */
+};
+
 struct sched_stats_dl {			/* patch 005 */
 	u64 last_dmiss;
 	u64 last_rorun;
@@ -137,6 +147,7 @@ struct task_struct {
 	/* PI (patch 006): the top waiter task, the mutex we block on */
 	struct task_struct *pi_top_task;
 	struct rt_mutex *pi_blocked_on;
+	struct rt_mutex_waiter pi_waiter;	/* on pi_blocked_on's waiter list */
 	struct rt_mutex *held_locks;	/* singly linked through rt_mutex.next_held */
 
 	u64 nr_switches;		/* voluntary + involuntary */
@@ -370,11 +381,6 @@ static inline int task_running(struct rq *rq, struct task_struct *p)
 
 
 /* --- PI mutex (rt_mutex with the v4 rb-tree/deadline ordering) ---------- */
-struct rt_mutex_waiter {
-	struct task_struct *task;
-	struct rt_mutex_waiter *next;	/* sorted: rt_mutex_waiter_less() */
-};
-
 struct rt_mutex {
 	struct task_struct *owner;
 	struct rt_mutex_waiter *waiters;	/* head = top waiter */

@@ -707,9 +707,7 @@ int rt_mutex_lock(struct sched *s, struct rt_mutex *m, int cpu)
 		held_add(p, m);
 		return 1;
 	}
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		abort();	/* out of memory in the simulator: nothing sane to do */
+	w = &p->pi_waiter;
 	w->task = p;
 	/* the waiter's deadline must be current for the ordering */
 	sched_update_curr(s, cpu);
@@ -738,7 +736,7 @@ void rt_mutex_unlock(struct sched *s, struct rt_mutex *m, int cpu)
 		 */
 		m->waiters = w->next;
 		next = w->task;
-		free(w);
+		w->next = NULL;
 		next->pi_blocked_on = NULL;
 		m->owner = next;
 		held_add(next, m);

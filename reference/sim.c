@@ -159,7 +159,7 @@ static inline bool ev_less(const struct sim_ev *a, const struct sim_ev *b)
 
 #define SEQ_NOT_WORK	(1ULL << 62)
 
-static void evfifo_push(struct evfifo *f, const struct sim_ev *e)
+static int evfifo_push(struct evfifo *f, const struct sim_ev *e)
 {
 	if (f->tail == f->cap) {
 		if (f->head) {
@@ -172,12 +172,28 @@ static void evfifo_push(struct evfifo *f, const struct sim_ev *e)
 			struct sim_ev *h = realloc(f->h, cap * sizeof(*h));
 
 			if (!h)
-				abort();	/* as for the heap */
+				return -1;
 			f->h = h;
 			f->cap = cap;
 		}
 	}
 	f->h[f->tail++] = *e;
+	return 0;
+}
+
+/*
+ * No memory for an event: the simulation cannot go on truthfully.  The run
+ * stops after this step and dlb_sim_run() returns the error (the step in
+ * progress finishes without the event; nothing of it is reported as valid).
+ */
+static void evq_nomem(struct dlb_sim *sim)
+{
+	if (sim->stop)
+		return;
+	sim->stop = -1;
+	dlb_err_set(&sim->stop_err, DLB_EXIT_INTERNAL,
+		    "out of memory for the event queue at %llu ns of simulated time",
+		    (unsigned long long)sim->now);
 }
 
 static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
@@ -188,7 +204,8 @@ static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
 	size_t i;
 
 	if (time == sim->now && type != SE_CPU_WORK) {
-		evfifo_push(&sim->now_q, &e);
+		if (evfifo_push(&sim->now_q, &e) < 0)
+			evq_nomem(sim);
 		return;
 	}
 
@@ -196,8 +213,10 @@ static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
 		size_t cap = q->cap ? q->cap * 2 : 1024;
 		struct sim_ev *h = realloc(q->h, cap * sizeof(*h));
 
-		if (!h)
-			abort();	/* no memory for the queue: cannot simulate on */
+		if (!h) {
+			evq_nomem(sim);
+			return;
+		}
 		q->h = h;
 		q->cap = cap;
 	}
@@ -666,10 +685,7 @@ static struct sim_timer *thread_timer(struct dlb_sim *sim, struct sim_thread *t,
 	for (i = 0; i < t->nr_timers; i++)
 		if (t->timers[i].res == res)
 			return &t->timers[i];
-	tm = realloc(t->timers, (size_t)(t->nr_timers + 1) * sizeof(*tm));
-	if (!tm)
-		abort();	/* no memory for a timer: cannot simulate on */
-	t->timers = tm;
+	/* room for every timer event of the task was made by thread_init() */
 	tm = &t->timers[t->nr_timers++];
 	tm->res = res;
 	tm->init = true;
@@ -1038,7 +1054,7 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 		sim->steps++;
 		handle(sim, &e);
 		replan_dirty(sim);
-		if (sim->o.check && check_sched_invariants(sim->s, &ierr) < 0) {
+		if (sim->o.check && !sim->stop && check_sched_invariants(sim->s, &ierr) < 0) {
 			sim->stop = -1;
 			dlb_err_set(&sim->stop_err, DLB_EXIT_INTERNAL, "at %llu ns: %s",
 				    (unsigned long long)sim->now, ierr.msg);
@@ -1084,6 +1100,7 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 {
 	const struct wl_task *wt = &sim->wl->tasks[task_idx];
 	struct sched *s = sim->s;
+	size_t ph, ev, nr_timers = 0;
 	char comm[64];
 	int prio = 0;
 
@@ -1101,6 +1118,15 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 	sched_task_init(s, &t->task, t->tid, comm, (int)(idx % (size_t)s->nr_cpus));
 	if (!wt->nr_phases)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task %s: no events", wt->name);
+	/* the thread's own ("unique") timers, at most one per timer event: no allocation later */
+	for (ph = 0; ph < wt->nr_phases; ph++)
+		for (ev = 0; ev < wt->phases[ph].nr_events; ev++)
+			nr_timers += wt->phases[ph].events[ev].type == WL_EV_TIMER;
+	if (nr_timers) {
+		t->timers = calloc(nr_timers, sizeof(*t->timers));
+		if (!t->timers)
+			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	}
 	if (wt->has_cpus && sched_setaffinity(s, &t->task, &wt->cpus, err) < 0)
 		return dlb_err_prefix(err, "task %s", wt->name);
 	if (wt->policy == WL_POLICY_FIFO || wt->policy == WL_POLICY_RR)
@@ -1211,14 +1237,6 @@ void dlb_sim_free(struct dlb_sim *sim)
 		return;
 	for (i = 0; sim->thr && i < sim->nr_thr; i++)
 		free(sim->thr[i].timers);
-	for (i = 0; sim->mutexes && i < sim->wl->nr_resources; i++) {
-		struct rt_mutex_waiter *w = sim->mutexes[i].waiters, *nx;
-
-		for (; w; w = nx) {
-			nx = w->next;
-			free(w);
-		}
-	}
 	free(sim->thr);
 	free(sim->mutexes);
 	free(sim->waitq);
