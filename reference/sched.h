@@ -230,6 +230,8 @@ struct sched_class {
 	void (*post_schedule)(struct rq *rq);
 	void (*task_woken)(struct rq *rq, struct task_struct *p);
 	void (*set_cpus_allowed)(struct task_struct *p, const struct dlb_cpumask *new_mask);
+	void (*rq_online)(struct rq *rq);
+	void (*rq_offline)(struct rq *rq);
 	void (*set_curr_task)(struct rq *rq);
 	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
 	void (*switched_from)(struct rq *rq, struct task_struct *p);

@@ -310,6 +310,40 @@ const struct sched_class idle_sched_class = {
 
 /* ---- core ------------------------------------------------------------- */
 
+/*
+ * set_rq_online()/set_rq_offline() (kernel/sched.c of 3.2): a CPU joins or
+ * leaves its root domain and every class hears of it.  The simulator has no
+ * CPU hotplug and one root domain: every rq goes online at sched_create()
+ * and offline at sched_free().
+ */
+static void set_rq_online(struct rq *rq)
+{
+	const struct sched_class *class;
+
+	if (rq->online)
+		return;
+	dlb_cpumask_set(&rq->rd->online, (unsigned int)rq->cpu);
+	rq->online = 1;
+	for_each_class(class) {
+		if (class->rq_online)
+			class->rq_online(rq);
+	}
+}
+
+static void set_rq_offline(struct rq *rq)
+{
+	const struct sched_class *class;
+
+	if (!rq->online)
+		return;
+	for_each_class(class) {
+		if (class->rq_offline)
+			class->rq_offline(rq);
+	}
+	dlb_cpumask_clr(&rq->rd->online, (unsigned int)rq->cpu);
+	rq->online = 0;
+}
+
 static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	p->sched_class->enqueue_task(rq, p, flags);
@@ -889,14 +923,13 @@ struct sched *sched_create(const struct sched_create_opts *o, const struct sched
 		char name[16];
 
 		dlb_cpumask_set(&s->rd.span, (unsigned int)i);
-		dlb_cpumask_set(&s->rd.online, (unsigned int)i);
 		rq->cpu = i;
-		rq->online = 1;
 		rq->s = s;
 		rq->rd = &s->rd;
 		init_dl_rq(&rq->dl);
 		list_rq_init(&rq->rt);
 		list_rq_init(&rq->cfs);
+		set_rq_online(rq);
 		snprintf(name, sizeof(name), "swapper/%d", i);
 		idle->sched = s;
 		sched_task_init(s, idle, 0, name, i);
@@ -915,8 +948,13 @@ nomem:
 
 void sched_free(struct sched *s)
 {
+	int i;
+
 	if (!s)
 		return;
+	for (i = 0; s->rqs && i < s->nr_cpus; i++)
+		if (s->rqs[i].s)
+			set_rq_offline(&s->rqs[i]);
 	cpudl_cleanup(&s->rd.cpudl);
 	free(s->rqs);
 	free(s->idle_tasks);

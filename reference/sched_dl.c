@@ -1480,6 +1480,26 @@ static void prio_changed_dl(struct rq *rq, struct task_struct *p, int oldprio)
 	}
 }
 
+/* [004, 007] Assumes rq->lock is held */
+static void rq_online_dl(struct rq *rq)
+{
+	if (rq->dl.overloaded)
+		dl_set_overload(rq);
+
+	if (rq->dl.dl_nr_running > 0 && rq->s->cpu_select == CPU_SELECT_HEAP)
+		cpudl_set(&rq->rd->cpudl, rq->cpu, rq->dl.earliest_dl.curr, 1);
+}
+
+/* [004, 007] Assumes rq->lock is held */
+static void rq_offline_dl(struct rq *rq)
+{
+	if (rq->dl.overloaded)
+		dl_clear_overload(rq);
+
+	if (rq->s->cpu_select == CPU_SELECT_HEAP)
+		cpudl_set(&rq->rd->cpudl, rq->cpu, 0, 0);
+}
+
 void sched_bench_set_cpu_dl(struct sched *s, int cpu, u64 dl)
 {
 	struct rq *rq = cpu_rq(s, cpu);
@@ -1541,6 +1561,8 @@ const struct sched_class dl_sched_class = {
 	.put_prev_task		= put_prev_task_dl,
 	.select_task_rq		= select_task_rq_dl,
 	.set_cpus_allowed	= set_cpus_allowed_dl,
+	.rq_online		= rq_online_dl,
+	.rq_offline		= rq_offline_dl,
 	.pre_schedule		= pre_schedule_dl,
 	.post_schedule		= post_schedule_dl,
 	.task_woken		= task_woken_dl,
