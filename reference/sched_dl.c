@@ -1428,6 +1428,13 @@ static void switched_to_dl(struct rq *rq, struct task_struct *p)
 		if (rq->dl.overloaded && push_dl_task(rq) && rq != task_rq(p))
 			/* Only reschedule if pushing failed */
 			check_resched = 0;
+		/*
+		 * Seed bug fixed, as later mainline (4.x: "if (dl_task(rq->curr))
+		 * check_preempt_curr_dl(); else resched_curr(rq)"): the seed
+		 * checks only "if (check_resched && task_has_dl_policy(rq->curr))",
+		 * so a task just boosted into -deadline waited behind a running
+		 * fair or RT task (test_golden.c: inheritance_boost_preempts).
+		 */
 		if (check_resched) {
 			if (dl_task(rq->curr))
 				check_preempt_curr_dl(rq, p, 0);

@@ -567,6 +567,58 @@ static void test_inheritance_chain(void **state)
 	wlb_free(wl);
 }
 
+/*
+ * A boost across CPUs preempts a lower class at once (switched_to_dl() as
+ * later mainline, docs/reference.md): fair o holds m on CPU 0 for 10 ms;
+ * fair f, pinned to CPU 0, takes over at 3 (o's slice ends); -deadline w on
+ * CPU 1 blocks on m at 4.  o, boosted into -deadline, preempts f at 4 and
+ * runs until it unlocks at 11, then w runs.  The seed's switched_to_dl()
+ * only checks preemption when current has the -deadline policy: o waited
+ * for f's slice to end at 6.
+ */
+static void test_inheritance_boost_preempts(void **state)
+{
+	struct workload *wl = wlb_new(20 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int ow, w, f, m, tm;
+
+	(void)state;
+	m = wlb_res(wl, "m", WL_RES_MUTEX);
+	tm = wlb_res(wl, "tw", WL_RES_TIMER);
+	ow = wlb_task(wl, "o", WL_POLICY_OTHER, 0, 0, 0);
+	wlb_ev(wl, ow, WL_EV_LOCK, 0, m);
+	wlb_ev(wl, ow, WL_EV_RUN, 10 * MS, -1);
+	wlb_ev(wl, ow, WL_EV_UNLOCK, 0, m);
+	wlb_ev(wl, ow, WL_EV_SLEEP, 300 * MS, -1);
+	w = wlb_task(wl, "w", WL_POLICY_DEADLINE, 2 * MS, 20 * MS, 20 * MS);
+	wl->tasks[w].delay_ns = 4 * MS;
+	wlb_ev(wl, w, WL_EV_LOCK, 0, m);
+	wlb_ev(wl, w, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, w, WL_EV_UNLOCK, 0, m);
+	wlb_ev(wl, w, WL_EV_TIMER, 20 * MS, tm);
+	f = wlb_task(wl, "f", WL_POLICY_OTHER, 0, 0, 0);
+	wl->tasks[f].delay_ns = 500 * US;
+	wl->tasks[f].has_cpus = true;
+	dlb_cpumask_set(&wl->tasks[f].cpus, 0);
+	wlb_ev(wl, f, WL_EV_RUN, 10 * MS, -1);
+	wlb_ev(wl, f, WL_EV_SLEEP, 300 * MS, -1);
+	wlb_opts(&o, 2);
+	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>o-0\n"
+		       "3000 0 o-0>f-2\n"
+		       "4000 1 swapper/1>w-1\n"
+		       "4000 1 w-1>swapper/1\n"
+		       "4000 0 f-2>o-0\n"
+		       "11000 0 o-0>f-2\n"
+		       "11000 1 swapper/1>w-1\n"
+		       "12000 1 w-1>swapper/1\n");
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
 /* Admission as the kernel's: 2 CPUs give 1.8 of DL bandwidth (fair server 5 %). */
 static void test_admission(void **state)
 {
@@ -641,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_inheritance),
 		cmocka_unit_test(test_inheritance_fair_owner),
 		cmocka_unit_test(test_inheritance_chain),
+		cmocka_unit_test(test_inheritance_boost_preempts),
 		cmocka_unit_test(test_admission),
 		cmocka_unit_test(test_checkparam),
 	};
