@@ -455,6 +455,8 @@ struct sched *sched_of(struct task_struct *p);
 void update_rq_clock(struct rq *rq);
 
 /* --- dl class (sched_dl.c) --------------------------------------------- */
+/* The -deadline task at the end of @p's chain of (boosted) top waiters, or NULL/not -deadline. */
+struct task_struct *pi_dl_top_task(struct task_struct *p);
 void dl_task_timer(struct sched *s, struct task_struct *p);
 int dl_bw_admit(struct sched *s, struct task_struct *p, u64 new_bw, struct dlb_err *err);
 void init_dl_rq(struct dl_rq *dl_rq);

@@ -634,9 +634,22 @@ static void rt_mutex_setprio(struct task_struct *p, int prio)
 	 *      --> -dl task blocks on mutex A and could preempt the
 	 *          running task
 	 */
+	/*
+	 * Seed bug fixed: the draft compares with p->pi_top_task's deadline
+	 * whatever that task is.  An RT top waiter's dl.deadline is unused
+	 * (0), so a throttled -deadline owner was "boosted" by an RT waiter,
+	 * un-throttled and, boosted, never throttled again until it unlocked
+	 * (test_golden.c: inheritance_rt_waiter).  As mainline 5.11
+	 * (2279f540ea7d): only a -deadline top waiter boosts, "pi_task &&
+	 * dl_prio(pi_task->prio) && dl_entity_preempt(&pi_task->dl, &p->dl)",
+	 * and in a chain that is the -deadline task at its end.
+	 */
 	if (dl_prio(prio)) {
+		struct task_struct *pi_task = pi_dl_top_task(p);
+
 		if (!dl_prio(p->normal_prio) ||
-		    (p->pi_top_task && dl_time_before(p->pi_top_task->dl.deadline, p->dl.deadline))) {
+		    (pi_task && dl_prio(pi_task->normal_prio) &&
+		     dl_time_before(pi_task->dl.deadline, p->dl.deadline))) {
 			p->dl.dl_boosted = 1;
 			p->dl.dl_throttled = 0;
 			enqueue_flag = ENQUEUE_REPLENISH;

@@ -723,7 +723,7 @@ static void dequeue_dl_entity(struct sched_dl_entity *dl_se)
  * pi_task->dl.pi_se); we follow the chain of boosted top waiters to the
  * -deadline task at its end, which is the same entity.
  */
-static struct task_struct *pi_dl_top_task(struct task_struct *p)
+struct task_struct *pi_dl_top_task(struct task_struct *p)
 {
 	struct task_struct *pi_task = p->pi_top_task;
 	int depth = 0;

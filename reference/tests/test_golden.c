@@ -619,6 +619,54 @@ static void test_inheritance_boost_preempts(void **state)
 	wlb_free(wl);
 }
 
+/*
+ * Only a -deadline waiter boosts a -deadline owner: o (1 ms every 10 ms)
+ * holds m for 3 ms of work and is throttled at 1 until 10; FIFO r blocks on
+ * m at 2.  r's priority is below o's, o inherits nothing and stays
+ * throttled: it runs 10-11 and 20-21, unlocks at 21, and r runs then.  The
+ * draft compared r's unused deadline (0) with o's, "boosted" o, which
+ * un-throttled it and, never throttled while boosted, let it run 2 to 4:
+ * 2 ms over its reservation.
+ */
+static void test_inheritance_rt_waiter(void **state)
+{
+	struct workload *wl = wlb_new(30 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int ow, r, m, tm;
+
+	(void)state;
+	m = wlb_res(wl, "m", WL_RES_MUTEX);
+	tm = wlb_res(wl, "to", WL_RES_TIMER);
+	ow = wlb_task(wl, "o", WL_POLICY_DEADLINE, 1 * MS, 10 * MS, 10 * MS);
+	wlb_ev(wl, ow, WL_EV_LOCK, 0, m);
+	wlb_ev(wl, ow, WL_EV_RUN, 3 * MS, -1);
+	wlb_ev(wl, ow, WL_EV_UNLOCK, 0, m);
+	wlb_ev(wl, ow, WL_EV_TIMER, 100 * MS, tm);
+	r = wlb_task(wl, "r", WL_POLICY_FIFO, 0, 0, 0);
+	wl->tasks[r].priority = 50;
+	wl->tasks[r].delay_ns = 2 * MS;
+	wlb_ev(wl, r, WL_EV_LOCK, 0, m);
+	wlb_ev(wl, r, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, r, WL_EV_UNLOCK, 0, m);
+	wlb_ev(wl, r, WL_EV_SLEEP, 300 * MS, -1);
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>o-0\n"
+		       "1000 0 o-0>swapper/0\n"
+		       "2000 0 swapper/0>r-1\n"
+		       "2000 0 r-1>swapper/0\n"
+		       "10000 0 swapper/0>o-0\n"
+		       "11000 0 o-0>swapper/0\n"
+		       "20000 0 swapper/0>o-0\n"
+		       "21000 0 o-0>r-1\n"
+		       "22000 0 r-1>swapper/0\n");
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
 /* Admission as the kernel's: 2 CPUs give 1.8 of DL bandwidth (fair server 5 %). */
 static void test_admission(void **state)
 {
@@ -694,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_inheritance_fair_owner),
 		cmocka_unit_test(test_inheritance_chain),
 		cmocka_unit_test(test_inheritance_boost_preempts),
+		cmocka_unit_test(test_inheritance_rt_waiter),
 		cmocka_unit_test(test_admission),
 		cmocka_unit_test(test_checkparam),
 	};
