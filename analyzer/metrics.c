@@ -53,7 +53,9 @@ struct task {
 
 	/* for inferring releases (rt-app markers) and predicting deadlines */
 	bool woke_since_done, last_valid;
-	u64 last_wakeup, last_rel, last_dl;
+	u64 last_wakeup, last_rel, last_dl, last_end;
+	bool zero_valid;		/* rt-app's zero time, which its timer counts from */
+	u64 zero;
 };
 
 struct cpu {
@@ -85,6 +87,9 @@ struct dlb_metrics {
 	size_t nr_waiting, waiting_alloc;
 	bool started, finished, dirty;
 	u64 last_ts;
+	/* the last rt-app zero time (CLOCK_REF marker), for the threads that start after it */
+	bool clock_ref_valid;
+	u64 clock_ref;
 	/* CPU summary for inversion, recomputed when dirty */
 	bool any_free, max_valid;
 	u64 max_dl;
@@ -141,6 +146,8 @@ const char *dlb_rel_src_str(enum dlb_rel_src s)
 	case DLB_REL_WAKEUP:	return "wakeup";
 	case DLB_REL_PERIOD:	return "period";
 	case DLB_REL_BEGIN:	return "begin";
+	case DLB_REL_CLOCK_REF:	return "clock_ref";
+	case DLB_REL_LATE_END:	return "late_end";
 	}
 	return "unknown";
 }
@@ -315,6 +322,33 @@ static void task_name(struct dlb_metrics *m, struct task *t, const char *comm)
 		return;
 	snprintf(t->pub.name, sizeof(t->pub.name), "%.*s", DLB_COMM_LEN, comm);
 	task_named(m, t);
+}
+
+/*
+ * Is @comm a name parameters were given for?  Such a thread is followed
+ * from its first sched event, before it is a DL task: rt-app 1.0 renames
+ * its threads and makes them DL only then, and a first job that ends
+ * without a switch (a late one) would otherwise end before its name is
+ * known, and without its deadline.
+ */
+static bool named_wanted(const struct dlb_metrics *m, const char *comm)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_named && comm && comm[0]; i++)
+		if (!strncmp(m->named[i].name, comm, DLB_COMM_LEN))
+			return true;
+	return false;
+}
+
+/* The task of @pid, created if it is a DL task or a named one; -1: out of memory. */
+static int task_lookup(struct dlb_metrics *m, int pid, bool dl, const char *comm, struct task **tp)
+{
+	*tp = task_find(m, pid);
+	if (*tp || (!dl && !named_wanted(m, comm)))
+		return 0;
+	*tp = task_get(m, pid);
+	return *tp ? 0 : -1;
 }
 
 int dlb_metrics_set_params_by_name(struct dlb_metrics *m, const char *name, u64 runtime,
@@ -560,29 +594,63 @@ static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 	t->last_valid = true;
 	t->last_rel = t->rel;
 	t->last_dl = t->dl_valid ? t->dl : 0;
+	t->last_end = end;
 }
 
 /*
- * Release of a job whose markers carry none (rt-app): the thread's wake-up
- * since its previous job ended (the timer's expiry wakes it), else the
- * previous release plus the period (the timer had already expired), else
- * the begin marker itself.
+ * Release of a job whose markers carry none (rt-app), as rt-app's timer
+ * sets it (src/rt-app.c, case rtapp_timer, identical in 1.0 and upstream):
+ *
+ *	t_next += period;			// t_next starts at the zero time
+ *	if (now < t_next)
+ *		clock_nanosleep(.., TIMER_ABSTIME, &t_next, NULL);
+ *	else if (timer.relative)		// the default mode
+ *		clock_gettime(CLOCK_MONOTONIC, &t_next);
+ *
+ * So the first job is released at rt-app's zero time ("[0] sets zero
+ * time"), or at the end of the thread's "delay" (a sleep after its start
+ * marker); job k + 1 at r_k + P when job k ended before that instant (the
+ * thread slept until it), else at job k's end (a late job re-arms the
+ * timer from its end and goes on without sleeping).  The previous
+ * release + P of a late job would be a release rt-app never made: it
+ * counts misses its logs do not show and lateness that grows with every
+ * late job.  P is the DL period: the timer's period is not in the trace.
+ * Two checks keep a wrong guess from running on: a wake-up before r_k + P
+ * (the timer cannot expire early: r_k was guessed too late, e.g. without
+ * a zero time) and a wake-up a period or more after it (no timer of period
+ * P: a sleep paces the loop) both make the wake-up the release.  A wake-up
+ * late by less than a period is the timer's: its lateness is wake-up
+ * latency (5.6 ms seen on a loaded 2-CPU VM), not a later release.
  */
 static void job_infer_release(struct task *t, u64 begin)
 {
 	const struct dlb_task_metrics *p = &t->pub;
+	u64 next = t->last_rel + p->period;
 
-	if (t->woke_since_done) {
+	if (!t->last_valid && t->woke_since_done) {
 		t->rel = t->last_wakeup;
 		t->rel_src = DLB_REL_WAKEUP;
-	} else if (t->last_valid && p->period) {
-		t->rel = t->last_rel + p->period;
+	} else if (!t->last_valid && t->zero_valid) {
+		t->rel = t->zero;
+		t->rel_src = DLB_REL_CLOCK_REF;
+	} else if (!t->last_valid || !p->period) {
+		t->rel = t->woke_since_done ? t->last_wakeup : begin;
+		t->rel_src = t->woke_since_done ? DLB_REL_WAKEUP : DLB_REL_BEGIN;
+	} else if (t->woke_since_done) {
+		bool timer = !dl_time_before(t->last_wakeup, next) &&
+			     t->last_wakeup - next < p->period;
+
+		t->rel = timer ? next : t->last_wakeup;
+		t->rel_src = timer ? DLB_REL_PERIOD : DLB_REL_WAKEUP;
+	} else if (dl_time_before(t->last_end, next)) {
+		/* ended in time but did not sleep: the timer had just expired */
+		t->rel = next;
 		t->rel_src = DLB_REL_PERIOD;
-		if (dl_time_before(begin, t->rel)) {
-			t->rel = begin;
-			t->rel_src = DLB_REL_BEGIN;
-		}
 	} else {
+		t->rel = t->last_end;
+		t->rel_src = DLB_REL_LATE_END;
+	}
+	if (dl_time_before(begin, t->rel)) {
 		t->rel = begin;
 		t->rel_src = DLB_REL_BEGIN;
 	}
@@ -751,7 +819,8 @@ static int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 	 * as the released task), task attributes and run markers.
 	 */
 	if (r == 0 || mk.kind == DLB_MARK_JOB_BEGIN || mk.kind == DLB_MARK_JOB_END ||
-	    mk.kind == DLB_MARK_OTHER) {
+	    mk.kind == DLB_MARK_OTHER || mk.kind == DLB_MARK_TASK_START ||
+	    mk.kind == DLB_MARK_CLOCK_REF) {
 		struct cpu *c = cpu_get(m, ev->cpu);
 
 		if (c && ev->pid > 0)
@@ -767,6 +836,10 @@ static int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 		marker_run(m, &mk);
 		return 0;
 	case DLB_MARK_OTHER:
+		return 0;
+	case DLB_MARK_CLOCK_REF:
+		m->clock_ref = ev->ts;
+		m->clock_ref_valid = true;
 		return 0;
 	default:
 		break;
@@ -789,6 +862,16 @@ static int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 	case DLB_MARK_JOB_END:
 		m->run.job_markers++;
 		job_end(m, t, &mk, ev);
+		break;
+	case DLB_MARK_TASK_START:
+		/*
+		 * Its timer counts from the zero time set before it started (the
+		 * latest: of several rt-app processes, never an earlier one's);
+		 * what woke it so far was rt-app's start barrier, not a release.
+		 */
+		t->zero = m->clock_ref;
+		t->zero_valid = m->clock_ref_valid;
+		t->woke_since_done = false;
 		break;
 	case DLB_MARK_TASK_EXIT:
 	default:
@@ -867,16 +950,10 @@ static int ev_switch(struct dlb_metrics *m, struct cpu *c, const struct dlb_even
 
 	m->run.switches++;
 	c->pub.switches++;
-	if (ev->sw.prev_pid) {
-		prev = prev_dl ? task_get(m, ev->sw.prev_pid) : task_find(m, ev->sw.prev_pid);
-		if (prev_dl && !prev)
-			return -1;
-	}
-	if (ev->sw.next_pid) {
-		next = next_dl ? task_get(m, ev->sw.next_pid) : task_find(m, ev->sw.next_pid);
-		if (next_dl && !next)
-			return -1;
-	}
+	if (ev->sw.prev_pid && task_lookup(m, ev->sw.prev_pid, prev_dl, ev->sw.prev_comm, &prev))
+		return -1;
+	if (ev->sw.next_pid && task_lookup(m, ev->sw.next_pid, next_dl, ev->sw.next_comm, &next))
+		return -1;
 	/* what ran before the first switch on this CPU is what it switches away from */
 	if (c->known)
 		cpu_account(c, ev->ts, c->curr_pid, c->curr_dl, c->since);
@@ -906,12 +983,14 @@ static int ev_switch(struct dlb_metrics *m, struct cpu *c, const struct dlb_even
 static int ev_wakeup(struct dlb_metrics *m, const struct dlb_event *ev)
 {
 	bool dl = ev->wake.prio == DLB_PRIO_DL;
-	struct task *t = dl ? task_get(m, ev->wake.pid) : task_find(m, ev->wake.pid);
 	struct dlb_task_metrics *p;
+	struct task *t;
 
 	m->run.wakeups++;
+	if (task_lookup(m, ev->wake.pid, dl, ev->wake.comm, &t))
+		return -1;
 	if (!t)
-		return dl ? -1 : 0;
+		return 0;
 	p = &t->pub;
 	if (dl)
 		p->is_dl = true;
@@ -1102,6 +1181,32 @@ static int cmp_task(const void *a, const void *b)
 	return x->pub.tid < y->pub.tid ? -1 : x->pub.tid > y->pub.tid;
 }
 
+/*
+ * A deadline task whose jobs have no deadline (rt-app 1.0 markers carry
+ * none, and neither the folder nor --params gave its parameters): "0
+ * misses" would be a verdict on nothing.  Say so, naming the first task.
+ */
+static void flag_no_deadline(struct dlb_metrics *m)
+{
+	char who[DLB_NAME_MAX];
+	size_t i;
+
+	for (i = 0; i < m->nr_tasks; i++) {
+		const struct dlb_task_metrics *p = &m->sorted[i]->pub;
+
+		if (!p->is_dl || !p->jobs_no_dl)
+			continue;
+		if (p->name[0])
+			snprintf(who, sizeof(who), "%s", p->name);
+		else
+			snprintf(who, sizeof(who), "%d", p->tid);
+		dlb_metrics_flag(m, DLB_Q_MISSES_NOT_JUDGED, p->jobs_no_dl,
+				 "task %s (tid %d): %llu of %llu jobs without a deadline; give its "
+				 "parameters: -p %s=RUNTIME,DEADLINE,PERIOD", who, p->tid,
+				 (unsigned long long)p->jobs_no_dl, (unsigned long long)p->jobs, who);
+	}
+}
+
 void dlb_metrics_finish(struct dlb_metrics *m)
 {
 	u64 open = 0;
@@ -1142,6 +1247,7 @@ void dlb_metrics_finish(struct dlb_metrics *m)
 	}
 	qsort(m->sorted, n, sizeof(*m->sorted), cmp_task);
 	m->run.jobs_open_at_end = open;
+	flag_no_deadline(m);
 	if (!m->run.events)
 		dlb_metrics_flag(m, DLB_Q_NO_EVENTS, 1, "not one event in the trace");
 	if (m->run.events && !m->run.switches)

@@ -441,6 +441,151 @@ static void test_rtapp10(void **state)
 	dlb_metrics_free(m);
 }
 
+/*
+ * rt-app 1.0 re-arms its timer from a late job's end (src/rt-app.c, timer
+ * event, relative mode).  Zero time at 0, P = D = 10 ms.  Job 0 (released
+ * at the zero time) works until 12000 µs: late, no sleep; job 1 is released
+ * at that end (not at 10000: rt-app never released a job there), works
+ * 3 ms and sleeps until 22000, its timer's expiry (the wake-up at 22030 is
+ * 30 µs of latency).  Job 2 ends at 24000.  The first job's name comes only
+ * with its end: parameters given by name still give it a deadline.
+ */
+static void test_rtapp10_late_rearm(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(0, 0, 100, "[0] sets zero time"),
+		eb_mark(50, 0, 100, "[0] starts"),
+		eb_mark(100, 0, 100, "[0] begins loop 0 phase 0 step 0"),
+		eb_switch(6000, 0, 100, 120, 0, 0, 120),
+		eb_wake(6001, 0, 100, 120),	/* a CFS sleep before sched_setattr */
+		eb_switch(6002, 0, 0, 120, 0, 100, R),
+		eb_mark(12000, 0, 100, "[0] end loop 0 phase 0 step 0"),
+		eb_mark(12001, 0, 100, "[0] begins loop 1 phase 0 step 0"),
+		eb_switch(15001, 0, 100, R, 1, 0, 120),
+		eb_wake(22030, 0, 100, R),
+		eb_switch(22031, 0, 0, 120, 0, 100, R),
+		eb_mark(22032, 0, 100, "[0] end loop 1 phase 0 step 0"),
+		eb_mark(22033, 0, 100, "[0] begins loop 2 phase 0 step 0"),
+		eb_switch(24000, 0, 100, R, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_task_metrics *t;
+	int i;
+
+	(void)state;
+	evs[3].sw.prev_comm[0] = '\0';
+	for (i = 4; i < (int)(sizeof(evs) / sizeof(evs[0])); i++) {
+		if (evs[i].type == DLB_EV_SWITCH)
+			snprintf(evs[i].sw.prev_pid == 100 ? evs[i].sw.prev_comm :
+				 evs[i].sw.next_comm, DLB_COMM_LEN, "dl_a");
+		if (evs[i].type == DLB_EV_WAKEUP)
+			snprintf(evs[i].wake.comm, DLB_COMM_LEN, "dl_a");
+	}
+	assert_int_equal(dlb_metrics_set_params_by_name(m, "dl_a", 2000 * US, 10000 * US,
+							10000 * US), 0);
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	t = dlb_metrics_task(m, 0);
+	assert_int_equal(t->jobs, 3);
+	assert_int_equal(t->jobs_no_dl, 0);
+	assert_int_equal(jobs[0].rel_src, DLB_REL_CLOCK_REF);
+	assert_int_equal(jobs[0].rel, 0);
+	assert_int_equal(jobs[0].end, 12000 * US);
+	assert_true(jobs[0].dl_known);
+	assert_int_equal(jobs[0].lateness, 2000 * US);
+	assert_int_equal(jobs[1].rel_src, DLB_REL_LATE_END);
+	assert_int_equal(jobs[1].rel, 12000 * US);
+	assert_int_equal(jobs[1].lateness, -6999 * US);
+	assert_false(jobs[1].miss);
+	assert_int_equal(jobs[2].rel_src, DLB_REL_PERIOD);
+	assert_int_equal(jobs[2].rel, 22000 * US);
+	assert_int_equal(jobs[2].wakeup_lat, 33 * US);
+	assert_int_equal(t->misses, 1);
+	assert_int_equal(t->lateness.max, 2000 * US);
+	assert_int_equal(dlb_metrics_run(m)->quality[DLB_Q_MISSES_NOT_JUDGED].count, 0);
+	dlb_metrics_free(m);
+}
+
+/*
+ * Release guesses that cannot be rt-app's timer are dropped for the
+ * wake-up: a thread that sleeps after its start marker (rt-app's "delay")
+ * is first released when it wakes; a wake-up before r + P (the timer
+ * cannot expire early), or a period or more after it (not a timer of
+ * period P), is the release.  P = D = 10 ms, no zero time in the trace.
+ */
+static void test_rtapp10_wakeup_guards(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(0, 0, 100, "[0] starts"),
+		eb_switch(1, 0, 100, R, 1, 0, 120),
+		eb_wake(5000, 0, 100, R),		/* delay ends */
+		eb_switch(5001, 0, 0, 120, 0, 100, R),
+		eb_mark(5002, 0, 100, "[0] begins loop 0 phase 0 step 0"),
+		eb_switch(6000, 0, 100, R, 1, 0, 120),
+		eb_wake(14990, 0, 100, R),		/* before 5000 + P */
+		eb_switch(14991, 0, 0, 120, 0, 100, R),
+		eb_mark(14992, 0, 100, "[0] end loop 0 phase 0 step 0"),
+		eb_mark(14993, 0, 100, "[0] begins loop 1 phase 0 step 0"),
+		eb_switch(16000, 0, 100, R, 1, 0, 120),
+		eb_wake(40000, 0, 100, R),		/* 15 ms after 14990 + P */
+		eb_switch(40001, 0, 0, 120, 0, 100, R),
+		eb_mark(40002, 0, 100, "[0] end loop 1 phase 0 step 0"),
+		eb_mark(40003, 0, 100, "[0] begins loop 2 phase 0 step 0"),
+		eb_switch(41000, 0, 100, R, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+
+	(void)state;
+	assert_int_equal(dlb_metrics_set_params(m, 100, "dl_a", 2000 * US, 10000 * US, 10000 * US),
+			 0);
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	assert_int_equal(nr_jobs, 3);
+	assert_int_equal(jobs[0].rel_src, DLB_REL_WAKEUP);
+	assert_int_equal(jobs[0].rel, 5000 * US);
+	assert_int_equal(jobs[1].rel_src, DLB_REL_WAKEUP);
+	assert_int_equal(jobs[1].rel, 14990 * US);
+	assert_int_equal(jobs[2].rel_src, DLB_REL_WAKEUP);
+	assert_int_equal(jobs[2].rel, 40000 * US);
+	assert_int_equal(dlb_metrics_task(m, 0)->misses, 0);
+	dlb_metrics_free(m);
+}
+
+/*
+ * rt-app 1.0 without parameters: its DL threads' jobs have no deadline,
+ * so "0 misses" would judge nothing: misses_not_judged (incomplete) names
+ * the task and how to give its parameters.  A SCHED_OTHER rt-app thread
+ * has no deadline to miss: not counted.
+ */
+static void test_rtapp10_no_params(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 0, 0, 120, 0, 100, R),
+		eb_mark(1, 0, 100, "[0] begins loop 0 phase 0 step 0"),
+		eb_switch(1001, 0, 100, R, 1, 200, 120),
+		eb_mark(1002, 0, 200, "[1] begins loop 0 phase 0 step 0"),
+		eb_switch(2002, 0, 200, 120, 1, 0, 120),
+		eb_wake(10000, 0, 100, R),
+		eb_switch(10004, 0, 0, 120, 0, 100, R),
+		eb_mark(10005, 0, 100, "[0] end loop 0 phase 0 step 0"),
+		eb_mark(10006, 0, 100, "[0] begins loop 1 phase 0 step 0"),
+		eb_switch(11006, 0, 100, R, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_run_metrics *r;
+
+	(void)state;
+	snprintf(evs[0].sw.next_comm, DLB_COMM_LEN, "dl_a");
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	r = dlb_metrics_run(m);
+	assert_int_equal(r->jobs, 3);	/* 2 of dl_a, 1 of the SCHED_OTHER thread */
+	assert_int_equal(r->misses, 0);
+	assert_int_equal(dlb_quality_severity(DLB_Q_MISSES_NOT_JUDGED), 1);
+	assert_int_equal(r->quality[DLB_Q_MISSES_NOT_JUDGED].count, 2);
+	assert_string_equal(r->quality[DLB_Q_MISSES_NOT_JUDGED].detail,
+			    "task dl_a (tid 100): 2 of 2 jobs without a deadline; give its "
+			    "parameters: -p dl_a=RUNTIME,DEADLINE,PERIOD");
+	dlb_metrics_free(m);
+}
+
 /* Upstream rt-app: parameters from rtapp_attrs, jobs from rtapp_loop start/end. */
 static void test_rtapp_upstream(void **state)
 {
@@ -492,6 +637,9 @@ int main(void)
 		cmocka_unit_test(test_no_sched_switch),
 		cmocka_unit_test(test_unmatched_and_clock),
 		cmocka_unit_test(test_rtapp10),
+		cmocka_unit_test(test_rtapp10_late_rearm),
+		cmocka_unit_test(test_rtapp10_wakeup_guards),
+		cmocka_unit_test(test_rtapp10_no_params),
 		cmocka_unit_test(test_rtapp_upstream),
 	};
 
