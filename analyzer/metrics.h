@@ -81,7 +81,7 @@ struct dlb_task_metrics {
 	struct dlb_stat lateness, response, wakeup_lat, exec;
 	u64 overruns, overrun_last, overrun_max;
 	u64 throttles;			/* dl_throttle events */
-	u64 throttles_inferred;		/* switched out runnable with runtime used up */
+	u64 throttles_inferred;		/* of its CBS replayed from the trace (cbs.h) */
 	u64 migrations, migrated_jobs;
 	struct dlb_stat mig_delay;	/* migration -> running on the destination */
 	struct dlb_stat exec_migrated, exec_unmigrated;

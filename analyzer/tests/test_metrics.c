@@ -55,8 +55,9 @@ static s64 pct(const struct dlb_stat *s, double p)
  * One CPU.  Job 0 (rel 0, dl 10 ms) is preempted by a non-DL task from 1010
  * to 9010 µs (8 ms of inversion), runs 3 ms in all (1 ms overrun of its
  * 2 ms runtime) and ends at 11010 µs: 1010 µs late.  Job 1 wakes at
- * 20000 (deadline predicted 10 ms + 10 ms: wrong, it is 30 ms), waits 5 µs on an idle
- * CPU, runs 1 ms and meets its deadline.
+ * 20000 (its CBS, replayed: deadline 10 ms passed, so a new one, 30 ms; not
+ * the 10 + 10 ms a prediction from the last job would say), waits 5 µs on
+ * an idle CPU, runs 1 ms and meets its deadline.
  */
 static void test_miss_overrun_inversion(void **state)
 {
@@ -100,9 +101,9 @@ static void test_miss_overrun_inversion(void **state)
 	assert_int_equal(t->preemptions, 1);
 	assert_int_equal(t->throttles_inferred, 0);
 	assert_int_equal(t->inversion_ns, 8005 * US);
-	/* job 1 came a period late: the deadline predicted at its wake-up (20 ms) was wrong */
-	assert_int_equal(t->dl_predicted, 1);
-	assert_int_equal(t->dl_mispredicted, 1);
+	/* the waiting deadline is the replayed CBS's: nothing predicted */
+	assert_int_equal(t->dl_predicted, 0);
+	assert_int_equal(t->dl_mispredicted, 0);
 	assert_int_equal(t->switches_in, 3);
 	assert_int_equal(t->cpu_time, (11010 - 0 - 8000 + 1015) * US);
 	r = dlb_metrics_run(m);
@@ -166,7 +167,7 @@ static void test_migration(void **state)
 	assert_int_equal(jobs[0].cpu_end, 1);
 	assert_int_equal(jobs[1].migrations, 0);
 	assert_int_equal(t->overruns, 0);
-	assert_int_equal(t->dl_predicted, 1);
+	assert_int_equal(t->dl_predicted, 0);	/* the replayed CBS's deadline */
 	assert_int_equal(t->dl_mispredicted, 0);
 	assert_int_equal(dlb_metrics_nr_cpus(m), 2);
 	c0 = dlb_metrics_cpu(m, 0);
@@ -230,9 +231,10 @@ static void test_inversion_gedf(void **state)
 
 /*
  * A job uses its 1 ms runtime and is switched out runnable: throttled
- * until its deadline (5 ms), not inverted meanwhile although the CPU
- * idles; after the replenishment (deadline 5 + 10 ms) it waits 200 µs
- * on the idle CPU: that is inversion.
+ * until the replenishment timer, at deadline - D + P = 10 ms (mainline's
+ * dl_next_period; D = 5, P = 10 ms), not inverted meanwhile although the
+ * CPU idles; replenished (deadline 15 ms), it waits 200 µs on the idle
+ * CPU: that is inversion.
  */
 static void test_throttle(void **state)
 {
@@ -242,9 +244,9 @@ static void test_throttle(void **state)
 			"runtime=1000000 deadline=5000000 period=10000000"),
 		eb_mark(0, 0, 100, "dlb_job: tid=100 job=0 event=begin rel=0 dl=5000000"),
 		eb_switch(1000, 0, 100, R, 0, 0, 120),
-		eb_switch(5200, 0, 0, 120, 0, 100, R),
-		eb_mark(5300, 0, 100, "dlb_job: tid=100 job=0 event=end"),
-		eb_switch(5300, 0, 100, R, 1, 0, 120),
+		eb_switch(10200, 0, 0, 120, 0, 100, R),
+		eb_mark(10300, 0, 100, "dlb_job: tid=100 job=0 event=end"),
+		eb_switch(10300, 0, 100, R, 1, 0, 120),
 	};
 	struct dlb_metrics *m = mk();
 	const struct dlb_task_metrics *t;
@@ -258,7 +260,89 @@ static void test_throttle(void **state)
 	assert_int_equal(t->exec.max, 1100 * US);
 	assert_int_equal(t->overrun_max, 100 * US);
 	assert_int_equal(t->misses, 1);
-	assert_int_equal(t->lateness.max, 300 * US);
+	assert_int_equal(t->lateness.max, 5300 * US);
+	dlb_metrics_free(m);
+}
+
+/*
+ * The CBS budget is the kernel's, per period and carried across periods,
+ * not the job's; and it is what the kernel charged (sched_stat_runtime),
+ * not the time between switches.  A greedy task (Q 2 ms, D = P = 10 ms)
+ * on one CPU, one job: it runs 0..3000 (the kernel notices the exhausted
+ * budget at a tick: 1 ms overrun), throttled until 10000 (deadline - D +
+ * P), replenished there with 2 - 1 = 1 ms and deadline 20 ms; it runs
+ * 10000..10600 but the kernel charges it 1000 µs (from a stale rq clock),
+ * so it is throttled again, not preempted, until 20000; then it runs and
+ * ends.  The CPU idles meanwhile: no inversion, the task was not ready.
+ * (Before: the throttles were guessed from the job's execution time
+ * against the job's deadline, the second one was taken for a preemption,
+ * and the 9.4 ms until 20000 counted as inversion.)
+ */
+static void test_throttle_cbs(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(0, 0, 100, "dlb_task: tid=100 name=g policy=deadline prio=0 "
+			"runtime=2000000 deadline=10000000 period=10000000"),
+		eb_wake(0, 0, 100, R),
+		eb_switch(0, 0, 0, 120, 0, 100, R),
+		eb_mark(0, 0, 100, "dlb_job: tid=100 job=0 event=begin rel=0 dl=10000000"),
+		eb_runtime(3000, 0, 100, 3000),
+		eb_switch(3000, 0, 100, R, 0, 0, 120),
+		eb_switch(10000, 0, 0, 120, 0, 100, R),
+		eb_runtime(10600, 0, 100, 1000),
+		eb_switch(10600, 0, 100, R, 0, 0, 120),
+		eb_switch(20000, 0, 0, 120, 0, 100, R),
+		eb_runtime(21000, 0, 100, 1000),
+		eb_mark(21000, 0, 100, "dlb_job: tid=100 job=0 event=end"),
+		eb_switch(21000, 0, 100, R, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_task_metrics *t;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	t = dlb_metrics_task(m, 0);
+	assert_int_equal(t->throttles_inferred, 2);
+	assert_int_equal(t->preemptions, 0);
+	assert_int_equal(t->inversion_ns, 0);
+	assert_int_equal(dlb_metrics_run(m)->inversion_ns, 0);
+	assert_int_equal(t->misses, 1);
+	assert_int_equal(t->exec.max, 4600 * US);
+	dlb_metrics_free(m);
+}
+
+/*
+ * G-EDF owes a free CPU to the earliest waiting job only.  Two CPUs: CPU 0
+ * runs A (dl 10 ms), CPU 1 a fair task; B (dl 12 ms) and C (dl 14 ms) wake
+ * at 1000 and wait until 1500: B is inverted (it should have CPU 1), C is
+ * not (A and B come first: two jobs for two CPUs).  Then B runs on CPU 1
+ * and C waits behind A and B: no inversion.
+ */
+static void test_inversion_rank(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 0, 0, 120, 0, 101, R),
+		eb_mark(0, 0, 101, "dlb_job: tid=101 job=0 event=begin rel=0 dl=10000000"),
+		eb_switch(0, 1, 0, 120, 0, 200, 120),
+		eb_mark(1000, 0, 101, "dlb_job: tid=102 job=0 event=release rel=1000000 dl=12000000"),
+		eb_wake(1000, 0, 102, R),
+		eb_mark(1000, 0, 101, "dlb_job: tid=103 job=0 event=release rel=1000000 dl=14000000"),
+		eb_wake(1000, 0, 103, R),
+		eb_switch(1500, 1, 200, 120, 0, 102, R),
+		eb_mark(1500, 1, 102, "dlb_job: tid=102 job=0 event=begin rel=1000000 dl=12000000"),
+		eb_mark(2000, 1, 102, "dlb_job: tid=102 job=0 event=end"),
+		eb_switch(2000, 1, 102, R, 1, 103, R),
+		eb_mark(2000, 1, 103, "dlb_job: tid=103 job=0 event=begin rel=1000000 dl=14000000"),
+		eb_mark(2500, 1, 103, "dlb_job: tid=103 job=0 event=end"),
+	};
+	struct dlb_metrics *m = mk();
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	assert_int_equal(dlb_metrics_task_by_tid(m, 102)->inversion_ns, 500 * US);
+	assert_int_equal(dlb_metrics_task_by_tid(m, 103)->inversion_ns, 0);
+	assert_int_equal(dlb_metrics_run(m)->inversion_ns, 500 * US);
+	assert_int_equal(dlb_metrics_run(m)->inversion_sum_ns, 500 * US);
 	dlb_metrics_free(m);
 }
 
@@ -631,6 +715,8 @@ int main(void)
 		cmocka_unit_test(test_migration),
 		cmocka_unit_test(test_inversion_gedf),
 		cmocka_unit_test(test_throttle),
+		cmocka_unit_test(test_throttle_cbs),
+		cmocka_unit_test(test_inversion_rank),
 		cmocka_unit_test(test_lost_events),
 		cmocka_unit_test(test_job_without_deadline),
 		cmocka_unit_test(test_empty),
