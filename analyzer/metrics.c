@@ -669,7 +669,7 @@ static int cmp_waiting(const void *a, const void *b)
 	return x->pub.tid < y->pub.tid ? -1 : x->pub.tid > y->pub.tid;
 }
 
-/* The replenishment timer fires at @at: the CBS moves the deadline on by a period per period of runtime owed. */
+/* The replenishment timer fires at @at: a period's runtime per period the deadline moves on. */
 static void task_unthrottle(struct dlb_metrics *m, struct task *t, u64 at)
 {
 	struct dlb_cbs *c = task_cbs(m, t);
@@ -1186,10 +1186,34 @@ static int ev_switch(struct dlb_metrics *m, struct cpu *c, const struct dlb_even
 	return 0;
 }
 
+/*
+ * The job a wake-up releases has not said its deadline yet (begin comes
+ * when it runs).  The kernel's EDF compares the CBS's, which the replay
+ * has just set; without one: rt-app's is the wake-up + D, ours is the
+ * release marker's, or predicted as the last one + P.
+ */
+static void wakeup_deadline(struct dlb_metrics *m, struct task *t, u64 ts)
+{
+	const struct dlb_task_metrics *p = &t->pub;
+
+	if (task_cbs(m, t) && t->cbs.valid)
+		return;
+	if (t->rtapp && p->param_src != DLB_PARAM_NONE) {
+		t->sched_dl = ts + p->deadline;
+		t->sched_dl_valid = true;
+	} else if (t->pend_rel && t->pend_dl_valid) {
+		t->sched_dl = t->pend_dl;
+		t->sched_dl_valid = true;
+	} else if (t->last_valid && t->last_dl && p->period) {
+		t->sched_dl = t->last_dl + p->period;
+		t->sched_dl_valid = true;
+		t->predicted = true;
+	}
+}
+
 static int ev_wakeup(struct dlb_metrics *m, const struct dlb_event *ev)
 {
 	bool dl = ev->wake.prio == DLB_PRIO_DL;
-	struct dlb_task_metrics *p;
 	struct task *t;
 
 	m->run.wakeups++;
@@ -1197,7 +1221,6 @@ static int ev_wakeup(struct dlb_metrics *m, const struct dlb_event *ev)
 		return -1;
 	if (!t)
 		return 0;
-	p = &t->pub;
 	task_dl_now(t, dl);
 	task_name(m, t, ev->wake.comm);
 	if (t->cpu >= 0)
@@ -1206,24 +1229,7 @@ static int ev_wakeup(struct dlb_metrics *m, const struct dlb_event *ev)
 	if (!t->in_job) {
 		t->last_wakeup = ev->ts;
 		t->woke_since_done = true;
-		/*
-		 * The job this wake-up releases has not said its deadline yet
-		 * (begin comes when it runs): rt-app's is the wake-up + D, ours
-		 * is the release marker's, or predicted as the last one + P.
-		 */
-		if (task_cbs(m, t) && t->cbs.valid) {
-			/* the CBS's own deadline, set just above */
-		} else if (t->rtapp && p->param_src != DLB_PARAM_NONE) {
-			t->sched_dl = ev->ts + p->deadline;
-			t->sched_dl_valid = true;
-		} else if (t->pend_rel && t->pend_dl_valid) {
-			t->sched_dl = t->pend_dl;
-			t->sched_dl_valid = true;
-		} else if (t->last_valid && t->last_dl && p->period) {
-			t->sched_dl = t->last_dl + p->period;
-			t->sched_dl_valid = true;
-			t->predicted = true;
-		}
+		wakeup_deadline(m, t, ev->ts);
 	}
 	return task_set_ready(m, t, true);
 }
