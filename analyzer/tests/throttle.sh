@@ -69,7 +69,7 @@ if [ -x "$BIN/dlb-sim" ]; then
 			n++; w += $11; if ($7 % 10000000) odd++ }
 			END { print n, w, odd + 0 }' "$T/eg/jobs.csv")" "33 33000000 0"
 else
-	for i in 1 2 3 4 5 6 7; do skip "reference" "dlb-sim not built"; done
+	for _ in 1 2 3 4 5 6 7; do skip "reference" "dlb-sim not built"; done
 fi
 
 if [ -d "$F/rtapp-cbs" ]; then
@@ -86,5 +86,5 @@ if [ -d "$F/rtapp-cbs" ]; then
 	expect_eq "kernel: the hog's inversion under 5 % of the run" \
 		"$(awk -v i="$inv" -v d="$dur" 'BEGIN { print (i * 20 < d) ? "yes" : "no: " i " ns of " d }')" yes
 else
-	for i in 1 2 3; do skip "kernel" "fixture analyzer/tests/fixtures/rtapp-cbs not in this tree"; done
+	for _ in 1 2 3; do skip "kernel" "fixture analyzer/tests/fixtures/rtapp-cbs not in this tree"; done
 fi
