@@ -70,6 +70,8 @@ ALL_CPPFLAGS	:= -Iinclude -D_GNU_SOURCE -DDLB_VERSION='"$(VERSION)"' $(CROSS_CPP
 ALL_LDFLAGS	:= $(SAN_FLAGS) $(CROSS_LDFLAGS) -Wl,--as-needed $(LDFLAGS)
 LDLIBS_ALL	:= $(PKG_LIBS) -lpthread -lm $(LDLIBS)
 TEST_LIBS	:= $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+# A test linked with these allocates through tests/fault/failalloc.c (fault injection).
+FAILALLOC_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup
 
 ifneq ($(V),1)
 Q		:= @
