@@ -13,3 +13,5 @@ $(addprefix guest-,$(GUEST_ARCHES)): guest-%:
 		CROSS_COMPILE=$(call guest_cross,$*) $(addprefix build-guest-$*/bin/,$(GUEST_BINS))
 
 .PHONY: $(addprefix guest-,$(GUEST_ARCHES))
+
+TEST_SCRIPTS	+= guest/tests/bad_input.sh guest/tests/boot.sh

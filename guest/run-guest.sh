@@ -93,7 +93,8 @@ hexat() { od -An -tx1 -j "$2" -N "$3" "$1" 2>/dev/null | tr -d ' \n'; }
 image_kind() {
 	local f=$1 m
 	case $(hexat "$f" 0 4) in
-	7f454c46)	# ELF: e_machine at 18 (little-endian)
+	7f454c46)	# ELF: a kernel says so in its banner; e_machine at 18 (little-endian)
+		grep -qa 'Linux version [0-9]' "$f" || return
 		case $(hexat "$f" 18 2) in
 		3e00) echo "elf x86_64" ;;
 		b700) echo "elf aarch64" ;;
@@ -117,6 +118,11 @@ if [ -n "$arch" ] && [ "$arch" != "$img_arch" ]; then
 	die "$EXIT_BAD_INPUT" "$kernel: an $img_arch kernel, not $arch (--arch)"
 fi
 arch=$img_arch
+# qemu boots an x86 ELF only through its PVH entry note (XEN_ELFNOTE_PHYS32_ENTRY, 18)
+if [ "$kind" = elf ] && command -v readelf >/dev/null &&
+   ! readelf -n "$kernel" 2>/dev/null | grep -q 'Xen.*(0x00000012)'; then
+	die "$EXIT_BAD_INPUT" "$kernel: a vmlinux without a PVH entry note (CONFIG_PVH): give the bzImage"
+fi
 
 qemu=qemu-system-$arch
 command -v "$qemu" >/dev/null || die "$EXIT_ENV" "$qemu not installed (tools/deps.sh --qemu installs it)"

@@ -66,8 +66,9 @@ debian_arch() {
 	esac
 }
 for i in "${!arches[@]}"; do
-	arches[$i]=$(debian_arch "${arches[$i]}") ||
+	a=$(debian_arch "${arches[$i]}") ||
 		die 2 "--arch: '${arches[$i]}' is not amd64 (x86_64) or arm64 (aarch64)"
+	arches[$i]=$a
 done
 for v in "${versions[@]}"; do
 	case $v in 6.1|6.12) ;; *) die 2 "--version: '$v' is not 6.1 or 6.12" ;; esac
