@@ -9,7 +9,7 @@
 # arm64 cross toolchain, and under sanitizer builds (the guest's binaries are
 # built without sanitizers: the plain make check runs this).
 . "$(dirname "$0")/../../tests/lib.sh"
-plan 34
+plan 35
 RG=$DLB_SRC/guest/run-guest.sh
 K=$DLB_SRC/tools/kernels.sh
 if [ -n "${ASAN_OPTIONS:-}" ] || [[ $DLB_BUILD == *-san ]]; then
@@ -64,7 +64,14 @@ good() {
 			END { exit bad || !n }' "$d/summary.json"
 }
 good arm64-edf "$ARM" edf-global-2cpu.json aarch64 10
-good x86-cbs "$X86" cbs-isolation.json x86_64 10
+good x86-cbs "$X86" cbs-isolation.json x86_64 3
+# CBS isolation in structure: the hog needs 6 ms every 10 ms and is given 2, so it
+# completes fewer jobs than each victim (about a third as many)
+jobs_of() { awk -v t="$1" '/"name": / { n = $2; gsub(/[",]/, "", n) }
+	/"jobs": / && n == t { gsub(/[^0-9]/, "", $2); print $2; exit }' "$tmp/x86-cbs/summary.json"; }
+h=$(jobs_of hog) v=$(jobs_of victim)
+check "x86-cbs: the throttled hog ran fewer jobs than a victim (hog ${h:-?}, victim ${v:-?})" \
+	test "${h:-0}" -lt "${v:-0}"
 
 # broken NAME WANT_RC TEXT ARGS...: a failed guest run (arm64, the fastest to boot)
 broken() {
