@@ -177,12 +177,24 @@ vmlinux_of() {
 	return 1
 }
 
+# resolve META: the versioned image package the meta package depends on
+resolve() {
+	apt-cache depends --no-recommends --no-suggests "$1" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[^ <>]*\).*/\1/p' | head -1
+}
+UPDATED=0
+
 # fetch NAME VERSION FLAVOUR ARCH: download, verify, extract into $CACHE/NAME
 fetch() {
 	local name=$1 v=$2 f=$3 a=$4 m pkg tmp deb rel t0=$SECONDS
 	m=$(meta "$v" "$f" "$a")
-	pkg=$(apt-cache depends --no-recommends --no-suggests "$m" 2>/dev/null |
-		sed -n 's/^ *Depends: \(linux-image-[^ <>]*\).*/\1/p' | head -1)
+	pkg=$(resolve "$m")
+	if [ -z "$pkg" ] && [ "$(id -u)" -eq 0 ] && [ "$UPDATED" -eq 0 ]; then
+		# package lists absent or older than the archive's ABI bump
+		UPDATED=1
+		apt-get update -q >/dev/null 2>&1
+		pkg=$(resolve "$m")
+	fi
 	if [ -z "$pkg" ]; then
 		echo "kernels.sh: $m: not in the package lists (as root: apt-get update;" \
 			"arm64 needs dpkg --add-architecture arm64 first)" >&2
