@@ -4,7 +4,7 @@
 # needs no boot: one line on stderr, the documented exit code, no run folder.
 # The kernel images here are fakes with the right (or wrong) header bytes.
 . "$(dirname "$0")/../../tests/lib.sh"
-plan 38
+plan 42
 RG=$DLB_SRC/guest/run-guest.sh
 WL=$DLB_SRC/workloads/suites/edf-global-2cpu.json
 tmp=$(mktemp -d /tmp/dlb-guest-bad.XXXXXX)
@@ -86,3 +86,9 @@ bad "kernels.sh --path of nothing fetched" 3 "not fetched" env DLB_CACHE="$tmp/c
 mkdir -p "$tmp/mods"
 bad "initramfs.sh --modules without load.txt" 2 "load.txt: no such file" \
 	"$DLB_SRC/guest/initramfs.sh" --arch x86_64 --modules "$tmp/mods"
+
+# run.sh's qemu backend: its options belong together
+bad "run.sh --backend qemu without --kernel" 2 "needs --kernel IMAGE" \
+	"$DLB_SRC/run.sh" run "$WL" --backend qemu -o "$tmp/o"
+bad "run.sh --kernel with the reference backend" 2 "are for --backend qemu" \
+	"$DLB_SRC/run.sh" run "$WL" --backend reference --kernel "$tmp/Image" -o "$tmp/o"

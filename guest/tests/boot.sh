@@ -9,7 +9,7 @@
 # arm64 cross toolchain, and under sanitizer builds (the guest's binaries are
 # built without sanitizers: the plain make check runs this).
 . "$(dirname "$0")/../../tests/lib.sh"
-plan 35
+plan 39
 RG=$DLB_SRC/guest/run-guest.sh
 K=$DLB_SRC/tools/kernels.sh
 if [ -n "${ASAN_OPTIONS:-}" ] || [[ $DLB_BUILD == *-san ]]; then
@@ -105,3 +105,15 @@ check "no schedstat/sched debug: run exit 0 (got $rc)" test "$rc" -eq 0
 check "no schedstat/sched debug: said so" grep -q 'lacks: sched_debug schedstat' "$tmp/no-stats.err"
 check "no schedstat/sched debug: guest.txt records it" \
 	grep -qx 'schedstat=no' "$d/guest.txt"
+
+# through run.sh: the same run folder, analyzed, judged, the guest's kernel in the report
+d=$tmp/run-sh
+"$DLB_SRC/run.sh" run "$DLB_SRC/workloads/suites/edf-global-2cpu.json" --backend qemu --kernel "$ARM" \
+	-m 2 -d 300ms -M 100% -o "$d" > "$tmp/run-sh.out" 2>&1
+rc=$?
+check "run.sh --backend qemu: exit 0 with every miss allowed (got $rc)" test "$rc" -eq 0
+check "run.sh --backend qemu: verdict PASS" grep -qx 'verdict=PASS' "$d/verdict.txt"
+expect_eq "run.sh --backend qemu: report.json names the guest's kernel" \
+	"$(grep -o '"kernel": "[^"]*"' "$d/report.json" | head -1)" \
+	"\"kernel\": \"$(sed -n 's/^kernel=//p' "$d/guest.txt")\""
+check "run.sh --backend qemu: env.txt has the guest's facts" grep -q '^guest_image_sha256=' "$d/env.txt"
