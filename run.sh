@@ -508,8 +508,9 @@ usage: ./run.sh [COMMAND] [ARGS]     (COMMAND --help for its options)
   ospert     [--quick] [--plot-only DIR]: the OSPERT 2011 push-structure costs (cpudl,
              cpupri, linear scan) on the reference, 2..1024 CPUs, and miss ratio vs U
              on this kernel; results/ospert-DATE/ (docs/ospert.md)
-  test       install what is missing, build, run every test: make check, the
-             sanitizer check and the short fuzz runs (make check-all)
+  test       install what is missing (qemu and two guest kernels too: tools/deps.sh
+             --qemu), build, run every test: make check, the sanitizer check and the
+             short fuzz runs (make check-all)
   deps       install missing Debian packages (root) or print the command
   help       this text
 
@@ -727,7 +728,11 @@ EOF2
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
-test)		bootstrap; exec tests/check-all.sh ;;
+test)		bootstrap
+		# qemu, the arm64 cross toolchain and two Debian kernels for the guest tests;
+		# without them those tests skip, counted
+		tools/deps.sh --qemu || echo "run.sh: guest (qemu) test prerequisites incomplete: those tests skip" >&2
+		exec tests/check-all.sh ;;
 deps)		exec tools/deps.sh "$@" ;;
 ospert)		case ${1:-} in -h|--help) ;; *) bootstrap ;; esac
 		OSPERT_CMD="./run.sh ospert" exec bench/ospert/run.sh "$@" ;;

@@ -159,9 +159,10 @@ if [ -e "$out/summary.json" ] || [ -e "$out/guest.txt" ]; then
 fi
 mkdir -p "$out" || die "$EXIT_ENV" "cannot create $out"
 work=$(mktemp -d "$out/.guest.XXXXXX") || die "$EXIT_ENV" "cannot create a folder in $out"
-QPID=
+QPID= SHAPID=
 cleanup() {
 	[ -n "$QPID" ] && kill -KILL "$QPID" 2>/dev/null && wait "$QPID" 2>/dev/null
+	[ -n "$SHAPID" ] && kill "$SHAPID" 2>/dev/null && wait "$SHAPID" 2>/dev/null
 	[ -n "${DLB_GUEST_KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -224,6 +225,9 @@ qargs+=(-accel tcg,thread=multi -smp "$cpus" -m "$mem" -nodefaults -no-reboot -d
 # boot (~2 s arm64, ~5 s x86, more with many CPUs) + the run + saving, with room to spare
 [ -n "$tmo" ] || tmo=$((60 + 2 * cpus + 3 * run_s))
 
+# the image's checksum, for guest.txt, while qemu runs
+sha256sum < "$kernel" | cut -d' ' -f1 > "$work/image.sha256" &
+SHAPID=$!
 say "guest: $(basename "$kernel") ($arch, $kind), $cpus CPUs, $(basename "$wl"), up to ${tmo}s"
 t0=$(date +%s.%N)
 timeout -k 5 "$tmo" "$qemu" "${qargs[@]}" > "$work/qemu.log" 2>&1 &
@@ -253,6 +257,7 @@ tar -xf "$work/results.img" -C "$work/x" 2>"$work/tar.log" ||
 grep -q '^disk_full=' "$work/x/status" &&
 	fail "$EXIT_INCOMPLETE" "results did not fit the results disk ($(sed -n 's/^disk_full=//p' "$work/x/status")): give --disk-mb more"
 rrc=$(sed -n 's/^run_exit=//p' "$work/x/status")
+wait "$SHAPID"
 g=$work/x/run/guest.txt
 gval() { sed -n "s/^$1=//p" "$g" 2>/dev/null; }
 if [ "$(gval tracefs)" = no ]; then
@@ -261,7 +266,7 @@ fi
 {
 	echo "backend=qemu"
 	echo "image=$(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel")"
-	echo "image_sha256=$(sha256sum < "$kernel" | cut -d' ' -f1)"
+	echo "image_sha256=$(cat "$work/image.sha256")"
 	echo "image_kind=$kind"
 	echo "qemu=$qemu"
 	echo "qemu_version=$("$qemu" --version | head -1)"

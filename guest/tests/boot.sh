@@ -9,7 +9,7 @@
 # arm64 cross toolchain, and under sanitizer builds (the guest's binaries are
 # built without sanitizers: the plain make check runs this).
 . "$(dirname "$0")/../../tests/lib.sh"
-plan 39
+plan 42
 RG=$DLB_SRC/guest/run-guest.sh
 K=$DLB_SRC/tools/kernels.sh
 if [ -n "${ASAN_OPTIONS:-}" ] || [[ $DLB_BUILD == *-san ]]; then
@@ -95,6 +95,19 @@ check "no-tracefs: detected in the guest" grep -q 'tracefs no' "$tmp/no-tracefs/
 broken panic 4 "guest kernel panicked" --append dlb_test=exit
 broken hang 4 "did not power off within 20s" --append dlb_test=hang --timeout 20
 broken disk-full 4 "did not fit the results disk" --append dlb_test=fill --disk-mb 2
+
+# SIGTERM while the guest runs: qemu stopped, the folder says interrupted
+d=$tmp/term
+"$RG" -q -k "$ARM" -c 2 -d 5s -o "$d" "$DLB_SRC/workloads/suites/edf-global-2cpu.json" \
+	> /dev/null 2> "$tmp/term.err" &
+pid=$!
+sleep 3
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+check "SIGTERM: exit 4, says interrupted (got $rc)" test "$rc" -eq 4 -a -n "$(grep interrupted "$tmp/term.err")"
+check "SIGTERM: no qemu left" no_qemu_left
+check "SIGTERM: no summary.json" test ! -e "$d/summary.json" -a -s "$d/guest-failed.txt"
 
 # without schedstats and sched debug the run goes on, and says what is missing
 d=$tmp/no-stats
