@@ -9,7 +9,8 @@
 # take them from elsewhere), guest/init, and the kernel modules of DIR (*.ko in
 # the order of DIR/load.txt; tools/kernels.sh keeps them beside each image).
 # The workload is not in it: run-guest.sh appends a small archive per run.
-# Cache: $DLB_CACHE/initramfs/HASH.cpio (DLB_CACHE: ${XDG_CACHE_HOME:-~/.cache}/dlbench).
+# Cache: $DLB_CACHE/initramfs/ARCH-HASH.cpio, the 6 newest per architecture
+# (DLB_CACHE: ${XDG_CACHE_HOME:-~/.cache}/dlbench).
 # Exit codes: 2 bad options, 3 something missing (include/dlbench/exitcode.h).
 set -u
 DLB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -23,7 +24,7 @@ while [ $# -gt 0 ]; do
 	--arch) arch=${2:?--arch needs x86_64 or aarch64}; shift ;;
 	--modules) mods=${2:?--modules needs a folder}; shift ;;
 	--bin) bin=${2:?--bin needs a folder}; shift ;;
-	-h|--help) sed -n '4,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die 2 "unknown option '$1' (try --help)" ;;
 	esac
 	shift
@@ -63,7 +64,7 @@ fi
 hash=$(for f in "${files[@]}"; do
 	printf '%s %s\n' "${f%% *}" "$(sha256sum < "${f#* }" | cut -d' ' -f1)"
 done | { cat; echo "strip=$strip"; } | sha256sum | cut -c1-16)
-cache=${DLB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dlbench}/initramfs
+cache=${DLB_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/dlbench}/initramfs
 out=$cache/$arch-$hash.cpio
 [ -s "$out" ] && { echo "$out"; exit 0; }
 
@@ -85,4 +86,6 @@ else die 3 "neither cpio nor busybox on this host (tools/deps.sh --qemu)"; fi
 (cd "$root" && find . -mindepth 1 | sort | "${cpio[@]}" -o -H newc 2>/dev/null) > "$tmp/out.cpio" ||
 	die 3 "cpio failed"
 mv "$tmp/out.cpio" "$out" || die 3 "cannot write $out"
+# each rebuild of the guest binaries makes a new one: keep the 6 newest per arch
+ls -t "$cache/$arch-"*.cpio 2>/dev/null | tail -n +7 | xargs -r rm -f
 echo "$out"

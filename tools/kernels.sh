@@ -31,13 +31,13 @@ set -u
 cd "$(dirname "$0")/.." || exit 3
 export LC_ALL=C
 
-CACHE=${DLB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dlbench}/kernels
+CACHE=${DLB_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/dlbench}/kernels
 # the modules a guest run loads: the disk that carries the results out
 NEED_MODULES=(virtio_pci virtio_blk)
 
 die() { local c=$1; shift; echo "kernels.sh: $*" >&2; exit "$c"; }
 
-usage() { sed -n '4,31p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; }
 
 versions=() arches=() flavours=() check_only=0 path_of= busybox_of=
 while [ $# -gt 0 ]; do
