@@ -289,5 +289,9 @@ missing=
 [ "$(gval sched_debug)" = yes ] || missing+=" sched_debug"
 [ "$(gval schedstat)" = yes ] || missing+=" schedstat"
 [ -n "$missing" ] && echo "$PROG: guest kernel lacks:$missing (the report has less; docs/guest.md)" >&2
+if [ -n "$(gval dl_total_bw_after)" ] && [ "$(gval dl_total_bw_before)" != "$(gval dl_total_bw_after)" ]; then
+	echo "$PROG: DL bandwidth accounting changed over the run: total_bw $(gval dl_total_bw_before)" \
+		"before, $(gval dl_total_bw_after) after (guest.txt)" >&2
+fi
 say "guest: $(gval kernel) $(gval arch), $(gval cpus_online) CPUs: run exit $rrc, wall ${wall}s -> $out"
 exit "${rrc:-$EXIT_INTERNAL}"

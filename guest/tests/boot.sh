@@ -9,7 +9,7 @@
 # arm64 cross toolchain, and under sanitizer builds (the guest's binaries are
 # built without sanitizers: the plain make check runs this).
 . "$(dirname "$0")/../../tests/lib.sh"
-plan 42
+plan 44
 RG=$DLB_SRC/guest/run-guest.sh
 K=$DLB_SRC/tools/kernels.sh
 if [ -n "${ASAN_OPTIONS:-}" ] || [[ $DLB_BUILD == *-san ]]; then
@@ -45,6 +45,9 @@ good() {
 	expect_eq "$name: run folder complete (missing:$missing)" "$missing" ""
 	expect_eq "$name: guest arch" "$(sed -n 's/^arch=//p' "$d/guest.txt")" "$arch"
 	expect_eq "$name: guest CPUs" "$(sed -n 's/^cpus_online=//p' "$d/guest.txt")" 4
+	expect_eq "$name: DL accounting the same after the run" \
+		"$(sed -n 's/^dl_total_bw_after=//p' "$d/guest.txt")" \
+		"$(sed -n 's/^dl_total_bw_before=//p' "$d/guest.txt" | grep . || echo absent)"
 	expect_eq "$name: image sha256" "$(sed -n 's/^image_sha256=//p' "$d/guest.txt")" \
 		"$(sha256sum < "$img" | cut -d' ' -f1)"
 	"$BIN/dlb-analyze" -q --kernel "$(sed -n 's/^kernel=//p' "$d/guest.txt")" --arch "$arch" "$d" \
