@@ -18,7 +18,7 @@ export LC_ALL=C
 
 die() { local c=$1; shift; echo "initramfs.sh: $*" >&2; exit "$c"; }
 
-arch= mods= bin=
+arch='' mods='' bin=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=${2:?--arch needs x86_64 or aarch64}; shift ;;
@@ -42,11 +42,13 @@ for b in dlb-rtapp dlb-record; do
 done
 if [ -n "$mods" ]; then
 	[ -r "$mods/load.txt" ] || die 2 "$mods/load.txt: no such file (the module load order)"
+	# shellcheck disable=SC2013 # one module name a line, no spaces
 	for m in $(cat "$mods/load.txt"); do
 		[ -r "$mods/$m.ko" ] || die 2 "$mods/$m.ko: listed in load.txt, no such file"
 	done
 fi
 
+# shellcheck disable=SC2209 # the command's name
 strip=strip
 [ "$arch" = "$(uname -m)" ] || strip=$arch-linux-gnu-strip
 command -v "$strip" >/dev/null || strip=:
@@ -56,6 +58,7 @@ files=("bin/busybox $bb" "init $DLB_SRC/guest/init"
        "bin/dlb-rtapp $bin/dlb-rtapp" "bin/dlb-record $bin/dlb-record")
 if [ -n "$mods" ]; then
 	files+=("lib/modules/load.txt $mods/load.txt")
+	# shellcheck disable=SC2013 # one module name a line, no spaces
 	for m in $(cat "$mods/load.txt"); do
 		files+=("lib/modules/$m.ko $mods/$m.ko")
 	done
@@ -87,5 +90,6 @@ else die 3 "neither cpio nor busybox on this host (tools/deps.sh --qemu)"; fi
 	die 3 "cpio failed"
 mv "$tmp/out.cpio" "$out" || die 3 "cannot write $out"
 # each rebuild of the guest binaries makes a new one: keep the 6 newest per arch
+# shellcheck disable=SC2012 # names are ARCH-HEX.cpio
 ls -t "$cache/$arch-"*.cpio 2>/dev/null | tail -n +7 | xargs -r rm -f
 echo "$out"

@@ -50,7 +50,7 @@ EOF
 die() { local c=$1; shift; echo "$PROG: $*" >&2; exit "$c"; }
 say() { [ "$quiet" -eq 1 ] || echo "$*"; }
 
-kernel= arch= cpus=2 out= dur= append= mods= mem= disk_mb=256 tmo= quiet=0 wl=
+kernel='' arch='' cpus=2 out='' dur='' append='' mods='' mem='' disk_mb=256 tmo='' quiet=0 wl=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k|--kernel) kernel=${2-}; shift ;;
@@ -79,7 +79,7 @@ isnum "$disk_mb" 1 65536 || die "$EXIT_BAD_INPUT" "--disk-mb: '$disk_mb' is not 
 [ -z "$mem" ] || isnum "$mem" 128 65536 || die "$EXIT_BAD_INPUT" "--memory: '$mem' is not 128..65536 MB"
 [ -z "$tmo" ] || isnum "$tmo" 1 86400 || die "$EXIT_BAD_INPUT" "--timeout: '$tmo' is not a number of seconds"
 [ -r "$wl" ] || die "$EXIT_BAD_INPUT" "$wl: no such workload"
-[ -f "$kernel" ] && [ -r "$kernel" ] || die "$EXIT_BAD_INPUT" "$kernel: no such file"
+if [ ! -f "$kernel" ] || [ ! -r "$kernel" ]; then die "$EXIT_BAD_INPUT" "$kernel: no such file"; fi
 case $arch in
 "") ;;
 x86_64|amd64) arch=x86_64 ;;
@@ -159,7 +159,8 @@ if [ -e "$out/summary.json" ] || [ -e "$out/guest.txt" ]; then
 fi
 mkdir -p "$out" || die "$EXIT_ENV" "cannot create $out"
 work=$(mktemp -d "$out/.guest.XXXXXX") || die "$EXIT_ENV" "cannot create a folder in $out"
-QPID= SHAPID=
+QPID='' SHAPID=''
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
 	[ -n "$QPID" ] && kill -KILL "$QPID" 2>/dev/null && wait "$QPID" 2>/dev/null
 	[ -n "$SHAPID" ] && kill "$SHAPID" 2>/dev/null && wait "$SHAPID" 2>/dev/null
@@ -217,11 +218,11 @@ fi
 cmdline="console=$console panic=-1 rdinit=/init quiet loglevel=4 dlb_buffer_kb=$buf_kb"
 [ -n "$dur" ] && cmdline+=" dlb_duration=$dur"
 [ -n "$append" ] && cmdline+=" $append"
-qargs+=(-accel tcg,thread=multi -smp "$cpus" -m "$mem" -nodefaults -no-reboot -display none
+qargs+=(-accel "tcg,thread=multi" -smp "$cpus" -m "$mem" -nodefaults -no-reboot -display none
 	-serial "file:$work/console.log" -monitor none
 	-kernel "$kernel" -initrd "$work/initrd" -append "$cmdline"
 	-drive "file=$work/results.img,format=raw,if=none,id=out,cache=unsafe"
-	-device virtio-blk-pci,drive=out)
+	-device "virtio-blk-pci,drive=out")
 # boot (~2 s arm64, ~5 s x86, more with many CPUs) + the run + saving, with room to spare
 [ -n "$tmo" ] || tmo=$((60 + 2 * cpus + 3 * run_s))
 
@@ -244,16 +245,18 @@ wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 if grep -q 'Kernel panic' "$work/console.log" 2>/dev/null; then
 	fail "$EXIT_INCOMPLETE" "guest kernel panicked after ${wall}s: $(grep -m1 'Kernel panic' "$work/console.log" | tr -d '\r')"
 fi
-[ "$qrc" -ne 124 ] && [ "$qrc" -ne 137 ] ||
+if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	fail "$EXIT_INCOMPLETE" "guest did not power off within ${tmo}s (hung? see $out/console.log)"
+fi
 [ "$qrc" -eq 0 ] || fail "$EXIT_ENV" "$qemu failed (exit $qrc): $(tail -1 "$work/qemu.log")"
 
 # ---- the results ---------------------------------------------------------------------------------
 mkdir -p "$work/x"
 tar -xf "$work/results.img" -C "$work/x" 2>"$work/tar.log" ||
 	fail "$EXIT_INCOMPLETE" "no results on the guest's disk (guest stopped before writing them? see $out/console.log)"
-[ -r "$work/x/status" ] && [ -r "$work/x/run/guest.txt" ] ||
+if [ ! -r "$work/x/status" ] || [ ! -r "$work/x/run/guest.txt" ]; then
 	fail "$EXIT_INCOMPLETE" "results on the guest's disk are incomplete (no status)"
+fi
 grep -q '^disk_full=' "$work/x/status" &&
 	fail "$EXIT_INCOMPLETE" "results did not fit the results disk ($(sed -n 's/^disk_full=//p' "$work/x/status")): give --disk-mb more"
 rrc=$(sed -n 's/^run_exit=//p' "$work/x/status")

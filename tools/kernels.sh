@@ -39,7 +39,7 @@ die() { local c=$1; shift; echo "kernels.sh: $*" >&2; exit "$c"; }
 
 usage() { sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; }
 
-versions=() arches=() flavours=() check_only=0 path_of= busybox_of=
+versions=() arches=() flavours=() check_only=0 path_of='' busybox_of=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--version) versions+=("${2:?--version needs 6.1 or 6.12}"); shift ;;
@@ -68,7 +68,7 @@ debian_arch() {
 for i in "${!arches[@]}"; do
 	a=$(debian_arch "${arches[$i]}") ||
 		die 2 "--arch: '${arches[$i]}' is not amd64 (x86_64) or arm64 (aarch64)"
-	arches[$i]=$a
+	arches[i]=$a
 done
 for v in "${versions[@]}"; do
 	case $v in 6.1|6.12) ;; *) die 2 "--version: '$v' is not 6.1 or 6.12" ;; esac
@@ -107,6 +107,7 @@ busybox() {
 			"(arm64 needs dpkg --add-architecture arm64 and apt-get update)" >&2
 		rm -rf "$tmp"; return 3
 	fi
+	# shellcheck disable=SC2015 # any failure of the three: clean up
 	mkdir -p "$tmp/k" && mv "$tmp/bin/busybox" "$tmp/k/busybox" &&
 		(cd "$tmp/k" && sha256sum busybox > sha256sums) || { rm -rf "$tmp"; return 3; }
 	rm -rf "$d" && mv "$tmp/k" "$d" && rm -rf "$tmp" && echo "$d/busybox"
@@ -206,13 +207,14 @@ fetch() {
 		echo "kernels.sh: apt-get download $pkg failed: $(tail -1 "$tmp/download.log")" >&2
 		rm -rf "$tmp"; return 3
 	fi
-	deb=$(ls "$tmp"/*.deb)
+	debs=("$tmp"/*.deb)
+	deb=${debs[0]}
 	mkdir -p "$tmp/x" "$tmp/k/modules"
 	# only what a guest run needs; the whole data.tar is decompressed all the same
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" --wildcards './boot/vmlinuz-*' \
 		'./boot/config-*' '*/modules.builtin' '*/kernel/drivers/virtio/*' \
 		'*/kernel/drivers/block/virtio_blk.ko*' 2>"$tmp/tar.log"
-	rel=$(ls "$tmp/x/lib/modules" 2>/dev/null | head -1)
+	rel=$(find "$tmp/x/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | head -1)
 	if [ -z "$rel" ] || [ ! -f "$tmp/x/boot/vmlinuz-$rel" ]; then
 		echo "kernels.sh: $pkg: no boot/vmlinuz or lib/modules in the package" >&2
 		rm -rf "$tmp"; return 3
@@ -249,6 +251,7 @@ fetch() {
 		echo "boot=$boot"
 		echo "fetched=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	} > "$tmp/k/kernel.txt"
+	# shellcheck disable=SC2094 # sha256sums itself is left out by find
 	(cd "$tmp/k" && find . -type f ! -name sha256sums | sort | xargs sha256sum > sha256sums)
 	# whole or absent: the entry appears in one rename
 	rm -rf "${CACHE:?}/$name"

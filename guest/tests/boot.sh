@@ -19,8 +19,10 @@ fi
 for q in qemu-system-aarch64 qemu-system-x86_64; do
 	command -v $q >/dev/null || { skip_rest "$q not installed (tools/deps.sh --qemu)"; exit 0; }
 done
-ARM=$("$K" --path 6.1-arm64 2>/dev/null) && X86=$("$K" --path 6.12-amd64 2>/dev/null) ||
-	{ skip_rest "kernels 6.1-arm64 and 6.12-amd64 not fetched (tools/kernels.sh)"; exit 0; }
+if ! ARM=$("$K" --path 6.1-arm64 2>/dev/null) || ! X86=$("$K" --path 6.12-amd64 2>/dev/null); then
+	skip_rest "kernels 6.1-arm64 and 6.12-amd64 not fetched (tools/kernels.sh)"
+	exit 0
+fi
 for a in x86_64 aarch64; do
 	make -s -C "$DLB_SRC" guest-$a > /dev/null 2>&1 ||
 		{ skip_rest "make guest-$a fails (cross toolchain: tools/cross-deps.sh aarch64-linux-gnu)"; exit 0; }
@@ -33,7 +35,7 @@ no_qemu_left() { ! pgrep -f "qemu-system-.*$tmp/" >/dev/null; }
 
 # good NAME IMAGE WORKLOAD WANT_ARCH MIN_JOBS: a run, its folder, its analysis
 good() {
-	local name=$1 img=$2 wl=$3 arch=$4 min=$5 d=$tmp/$1 rc arc missing= jobs t0=$SECONDS
+	local name=$1 img=$2 wl=$3 arch=$4 min=$5 d=$tmp/$1 rc arc missing='' jobs t0=$SECONDS
 	"$RG" -q -k "$img" -c 4 -d 1s -o "$d" "$DLB_SRC/workloads/suites/$wl" > "$tmp/$name.out" 2>&1
 	rc=$?
 	echo "# $name: $((SECONDS - t0)) s, $(sed -n 's/^wall_s=/qemu wall /p' "$d/guest.txt" 2>/dev/null) s"
@@ -62,6 +64,7 @@ good() {
 	# began, and every thread ran at least MIN of them
 	expect_eq "$name: jobs in the trace = jobs begun (summary.json)" "${jobs:-none}" \
 		"$(sed -n 's/.*"jobs": \([0-9]*\).*/\1/p' "$d/summary.json" | awk '{ s += $1 } END { print s }')"
+	# shellcheck disable=SC2016 # an awk program
 	check "$name: every thread ran at least $min jobs" \
 		awk -v m="$min" '/"jobs": / { gsub(/[^0-9]/, "", $2); if ($2 + 0 < m) bad = 1; n++ }
 			END { exit bad || !n }' "$d/summary.json"
