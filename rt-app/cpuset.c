@@ -354,3 +354,88 @@ int rtapp_cpusets_reap(char *msg, size_t size)
 					"; restored %s/cpuset.sched_load_balance to 1", cs.root);
 	return failed ? -1 : removed;
 }
+
+/* A v2 cgroup below @dir (depth @depth) that is a partition root: it splits a domain. */
+static bool v2_partition_below(const char *dir, int depth)
+{
+	char path[PATH_MAX], val[64];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	if (depth > 8)
+		return false;
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= sizeof(path))
+			continue;
+		if (!read_file(path, "cpuset.cpus.partition", val, sizeof(val)) &&
+		    (!strncmp(val, "root", 4) || !strncmp(val, "isolated", 8)))
+			found = true;
+		else
+			found = v2_partition_below(path, depth + 1);
+	}
+	closedir(d);
+	return found;
+}
+
+bool rtapp_cpusets_root_balanced(void)
+{
+	struct rtapp_cpusets cs;
+	char lb[16];
+
+	memset(&cs, 0, sizeof(cs));
+	if (find_root(&cs))
+		return true;	/* no cpusets: nothing splits the root domain */
+	if (cs.v2)
+		return !v2_partition_below(cs.root, 0);
+	return !read_file(cs.root, "cpuset.sched_load_balance", lb, sizeof(lb)) && atoi(lb) == 1;
+}
+
+/* A live run's partition (dlbench-PID-...), whose root domains a rebuild would disturb. */
+static bool live_partition(const char *root)
+{
+	struct dirent *de;
+	bool live = false;
+	int pid, lb, k;
+	DIR *d = opendir(root);
+
+	if (!d)
+		return false;
+	while (!live && (de = readdir(d)))
+		if (sscanf(de->d_name, "dlbench-%d-lb%d-%d", &pid, &lb, &k) == 3 && pid > 0 &&
+		    pid != (int)getpid() && (!kill(pid, 0) || errno != ESRCH))
+			live = true;
+	closedir(d);
+	return live;
+}
+
+int rtapp_cpusets_rebuild(char *msg, size_t size)
+{
+	struct rtapp_cpusets cs;
+	char lb[16];
+
+	memset(&cs, 0, sizeof(cs));
+	if (geteuid() != 0)
+		return snprintf(msg, size, "not root"), -1;
+	if (find_root(&cs))
+		return snprintf(msg, size, "no cpuset hierarchy mounted"), -1;
+	if (cs.v2)
+		return snprintf(msg, size, "cgroup v2 cpusets: no rebuild known here"), -1;
+	if (read_file(cs.root, "cpuset.sched_load_balance", lb, sizeof(lb)) || atoi(lb) != 1)
+		return snprintf(msg, size, "%s/cpuset.sched_load_balance is not 1", cs.root), -1;
+	if (live_partition(cs.root))
+		return snprintf(msg, size, "another run holds a partition under %s", cs.root), -1;
+	if (write_file(cs.root, "cpuset.sched_load_balance", "0") ||
+	    write_file(cs.root, "cpuset.sched_load_balance", "1")) {
+		snprintf(msg, size, "%s/cpuset.sched_load_balance: %s", cs.root, strerror(errno));
+		write_file(cs.root, "cpuset.sched_load_balance", "1");
+		return -1;
+	}
+	snprintf(msg, size, "%s/cpuset.sched_load_balance 1 -> 0 -> 1", cs.root);
+	return 0;
+}
