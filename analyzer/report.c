@@ -105,7 +105,8 @@ static bool kernel_finding(const struct dlb_report_info *ri)
 
 static void kernel_finding_why(const struct dlb_report_info *ri, char *why, size_t size)
 {
-	snprintf(why, size, "kernel finding: dl_accounting: %s", ri->dlbw->detail);
+	snprintf(why, size, "kernel finding on %s: dl_accounting: %s", ri->dlbw->kernel,
+		 ri->dlbw->detail);
 }
 
 static struct json_object *json_dlbw_cpus(const struct dlb_summary_dlbw *d)

@@ -120,7 +120,7 @@ folder leak complete 100000010 2 8.500000
 dlbw leak finding -293602 "CPU 0 total_bw 104856 before, -293602 after" "repaired: rebuilt"
 run "$A" -q -m -1 "$T/leak"
 expect_eq "a kernel finding fails the verdict: exit 1, named" "$rc $(cat "$T/err")" \
-	"1 dlb-analyze: kernel finding: dl_accounting: CPU 0 total_bw 104856 before, -293602 after"
+	"1 dlb-analyze: kernel finding on 6.18.44-test: dl_accounting: CPU 0 total_bw 104856 before, -293602 after"
 check "report.json: the check, its values and the kernel" grep -q \
 	'"dl_accounting": { "status": "finding", "detail": "CPU 0 total_bw 104856 before, -293602 after", "kernel": "6.18.44-test", "teardown": "immediate",.*"cpus": \[ { "cpu": 0, "total_bw_before": 104856, "total_bw_after": -293602, "total_bw_repaired": 104856 }' \
 	<(tr -d '\n' <"$T/leak/report.json" | tr -s ' ')
@@ -133,7 +133,7 @@ folder leakintr incomplete 100000010 2 8.500000
 dlbw leakintr finding -293602 "CPU 0 changed" ""
 run "$A" -q -m -1 "$T/leakintr"
 expect_eq "a finding outranks incomplete data (the data do not make it up)" "$rc $(cat "$T/err")" \
-	"1 dlb-analyze: kernel finding: dl_accounting: CPU 0 changed"
+	"1 dlb-analyze: kernel finding on 6.18.44-test: dl_accounting: CPU 0 changed"
 
 folder bwok complete 100000010 2 8.500000
 dlbw bwok ok 104856 "" ""
