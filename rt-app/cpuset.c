@@ -439,3 +439,62 @@ int rtapp_cpusets_rebuild(char *msg, size_t size)
 	snprintf(msg, size, "%s/cpuset.sched_load_balance 1 -> 0 -> 1", cs.root);
 	return 0;
 }
+
+/* "0-2,5" (a cpuset.cpus list) into @m; -1 if malformed. */
+static int parse_cpulist(const char *s, struct dlb_cpumask *m)
+{
+	unsigned long a, b;
+	char *end;
+
+	dlb_cpumask_clear(m);
+	while (*s) {
+		a = strtoul(s, &end, 10);
+		if (end == s)
+			return -1;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtoul(s + 1, &end, 10);
+			if (end == s + 1)
+				return -1;
+			s = end;
+		}
+		if (b < a || b >= DLB_MAX_CPUS)
+			return -1;
+		for (; a <= b; a++)
+			dlb_cpumask_set(m, (unsigned int)a);
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return 0;
+}
+
+int rtapp_cpusets_stale(struct dlb_cpumask *sets, int max)
+{
+	struct rtapp_cpusets cs;
+	char path[PATH_MAX + 256], cpus[4096];
+	struct dirent *de;
+	int pid, lb, k, n = 0;
+	DIR *d;
+
+	memset(&cs, 0, sizeof(cs));
+	if (geteuid() != 0 || find_root(&cs) || cs.v2)
+		return 0;
+	d = opendir(cs.root);
+	if (!d)
+		return 0;
+	while (n < max && (de = readdir(d))) {
+		if (sscanf(de->d_name, "dlbench-%d-lb%d-%d", &pid, &lb, &k) != 3 || pid <= 0 ||
+		    !kill(pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", cs.root, de->d_name);
+		if (read_file(path, "cpuset.cpus", cpus, sizeof(cpus)) ||
+		    parse_cpulist(cpus, &sets[n]))
+			continue;
+		n++;
+	}
+	closedir(d);
+	return n;
+}

@@ -61,6 +61,12 @@ void rtapp_cpusets_destroy(struct rtapp_cpusets *cs);
 int rtapp_cpusets_reap(char *msg, size_t size);
 
 /*
+ * The CPUs of each partition a dead run left (as rtapp_cpusets_reap would
+ * remove them), at most @max; returns how many.
+ */
+int rtapp_cpusets_stale(struct dlb_cpumask *sets, int max);
+
+/*
  * True when no cpuset splits the root domain: load balancing on at the
  * root (v1), no partition root below it (v2), or no cpuset hierarchy.
  */

@@ -508,3 +508,39 @@ void rtapp_dlbw_close(struct rtapp_dlbw *d)
 	if (d->mounted && !umount("/sys/kernel/debug"))
 		d->mounted = false;
 }
+
+bool rtapp_dlbw_wait_stale(const struct dlb_cpumask *sets, int n, u64 max_ns)
+{
+	struct rtapp_dlbw *d = calloc(1, sizeof(*d));
+	struct rtapp_dlbw_snap *now = d ? calloc(1, sizeof(*now)) : NULL;
+	u64 t0 = mono_ns(), fair;
+	unsigned int c, k;
+	bool ok = false;
+	int i;
+
+	if (!now || open_debugfs(d))
+		goto out;
+	if (rtapp_dlbw_read(d, now))
+		goto out;
+	read_fair(d, now->nr_cpus);
+	for (;;) {
+		ok = true;
+		for (i = 0; i < n && ok; i++) {
+			fair = 0;
+			dlb_for_each_cpu(k, &sets[i])
+				fair += d->fair_bw[k];
+			dlb_for_each_cpu(c, &sets[i])
+				if ((int)c < now->nr_cpus && residual(now, (int)c) > (s64)fair)
+					ok = false;
+		}
+		if (ok || mono_ns() - t0 >= max_ns || rtapp_dlbw_read(d, now))
+			break;
+		sleep_ns(POLL_NS);
+	}
+out:
+	if (d)
+		rtapp_dlbw_close(d);
+	free(now);
+	free(d);
+	return ok;
+}

@@ -72,6 +72,14 @@ bool rtapp_dlbw_wait(const struct rtapp_dlbw *d, const struct rtapp_dlbw_snap *t
 void rtapp_dlbw_end(struct rtapp_dlbw *d, u64 max_ns, bool released, bool repair,
 		    struct dlb_summary_dlbw *out);
 
+/*
+ * Before removing the partitions @sets a dead (SIGKILLed) run left: wait
+ * until no CPU of them holds more than its partition's fair servers, i.e.
+ * the dead threads' bandwidth has been released (at most @max_ns), so the
+ * rebuild that follows does not lose it.  False if it did not settle.
+ */
+bool rtapp_dlbw_wait_stale(const struct dlb_cpumask *sets, int n, u64 max_ns);
+
 /* Unmount debugfs if rtapp_dlbw_begin mounted it. */
 void rtapp_dlbw_close(struct rtapp_dlbw *d);
 

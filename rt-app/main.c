@@ -251,6 +251,28 @@ static void remove_unflagged(const char *dir, const struct dlb_summary *s, bool 
 }
 
 /*
+ * A SIGKILLed run's threads died SCHED_DEADLINE in their partitions: the
+ * kernel releases their bandwidth up to a period later, and removing the
+ * partitions first would lose it (docs/kernel-findings.md).  The longest
+ * period the kernel allows bounds the wait; it is over at once when the
+ * release is done.
+ */
+static void reap_wait(void)
+{
+	struct dlb_cpumask sets[RTAPP_CPUSETS_MAX];
+	struct dl_param_limits lim;
+	int n = rtapp_cpusets_stale(sets, RTAPP_CPUSETS_MAX);
+
+	if (!n)
+		return;
+	rtapp_sched_limits(&lim);
+	if (!rtapp_dlbw_wait_stale(sets, n, lim.period_max + 100 * NSEC_PER_MSEC))
+		fprintf(stderr, "%s: warning: a dead run's DL bandwidth not released after %llu ms; "
+			"removing its cpusets anyway\n", prog,
+			(unsigned long long)((lim.period_max + 100 * NSEC_PER_MSEC) / NSEC_PER_MSEC));
+}
+
+/*
  * A kernel finding is the kernel's, not the run's: the data are whole, the
  * exit code stays the run's, and the warning says what broke and whether
  * it was repaired (the analyzer's verdict fails on it).
@@ -313,6 +335,7 @@ int main(int argc, char **argv)
 		rc = rtapp_reference_run(&run, &sum, &err);
 	} else {
 		/* a SIGKILLed run leaves its partitions (and the root domain split) */
+		reap_wait();
 		if (rtapp_cpusets_reap(reaped, sizeof(reaped)) && reaped[0])
 			fprintf(stderr, "%s: warning: %s\n", prog, reaped);
 		if (calibrate(&run, &err))

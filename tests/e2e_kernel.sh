@@ -5,7 +5,7 @@
 # thread, no instance, and the result marked incomplete; a stray trace_pipe
 # reader makes recording refuse, naming its PID.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 22
 need_root && need_tracefs && need_sched_deadline || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 for t in dlb-analyze dlb-rtapp dlb-record; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
@@ -22,6 +22,18 @@ RUN=$DLB_SRC/run.sh
 WL=$DLB_SRC/workloads/suites/edf-global-2cpu.json
 dl_threads() { ps -eLo cls= | grep -c '^ *DLN' ; }
 dl_before=$(dl_threads)
+dl_bw_baseline
+# jobs_near N: the jobs analyzed in N/jobs.csv are the 367 the workload releases
+# (2 x 100 + 167 in 2 s), less at most 3: one per thread for a release at the
+# very end that a late thread may not make, or a job still open when tracing
+# stops (not counted).  A loaded machine and a sanitizer build (365, 366 seen)
+# land there; a scheduler that loses jobs falls far below.
+jobs_near() {
+	local n
+	n=$(($(wc -l < "$1/jobs.csv") - 1))
+	echo "# $1: $n jobs analyzed"
+	[ "$n" -ge 364 ] && [ "$n" -le 367 ]
+}
 
 # 1. a complete run
 "$RUN" run "$WL" -b kernel -M 5% -o "$tmp/k" > "$tmp/k.out" 2>&1
@@ -35,16 +47,7 @@ done
 expect_eq "kernel run: folder complete (missing:$missing)" "$missing" ""
 check "kernel run: no data-quality flag" grep -qx '# data quality: complete' "$tmp/k/report.txt"
 check "kernel run: recorder saw no lost event" grep -qx 'lost_events=0' "$tmp/k/record.txt"
-# The exact job count holds for the plain build; an ASan build (make check
-# SANITIZE=address,undefined) ran one or two jobs fewer here (365, 366 of
-# 367; the analyzer counts what ran): counted skip there, reason given.
-if grep -qa __asan_init "$BIN/dlb-rtapp"; then
-	SAN_JOBS="sanitizer build: too slow for an exact job count (one or two jobs fewer)"
-	skip "kernel run: 367 jobs analyzed" "$SAN_JOBS"
-else
-	SAN_JOBS=
-	expect_eq "kernel run: 367 jobs analyzed (2 x 100 + 167)" "$(($(wc -l < "$tmp/k/jobs.csv") - 1))" 367
-fi
+check "kernel run: 367 jobs analyzed, 3 allowed missing (jobs_near)" jobs_near "$tmp/k"
 check "kernel run: recorded with the mono clock" grep -qx 'clock=mono' "$tmp/k/record.txt"
 mig_marked() {
 	local in_jobs marked
@@ -58,6 +61,7 @@ if command -v gnuplot >/dev/null; then
 else
 	skip "Gantt migrations" "gnuplot not installed"
 fi
+check_dl_bw "kernel run" "$tmp/k/summary.json"
 
 # 2. SIGINT to run.sh in the middle of a 6 s run
 # a background job of a non-interactive shell starts with SIGINT ignored: undo that
@@ -80,6 +84,7 @@ both_incomplete() {
 		grep -q "\"status\": \"incomplete\"" "$tmp/int/summary.json"
 }
 check "SIGINT: recorder and generator say incomplete too" both_incomplete
+check_dl_bw "SIGINT" "$tmp/int/summary.json"
 
 # 3. a stray reader of trace_pipe: refused, its PID named
 cat "$TR/trace_pipe" > /dev/null &
@@ -89,6 +94,7 @@ sleep 0.2
 expect_eq "stray reader: exit ENV" "$?" 3
 check "stray reader: PID $stray named" grep -q "pid $stray" "$tmp/stray.out"
 check "stray reader: no DL thread started" test "$(dl_threads)" -eq "$dl_before"
+check_dl_bw "refused recording"
 kill "$stray"; wait "$stray" 2>/dev/null; stray=
 
 # 4. a board without trace-cmd: the text stream, analyzed as text, just as complete
@@ -97,6 +103,5 @@ check "text recording: trace.txt, format=text, complete" \
 	test -s "$tmp/txt/trace.txt" -a ! -e "$tmp/txt/trace.dat" -a "$(grep -c -x -e 'format=text' -e 'status=complete' "$tmp/txt/record.txt")" -eq 2
 expect_eq "text recording: no data-quality flag" \
 	"$(grep "^# data quality:" "$tmp/txt/report.txt")" "# data quality: complete"
-if [ -n "$SAN_JOBS" ]; then skip "text recording: 367 jobs" "$SAN_JOBS"; else
-	expect_eq "text recording: 367 jobs" "$(($(wc -l < "$tmp/txt/jobs.csv") - 1))" 367
-fi
+check "text recording: 367 jobs, 3 allowed missing (jobs_near)" jobs_near "$tmp/txt"
+check_dl_bw "text recording" "$tmp/txt/summary.json"

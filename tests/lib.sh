@@ -48,3 +48,40 @@ need_tracefs() {
 	tracefs_dir >/dev/null && return 0
 	DLB_SKIP_REASON="no writable tracefs (not mounted and not mountable)"; return 1
 }
+
+# ---- the kernel's DL bandwidth accounting (docs/kernel-findings.md) ----
+# A kernel test asserts after every run it makes that the run left each root
+# domain's dl_bw->total_bw as it found it (a kernel defect pinned runs could
+# trigger).  Usage, under the kernel lock:
+#	dl_bw_baseline                       # once, before the first run
+#	check_dl_bw "NAME" [SUMMARY.json]    # one TAP test after each run
+# dl_bw_totals: every CPU's root-domain .dl_bw->total_bw, space-separated
+dl_bw_totals() {
+	local f=/sys/kernel/debug/sched/debug
+	[ -r "$f" ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	awk '$1 == ".dl_bw->total_bw" { printf "%s%s", s, $3; s = " " } END { print "" }' \
+		"$f" 2>/dev/null
+}
+dl_bw_baseline() { DLB_DL_BW_BASE=$(dl_bw_totals); }
+# check_dl_bw NAME [SUMMARY]: the accounting is back to the baseline (polled for
+# up to 1 s: a DL task's bandwidth is released up to a period after it leaves)
+# and, given the run's summary.json, the run saw it unchanged too
+# (dl_accounting.status ok: a finding dlb-rtapp repaired fails here as well)
+check_dl_bw() {
+	local name="DL accounting unchanged: $1" sum=${2:-} now i st=ok
+	if [ -z "${DLB_DL_BW_BASE:-}" ]; then
+		skip "$name" "not checked: /sys/kernel/debug/sched/debug unreadable"; return 0
+	fi
+	for ((i = 0; i < 50; i++)); do
+		now=$(dl_bw_totals)
+		[ "$now" = "$DLB_DL_BW_BASE" ] && break
+		sleep 0.02
+	done
+	[ -n "$sum" ] && st=$("$DLB_BUILD/tests/tools/json-status" "$sum" dl_accounting 2>&1)
+	if [ "$now" = "$DLB_DL_BW_BASE" ] && [ "$st" = ok ]; then
+		pass "$name"
+	else
+		fail "$name" "total_bw per CPU: before $DLB_DL_BW_BASE, now $now" \
+			"the run's summary.json dl_accounting: $st"
+	fi
+}
