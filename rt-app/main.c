@@ -277,11 +277,13 @@ static void reap_wait(void)
  * exit code stays the run's, and the warning says what broke and whether
  * it was repaired (the analyzer's verdict fails on it).
  */
-static void report_dlbw(const struct dlb_summary_dlbw *d)
+static void report_dlbw(const struct dlb_summary_dlbw *d, bool quiet)
 {
 	if (d->status == DLB_DLBW_FINDING)
 		fprintf(stderr, "%s: warning: kernel finding (%s): %s; %s\n", prog, d->kernel,
 			d->detail, d->repair[0] ? d->repair : "not repaired");
+	else if (d->status == DLB_DLBW_NOT_CHECKED && !quiet)
+		printf("# DL bandwidth accounting not checked: %s\n", d->detail);
 }
 
 int main(int argc, char **argv)
@@ -359,7 +361,7 @@ int main(int argc, char **argv)
 			rc = err.code;
 		remove_unflagged(run.outdir, &sum, o.backend == RTAPP_BACKEND_REFERENCE);
 	}
-	report_dlbw(&sum.dlbw);
+	report_dlbw(&sum.dlbw, o.quiet);
 	if (err.msg[0])
 		die(rc, "%s", err.msg);
 	else if (rc == DLB_EXIT_INCOMPLETE)
