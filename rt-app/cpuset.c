@@ -305,27 +305,46 @@ void rtapp_cpusets_destroy(struct rtapp_cpusets *cs)
 	cs->active = false;
 }
 
+/*
+ * A run's cpuset, dlbench-PID-lbV-K: 1 if PID is gone, 0 if it is alive (or
+ * a reused pid: then it is left alone), -1 if @name is not one.
+ */
+static int run_set(const char *name, int *pid, int *lb)
+{
+	int k;
+
+	if (sscanf(name, "dlbench-%d-lb%d-%d", pid, lb, &k) != 3 || *pid <= 0)
+		return -1;
+	return kill(*pid, 0) && errno == ESRCH;
+}
+
+/* The v1 cpuset root, opened for reading its children; NULL if not root or no v1. */
+static DIR *open_v1_root(struct rtapp_cpusets *cs)
+{
+	memset(cs, 0, sizeof(*cs));
+	if (geteuid() != 0 || find_root(cs) || cs->v2)
+		return NULL;
+	return opendir(cs->root);
+}
+
 int rtapp_cpusets_reap(char *msg, size_t size)
 {
 	struct rtapp_cpusets cs;
-	int pid, k, lb, restore = -1, removed = 0, live = 0, failed = 0;
+	int pid, lb, dead, restore = -1, removed = 0, live = 0, failed = 0;
 	char path[PATH_MAX + 256], cur[16];
 	size_t len = 0;
 	struct dirent *de;
 	DIR *d;
 
 	msg[0] = '\0';
-	memset(&cs, 0, sizeof(cs));
-	if (geteuid() != 0 || find_root(&cs) || cs.v2)
-		return 0;
-	d = opendir(cs.root);
+	d = open_v1_root(&cs);
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		if (sscanf(de->d_name, "dlbench-%d-lb%d-%d", &pid, &lb, &k) != 3 || pid <= 0)
+		dead = run_set(de->d_name, &pid, &lb);
+		if (dead < 0)
 			continue;
-		/* alive (or a reused pid: then it is left alone) */
-		if (!kill(pid, 0) || errno != ESRCH) {
+		if (!dead) {
 			live++;
 			continue;
 		}
@@ -401,14 +420,13 @@ static bool live_partition(const char *root)
 {
 	struct dirent *de;
 	bool live = false;
-	int pid, lb, k;
+	int pid, lb;
 	DIR *d = opendir(root);
 
 	if (!d)
 		return false;
 	while (!live && (de = readdir(d)))
-		if (sscanf(de->d_name, "dlbench-%d-lb%d-%d", &pid, &lb, &k) == 3 && pid > 0 &&
-		    pid != (int)getpid() && (!kill(pid, 0) || errno != ESRCH))
+		if (!run_set(de->d_name, &pid, &lb) && pid != (int)getpid())
 			live = true;
 	closedir(d);
 	return live;
@@ -476,18 +494,13 @@ int rtapp_cpusets_stale(struct dlb_cpumask *sets, int max)
 	struct rtapp_cpusets cs;
 	char path[PATH_MAX + 256], cpus[4096];
 	struct dirent *de;
-	int pid, lb, k, n = 0;
-	DIR *d;
+	int pid, lb, n = 0;
+	DIR *d = open_v1_root(&cs);
 
-	memset(&cs, 0, sizeof(cs));
-	if (geteuid() != 0 || find_root(&cs) || cs.v2)
-		return 0;
-	d = opendir(cs.root);
 	if (!d)
 		return 0;
 	while (n < max && (de = readdir(d))) {
-		if (sscanf(de->d_name, "dlbench-%d-lb%d-%d", &pid, &lb, &k) != 3 || pid <= 0 ||
-		    !kill(pid, 0) || errno != ESRCH)
+		if (run_set(de->d_name, &pid, &lb) != 1)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", cs.root, de->d_name);
 		if (read_file(path, "cpuset.cpus", cpus, sizeof(cpus)) ||
