@@ -29,8 +29,9 @@ left_behind() { find "$CPUSET" -maxdepth 1 -name 'dlbench-*' -type d | wc -l; }
 # ---- two DL tasks pinned to CPU 0 and CPU 1 ----
 "$RTAPP" -q -n -o "$TMP/pin" "$DATA/pin.json" >"$TMP/pin.out" 2>&1 &
 pid=$!
-# the two DL threads' comm=CPUs, once both are DL (polled: start-up includes a
-# calibration, slower on a loaded machine; the run lasts 1 s)
+# the two DL threads' comm=CPUs, once both are DL (polled up to 10 s: start-up,
+# with the accounting check, takes seconds on a loaded machine; the run then
+# lasts 1 s)
 dl_allowed() {
 	local t
 	for t in /proc/$pid/task/*; do
@@ -38,7 +39,7 @@ dl_allowed() {
 		echo "$(cat "$t/comm")=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")"
 	done | sort | tr '\n' ' '
 }
-for _ in $(seq 100); do
+for _ in $(seq 1000); do
 	allowed=$(dl_allowed)
 	[ "$(wc -w <<<"$allowed")" -ge 2 ] && break
 	sleep 0.01
