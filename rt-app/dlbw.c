@@ -475,7 +475,14 @@ void rtapp_dlbw_end(struct rtapp_dlbw *d, u64 max_ns, bool released, bool do_rep
 	 */
 	if (!released)
 		sleep_ns(max_ns);
-	rtapp_dlbw_wait(d, &d->before, &d->after, max_ns, &out->settle_ns);
+	/*
+	 * Then poll until it settles: at once when it has; a pending release
+	 * shows as an excess that goes away.  At least 1 s: on a loaded machine
+	 * one reading of sched/debug took 50 ms, and another user's DL task
+	 * that is dying is counted in total_bw but no longer listed.
+	 */
+	rtapp_dlbw_wait(d, &d->before, &d->after, max_ns > NSEC_PER_SEC ? max_ns : NSEC_PER_SEC,
+			&out->settle_ns);
 	out->settle_ns = mono_ns() - t0;
 	out->other_tasks_after = d->after.nr_tasks;
 	out->other_bw_after = d->after.all_tasks_bw;
