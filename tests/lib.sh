@@ -72,17 +72,25 @@ dl_bw_totals() {
 	awk '$1 == ".dl_bw->total_bw" { printf "%s%s", s, $3; s = " " } END { print "" }' \
 		"$f" 2>/dev/null
 }
-# The baseline is taken with no SCHED_DEADLINE thread on the machine: other
-# users' short-lived DL tasks (a chrt -d probe of SCHED_DEADLINE support runs
-# outside the lock) would otherwise be counted in it (polled up to 5 s).
+# The baseline is taken once no SCHED_DEADLINE thread is alive and the totals
+# have not changed for 0.5 s (polled up to 5 s): a DL task of the lock's former
+# holder or another user's chrt -d probe is released up to a period after it
+# exits, and was counted in a baseline taken at once (209713 = the fair
+# servers + a 0.1 task, seen twice on a loaded machine).
 dl_bw_baseline() {
-	local i
-	for ((i = 0; i < 250; i++)); do
+	local i same=0 prev='' now
+	for ((i = 0; i < 50 && same < 5; i++)); do
+		sleep 0.1
+		now=$(dl_bw_totals)
 		# shellcheck disable=SC2009  # pgrep cannot select by scheduling class
-		[ "$(ps -eLo cls= | grep -c DLN)" = 0 ] && break
-		sleep 0.02
+		if [ "$now" = "$prev" ] && [ "$(ps -eLo cls= | grep -c DLN)" = 0 ]; then
+			same=$((same + 1))
+		else
+			same=0
+		fi
+		prev=$now
 	done
-	DLB_DL_BW_BASE=$(dl_bw_totals)
+	DLB_DL_BW_BASE=$now
 }
 # check_dl_bw NAME [SUMMARY]: the accounting is back to the baseline (polled for
 # up to 3 s: a DL task's bandwidth is released up to a period after it leaves,

@@ -34,10 +34,10 @@ pid=$!
 # then lasts 1 s) with one ps per try, so that a slow machine still samples it
 dl_allowed() {
 	local t
-	for t in $(ps -L -o tid=,cls= -p "$pid" | awk '$2 == "DLN" { print $1 }'); do
-		echo "$(cat "/proc/$pid/task/$t/comm")=$(awk '/^Cpus_allowed_list/ { print $2 }' \
-			"/proc/$pid/task/$t/status")"
-	done 2>/dev/null | sort | tr '\n' ' '
+	for t in /proc/"$pid"/task/*; do
+		[ "$(awk '$1 == "policy" { print $3 }' "$t/sched" 2>/dev/null)" = 6 ] || continue
+		echo "$(cat "$t/comm")=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")"
+	done | sort | tr '\n' ' '
 }
 lb_during=
 for _ in $(seq 1000); do

@@ -110,8 +110,9 @@ fair_turns() {
 	grep '^shared' "$TMP/k.pat" | awk '{ n = NF - 2; if (n < 10) bad++ } END { exit bad > 0 || NR != 2 }'
 }
 read -r nturns _ ties < <(turns "$TMP/k/summary.json" "$TMP/k.trace" shared)
+turns_ok() { [ "$nturns $ties" = "99 0" ] && fair_turns; }
 check "kernel: 99 shared releases after job 0, none together, each thread >= 10 ($nturns, ties $ties)" \
-	eval '[ "$nturns $ties" = "99 0" ] && fair_turns'
+	turns_ok
 expect_eq "kernel: every job's dl = rel + 10 ms" "$(bad_dl "$TMP/k.trace")" 0
 
 # relative: the first release after job 0 is a restart from now, off the
