@@ -8,7 +8,7 @@
 # what a SIGKILLed run leaves is removed, and said so, by the next run; and
 # the kernel's DL bandwidth accounting is as it was after every run.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 31
+plan 30
 
 require need_root need_sched_deadline
 CPUSET=$(awk '$3 == "cgroup" && $4 ~ /cpuset/ { print $2; exit }' /proc/mounts)
