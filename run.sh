@@ -168,9 +168,11 @@ run_reference() {
 	run_bg "$sim" --no-timing -m "$cpus" -o "$dir" "${dargs[@]}" "$dir/workload.json" >> "$dir/run.log" 2>&1
 }
 
-# run_kernel DIR DURATION: the generator on this kernel, inside dlb-record's instance
+# run_kernel DIR DURATION [OPTIONS]: the generator on this kernel, inside dlb-record's instance
 run_kernel() {
-	local dir=$1 dur=$2 rtapp rec secs kb dargs=()
+	local dir=$1 dur=$2 rtapp rec secs kb dargs=() oargs=()
+	# shellcheck disable=SC2206 # a suite's dlb-rtapp options, split on purpose
+	[ -n "${3:-}" ] && oargs=($3)
 	rtapp=$(tool dlb-rtapp) || { echo "run.sh: dlb-rtapp not built" > "$dir/run.log"; return "$EXIT_ENV"; }
 	rec=$(tool dlb-record) || { echo "run.sh: dlb-record not built" > "$dir/run.log"; return "$EXIT_ENV"; }
 	[ -n "$dur" ] && dargs=(-d "$dur")
@@ -179,7 +181,7 @@ run_kernel() {
 	kb=$((4096 + secs * 2048))
 	# shellcheck disable=SC2016  # "$0", "$@" and $DLB_TRACE_MARKER are the inner bash's
 	local cmd=("$rec" -q -o "$dir" -b "$kb" -f "${DLB_RECORD_FORMAT:-auto}" -- bash -c 'exec "$0" -t "$DLB_TRACE_MARKER" "$@"'
-		"$rtapp" -q -b kernel -o "$dir" "${dargs[@]}" "$dir/workload.json")
+		"$rtapp" -q -b kernel -o "$dir" "${dargs[@]}" "${oargs[@]}" "$dir/workload.json")
 	kernel_lock
 	snap_sched "$dir" before
 	cmd_log "$dir" timeout -s INT -k 20 $((secs * 3 + 60)) "${cmd[@]}"
@@ -264,6 +266,9 @@ verdict() {
 		VERDICT=INCOMPLETE VCODE=$EXIT_INCOMPLETE WHY="run incomplete (exit $rrc)"
 	elif [ "$rrc" -ne 0 ]; then
 		VERDICT=ERROR VCODE=$rrc WHY="run failed (exit $rrc): $(grep -v '^#' "$dir/run.log" | tail -1)"
+	elif [ "$arc" -eq "$EXIT_REGRESSION" ]; then
+		# with -m -1 only a kernel finding (report.json kernel_checks) fails the analysis
+		VERDICT=FAIL VCODE=$EXIT_REGRESSION WHY=$(sed -n 's/^dlb-analyze: //p' "$dir/analyze.log" | tail -1)
 	elif [ "$arc" -eq "$EXIT_INCOMPLETE" ]; then
 		VERDICT=INCOMPLETE VCODE=$EXIT_INCOMPLETE
 		WHY="data quality: $(grep -m1 'data quality' "$dir/report.txt" 2>/dev/null | sed 's/^# data quality: //')"
@@ -284,9 +289,9 @@ verdict() {
 	printf 'verdict=%s\ncode=%s\nwhy=%s\n' "$VERDICT" "$VCODE" "$WHY" > "$dir/verdict.txt"
 }
 
-# one_run WL BACKEND DIR CPUS DURATION EXPECT LIMIT WATCH: run, analyze, plot, judge
+# one_run WL BACKEND DIR CPUS DURATION EXPECT LIMIT WATCH [OPTIONS]: run, analyze, plot, judge
 one_run() {
-	local wl=$1 be=$2 dir=$3 cpus=$4 dur=$5 expect=$6 limit=$7 watch=$8 rrc arc=0
+	local wl=$1 be=$2 dir=$3 cpus=$4 dur=$5 expect=$6 limit=$7 watch=$8 opts=${9:-} rrc arc=0
 	mkdir -p "$dir" || die "$EXIT_ENV" "cannot create $dir"
 	cp "$wl" "$dir/workload.json"
 	write_env "$dir/env.txt" "$be"
@@ -297,7 +302,7 @@ one_run() {
 	elif [ "$be" = qemu ]; then
 		run_qemu "$dir" "$cpus" "$dur"
 	else
-		run_kernel "$dir" "$dur"
+		run_kernel "$dir" "$dur" "$opts"
 	fi
 	rrc=$?
 	if [ "$expect" != refused ] && [ "$INTERRUPTED" -eq 0 ] &&
@@ -331,7 +336,7 @@ fmt_secs() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 # run_suite SUITE OUTDIR BACKENDS MAX_SECONDS BASELINE: runs, judges, writes summary.tsv
 run_suite() {
 	local sfile=$1 out=$2 backends=$3 budget=$4 baseline=$5
-	local wl bes cpus dur expect rmax kmax watch be name dir total=0 k=0 est=0 t0 left
+	local wl bes cpus dur expect rmax kmax watch opts be name dir total=0 k=0 est=0 t0 left
 	local entries=()
 	mkdir -p "$out" || die "$EXIT_ENV" "cannot create $out"
 	cp "$sfile" "$out/suite.txt"
@@ -340,17 +345,17 @@ run_suite() {
 	if [ -r "$th" ]; then cp "$th" "$out/thresholds.txt"; else : > "$out/thresholds.txt"; fi
 	write_env "$out/env.txt" "$backends"
 	printf 'workload\tbackend\tverdict\tcode\tseconds\twhy\n' > "$out/summary.tsv"
-	while read -r wl bes cpus dur expect rmax kmax watch; do
+	while read -r wl bes cpus dur expect rmax kmax watch opts; do
 		for be in $backends; do
 			[ "$bes" = both ] || [ "$bes" = "$be" ] || continue
-			entries+=("$wl $be $cpus $dur $expect $rmax $kmax $watch")
+			entries+=("$wl $be $cpus $dur $expect $rmax $kmax $watch $opts")
 			est=$((est + $(dur_secs "$dur") + 2))
 		done
 	done < <(suite_lines "$sfile")
 	total=${#entries[@]}
 	t0=$SECONDS
 	for e in "${entries[@]}"; do
-		read -r wl be cpus dur expect rmax kmax watch <<< "$e"
+		read -r wl be cpus dur expect rmax kmax watch opts <<< "$e"
 		k=$((k + 1))
 		name=$(basename "$wl" .json)
 		dir=$out/$be/$name
@@ -370,7 +375,7 @@ run_suite() {
 			printf '%s\t%s\tERROR\t%s\t0\t%s\n' "$name" "$be" "$EXIT_BAD_INPUT" "$wl: no such workload" >> "$out/summary.tsv"
 			continue
 		fi
-		one_run "$DLB_SRC/$wl" "$be" "$dir" "$cpus" "$dur" "$expect" "$limit" "$watch"
+		one_run "$DLB_SRC/$wl" "$be" "$dir" "$cpus" "$dur" "$expect" "$limit" "$watch" "$opts"
 		if [ -n "$baseline" ] && [ "$VERDICT" = PASS ] && [ "$expect" != refused ]; then
 			# shellcheck disable=SC2046 # options split on purpose
 			baseline_check "$baseline/$be/$name" "$dir" $(thresholds "$out/thresholds.txt" "$be" "$name")
