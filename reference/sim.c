@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "dlbench/exitcode.h"
+#include "dlbench/interp.h"
 #include "dlbench/marker.h"
 
 #include "sched.h"
@@ -64,15 +65,14 @@ enum thr_state {
 
 struct sim_thread {
 	struct task_struct task;	/* first: &thread->task == thread */
+	struct dlb_sim *sim;
 	const struct wl_task *wt;
 	size_t index;
 	int task_idx, instance, tid;
 	enum thr_state st;
+	struct dlb_interp it;		/* the events, the jobs (include/dlbench/interp.h) */
+	int cpu;			/* the CPU it runs on during an interpreter step */
 
-	size_t phase, ev;
-	int ploop, tloop;
-	bool in_run;		/* executing a run event: step when work ends */
-	bool exit_pending;
 	u64 work_left, run_start;
 	bool running;
 	int last_cpu;
@@ -80,26 +80,11 @@ struct sim_thread {
 	u64 wake_gen, timer_gen;
 	struct sim_thread *wait_next;
 
-	/* timers this thread used: (resource, next expiry), found by a short scan */
-	u64 t_first;
-	struct sim_timer *timers;
-	int nr_timers;
+	/* the current job, beyond what the interpreter keeps */
+	u64 exec0;
+	bool rel_marked;	/* its release marker was written at the release instant */
 
-	/* the current job */
-	bool in_job;
-	u64 jobs_started;
-	u64 rel, begin, exec0, run_ns, period_ns;
-	s64 slack;
-	bool have_next_rel, rel_marked;
-	u64 next_rel;
-
-	u64 nr_throttled, nr_replenished, jobs, jobs_missed;
-};
-
-struct sim_timer {
-	int res;
-	bool init;		/* shared timers: t_next set by a first use */
-	u64 t_next;
+	u64 nr_throttled, nr_replenished;
 };
 
 struct sim_waitq {
@@ -115,7 +100,7 @@ struct dlb_sim {
 	size_t nr_thr;
 	struct rt_mutex *mutexes;	/* per resource */
 	struct sim_waitq *waitq;	/* per resource */
-	struct sim_timer *timers;	/* per resource: the shared (not "unique") timers */
+	struct dlb_interp_timer *timers;	/* per resource: the shared (not "unique") timers */
 	struct evq q;
 	struct evfifo now_q;
 	u64 seq;
@@ -458,9 +443,9 @@ static void cb_replenish(void *arg, struct task_struct *p)
 
 /* ---- jobs ------------------------------------------------------------- */
 
-static u64 thr_dl(struct sim_thread *t)
+static inline struct sim_thread *thr_of_it(struct dlb_interp *it)
 {
-	return t->wt->policy == WL_POLICY_DEADLINE ? t->task.dl.dl_deadline : 0;
+	return dlb_interp_entry(it, struct sim_thread, it);
 }
 
 static void emit_job_marker(struct dlb_sim *sim, struct sim_thread *t,
@@ -480,64 +465,58 @@ static void emit_job_marker(struct dlb_sim *sim, struct sim_thread *t,
 	if (kind != DLB_MARK_JOB_END) {
 		m.rel = rel;
 		m.flags |= DLB_MF_REL;
-		if (thr_dl(t)) {
-			m.dl = rel + thr_dl(t);
+		if (t->it.rel_dl) {
+			m.dl = rel + t->it.rel_dl;
 			m.flags |= DLB_MF_DL;
 		}
 	}
 	emit_marker(sim, task_cpu(&t->task), t->tid, &m);
 }
 
+/* The release marker, at the release instant (the job may begin later). */
 static void emit_release(struct dlb_sim *sim, struct sim_thread *t, u64 rel)
 {
-	emit_job_marker(sim, t, DLB_MARK_JOB_RELEASE, t->jobs_started, rel);
+	emit_job_marker(sim, t, DLB_MARK_JOB_RELEASE, t->it.job, rel);
 	t->rel_marked = true;
 }
 
-static void job_open(struct dlb_sim *sim, struct sim_thread *t)
+static void op_job_begin(struct dlb_interp *it)
 {
-	t->rel = t->have_next_rel ? t->next_rel : sim->now;
-	t->have_next_rel = false;
+	struct sim_thread *t = thr_of_it(it);
+	struct dlb_sim *sim = t->sim;
+
 	if (!t->rel_marked)
-		emit_release(sim, t, t->rel);
+		emit_release(sim, t, it->rel);
 	t->rel_marked = false;
-	t->in_job = true;
-	t->begin = sim->now;
 	t->exec0 = thr_exec(sim, t);
-	t->run_ns = t->period_ns = 0;
-	t->slack = 0;
-	emit_job_marker(sim, t, DLB_MARK_JOB_BEGIN, t->jobs_started, t->rel);
+	emit_job_marker(sim, t, DLB_MARK_JOB_BEGIN, it->job, it->rel);
 }
 
-static void job_close(struct dlb_sim *sim, struct sim_thread *t)
+static void op_job_end(struct dlb_interp *it)
 {
+	struct sim_thread *t = thr_of_it(it);
+	struct dlb_sim *sim = t->sim;
 	struct dlb_sim_job j;
 	int rc;
 
-	if (!t->in_job)
-		return;
-	t->in_job = false;
 	memset(&j, 0, sizeof(j));
 	j.thread = t->index;
 	j.task = t->task_idx;
 	j.instance = t->instance;
 	j.tid = t->tid;
 	j.comm = t->task.comm;
-	j.job = t->jobs_started++;
-	j.phase = (int)t->phase;
-	j.phase_loop = t->ploop;
-	j.release = t->rel;
-	j.begin = t->begin;
-	j.end = sim->now;
-	j.deadline = thr_dl(t) ? t->rel + thr_dl(t) : 0;
+	j.job = it->job;
+	j.phase = (int)it->phase;
+	j.phase_loop = it->ploop;
+	j.release = it->rel;
+	j.begin = it->begin;
+	j.end = it->end;
+	j.deadline = it->dl;
 	j.exec_ns = thr_exec(sim, t) - t->exec0;
-	j.run_ns = t->run_ns;
-	j.period_ns = t->period_ns;
-	j.slack_ns = t->slack;
-	j.wu_lat_ns = t->begin - t->rel;
-	t->jobs++;
-	if (j.deadline && j.end > j.deadline)
-		t->jobs_missed++;
+	j.run_ns = it->run_ns;
+	j.period_ns = it->period_ns;
+	j.slack_ns = it->slack;
+	j.wu_lat_ns = it->begin - it->rel;
 	emit_job_marker(sim, t, DLB_MARK_JOB_END, j.job, 0);
 	if (sim->job_fn && !sim->stop) {
 		rc = sim->job_fn(&j, sim->job_arg);
@@ -549,27 +528,7 @@ static void job_close(struct dlb_sim *sim, struct sim_thread *t)
 	}
 }
 
-/* ---- threads executing the workload ----------------------------------- */
-
-/* Next event; past the last one, the next iteration (a job ends there). */
-static void step(struct dlb_sim *sim, struct sim_thread *t)
-{
-	const struct wl_task *wt = t->wt;
-
-	if (++t->ev < wt->phases[t->phase].nr_events)
-		return;
-	job_close(sim, t);
-	t->ev = 0;
-	if (++t->ploop < wt->phases[t->phase].loop)
-		return;
-	t->ploop = 0;
-	if (++t->phase < wt->nr_phases)
-		return;
-	t->phase = 0;
-	t->tloop++;
-	if (wt->loop >= 0 && t->tloop >= (wt->loop ? wt->loop : 1))
-		t->exit_pending = true;
-}
+/* ---- the interpreter's operations: simulator events ------------------- */
 
 static void block(struct dlb_sim *sim, struct sim_thread *t, int cpu, enum thr_state st,
 		  long state)
@@ -577,12 +536,6 @@ static void block(struct dlb_sim *sim, struct sim_thread *t, int cpu, enum thr_s
 	t->st = st;
 	t->task.state = state;
 	schedule(sim->s, cpu);
-}
-
-static void sleep_until(struct dlb_sim *sim, struct sim_thread *t, int cpu, u64 when)
-{
-	evq_push(sim, when, SE_WAKE, (int)t->index, ++t->wake_gen);
-	block(sim, t, cpu, THR_SLEEP, TASK_INTERRUPTIBLE);
 }
 
 static void waitq_add(struct sim_waitq *w, struct sim_thread *t)
@@ -627,213 +580,183 @@ static void waitq_wake(struct dlb_sim *sim, struct sim_waitq *w, int cpu, bool a
 	}
 }
 
-/* cond wait: release the mutex, sleep on the cond, take the mutex again when woken */
-static void cond_wait(struct dlb_sim *sim, struct sim_thread *t, int cpu, int cond, int mutex)
+/* Wait in @w: the thread blocks, woken by waitq_wake(). */
+static int waitq_block(struct sim_thread *t, struct sim_waitq *w)
 {
+	waitq_add(w, t);
+	block(t->sim, t, t->cpu, THR_WAIT, TASK_INTERRUPTIBLE);
+	return DLB_INTERP_BLOCKED;
+}
+
+static u64 op_now(struct dlb_interp *it)
+{
+	return thr_of_it(it)->sim->now;
+}
+
+static bool op_running(struct dlb_interp *it)
+{
+	struct sim_thread *t = thr_of_it(it);
+
+	return cpu_rq(t->sim->s, t->cpu)->curr == &t->task && !t->sim->stop;
+}
+
+/* The work is planned by replan(); the CPU's SE_CPU_WORK continues the thread. */
+static int op_run(struct dlb_interp *it, const struct wl_event *ev)
+{
+	thr_of_it(it)->work_left = ev->duration_ns;
+	return DLB_INTERP_BLOCKED;
+}
+
+/* A release at or after the end is never made: the run ends before its SE_WAKE. */
+static int op_sleep_until(struct dlb_interp *it, u64 when)
+{
+	struct sim_thread *t = thr_of_it(it);
+
+	evq_push(t->sim, when, SE_WAKE, (int)t->index, ++t->wake_gen);
+	block(t->sim, t, t->cpu, THR_SLEEP, TASK_INTERRUPTIBLE);
+	return DLB_INTERP_BLOCKED;
+}
+
+static int op_lock(struct dlb_interp *it, int res)
+{
+	struct sim_thread *t = thr_of_it(it);
+
+	if (rt_mutex_lock(t->sim->s, &t->sim->mutexes[res], t->cpu))
+		return DLB_INTERP_DONE;
+	block(t->sim, t, t->cpu, THR_LOCK, TASK_INTERRUPTIBLE);
+	return DLB_INTERP_BLOCKED;
+}
+
+static void op_unlock(struct dlb_interp *it, int res)
+{
+	struct sim_thread *t = thr_of_it(it);
+
+	if (t->sim->mutexes[res].owner == &t->task)
+		rt_mutex_unlock(t->sim->s, &t->sim->mutexes[res], t->cpu);
+}
+
+/* cond wait: release the mutex, sleep on the cond, take the mutex again when woken */
+static int op_cond_wait(struct dlb_interp *it, int cond, int mutex)
+{
+	struct sim_thread *t = thr_of_it(it);
+	struct dlb_sim *sim = t->sim;
+
 	if (mutex >= 0 && sim->mutexes[mutex].owner == &t->task) {
-		rt_mutex_unlock(sim->s, &sim->mutexes[mutex], cpu);
+		rt_mutex_unlock(sim->s, &sim->mutexes[mutex], t->cpu);
 		t->relock = mutex;
 	}
-	waitq_add(&sim->waitq[cond], t);
-	block(sim, t, cpu, THR_WAIT, TASK_INTERRUPTIBLE);
+	return waitq_block(t, &sim->waitq[cond]);
 }
 
-/*
- * The timer of resource @res as thread @t sees it.  rt-app: a timer whose
- * ref starts with "unique" is private to each thread (its local resource);
- * any other ref names ONE timer shared by every thread and instance that
- * uses it (rt-app.c, case rtapp_timer: rdata->res.timer.t_next), so its
- * next expiry is common: the first use sets it to that thread's t_first,
- * and every use by any thread adds its period to it.  Instances of a task
- * on one shared timer therefore release in turn, not together (rt-app's
- * tutorial: sharing "disturbs the original sequence").
- */
-static struct sim_timer *thread_timer(struct dlb_sim *sim, struct sim_thread *t, int res)
+static void op_cond_signal(struct dlb_interp *it, int cond, bool all)
 {
-	struct sim_timer *tm;
-	int i;
+	struct sim_thread *t = thr_of_it(it);
 
-	if (!sim->wl->resources[res].unique) {
-		tm = &sim->timers[res];
-		if (!tm->init) {
-			tm->init = true;
-			tm->t_next = t->t_first;
-		}
-		return tm;
-	}
-	for (i = 0; i < t->nr_timers; i++)
-		if (t->timers[i].res == res)
-			return &t->timers[i];
-	tm = realloc(t->timers, (size_t)(t->nr_timers + 1) * sizeof(*tm));
-	if (!tm)
-		abort();	/* no memory for a timer: cannot simulate on */
-	t->timers = tm;
-	tm = &t->timers[t->nr_timers++];
-	tm->res = res;
-	tm->init = true;
-	tm->t_next = t->t_first;
-	return tm;
+	waitq_wake(t->sim, &t->sim->waitq[cond], t->cpu, all);
 }
+
+static int op_barrier(struct dlb_interp *it, int res)
+{
+	struct sim_thread *t = thr_of_it(it);
+	struct sim_waitq *w = &t->sim->waitq[res];
+
+	if (w->waiting + 1 < t->sim->wl->resources[res].users)
+		return waitq_block(t, w);
+	waitq_wake(t->sim, w, t->cpu, true);
+	return DLB_INTERP_DONE;
+}
+
+/* A DL task is throttled to its next period: it loses the CPU at once. */
+static int op_yield(struct dlb_interp *it)
+{
+	struct sim_thread *t = thr_of_it(it);
+
+	sched_yield_curr(t->sim->s, t->cpu);
+	schedule(t->sim->s, t->cpu);
+	return op_running(it) ? DLB_INTERP_DONE : DLB_INTERP_BLOCKED;
+}
+
+static int op_suspend(struct dlb_interp *it, int res)
+{
+	struct sim_thread *t = thr_of_it(it);
+
+	return waitq_block(t, &t->sim->waitq[res]);
+}
+
+static void op_resume(struct dlb_interp *it, int res)
+{
+	op_cond_signal(it, res, true);
+}
+
+static struct dlb_interp_timer *op_timer_get(struct dlb_interp *it, int res)
+{
+	return &thr_of_it(it)->sim->timers[res];
+}
+
+/* mem: memory traffic takes no CPU time here (no .mem) */
+static const struct dlb_interp_ops sim_ops = {
+	.now		= op_now,
+	.running	= op_running,
+	.run		= op_run,
+	.sleep_until	= op_sleep_until,
+	.lock		= op_lock,
+	.unlock		= op_unlock,
+	.cond_wait	= op_cond_wait,
+	.cond_signal	= op_cond_signal,
+	.barrier	= op_barrier,
+	.yield		= op_yield,
+	.suspend	= op_suspend,
+	.resume		= op_resume,
+	.timer_get	= op_timer_get,
+	.job_begin	= op_job_begin,
+	.job_end	= op_job_end,
+};
+
+/* ---- threads executing the workload ----------------------------------- */
 
 #define ADVANCE_MAX_ZERO_TIME	1000000	/* events at one instant before we call it a livelock */
+
+static void thread_exit(struct dlb_sim *sim, struct sim_thread *t, int cpu)
+{
+	struct dlb_marker m = { .kind = DLB_MARK_TASK_EXIT, .tid = t->tid };
+	struct dlb_event ev = { .cpu = cpu, .pid = t->tid, .type = DLB_EV_EXIT };
+
+	emit_marker(sim, cpu, t->tid, &m);
+	ev.exit.pid = t->tid;
+	memcpy(ev.exit.comm, t->task.comm, DLB_COMM_LEN);
+	emit(sim, &ev);
+	t->st = THR_DONE;
+	sched_exit_curr(sim->s, cpu);
+}
 
 /* Run thread @t, current on @cpu, until it needs CPU time or blocks. */
 static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
 {
-	unsigned long guard = 0;
+	int m = t->relock;
 
-	for (;;) {
-		const struct wl_phase *ph;
-		const struct wl_event *e;
-		struct rq *rq = cpu_rq(sim->s, cpu);
-		u64 tn;
-		bool last;
-
-		if (rq->curr != &t->task || sim->stop)
-			return;
-		if (++guard > ADVANCE_MAX_ZERO_TIME) {
-			sim->stop = -1;
-			dlb_err_set(&sim->stop_err, DLB_EXIT_BAD_INPUT,
-				    "task %s: %d events without using time (a loop of zero-time events)",
-				    t->task.comm, ADVANCE_MAX_ZERO_TIME);
+	if (sim->stop)
+		return;
+	t->cpu = cpu;
+	/* a cond wait ends when its mutex is ours again (not when leaving) */
+	if (m >= 0 && !t->it.exit_pending) {
+		t->relock = -1;
+		if (!rt_mutex_lock(sim->s, &sim->mutexes[m], cpu)) {
+			block(sim, t, cpu, THR_LOCK, TASK_INTERRUPTIBLE);
 			return;
 		}
-		if (t->in_run) {
-			t->in_run = false;
-			step(sim, t);
-			continue;
-		}
-		if (t->exit_pending) {
-			struct dlb_marker m = { .kind = DLB_MARK_TASK_EXIT, .tid = t->tid };
-			struct dlb_event ev = { .cpu = cpu, .pid = t->tid, .type = DLB_EV_EXIT };
-
-			job_close(sim, t);
-			emit_marker(sim, cpu, t->tid, &m);
-			ev.exit.pid = t->tid;
-			memcpy(ev.exit.comm, t->task.comm, DLB_COMM_LEN);
-			emit(sim, &ev);
-			t->st = THR_DONE;
-			sched_exit_curr(sim->s, cpu);
-			return;
-		}
-		if (t->relock >= 0) {
-			int m = t->relock;
-
-			t->relock = -1;
-			if (!rt_mutex_lock(sim->s, &sim->mutexes[m], cpu)) {
-				block(sim, t, cpu, THR_LOCK, TASK_INTERRUPTIBLE);
-				return;
-			}
-		}
-		if (!t->in_job)
-			job_open(sim, t);
-
-		ph = &t->wt->phases[t->phase];
-		e = &ph->events[t->ev];
-		last = t->ev + 1 == ph->nr_events;
-		switch (e->type) {
-		case WL_EV_RUN:
-		case WL_EV_RUNTIME:
-			t->run_ns += e->duration_ns;
-			if (e->duration_ns) {
-				t->work_left = e->duration_ns;
-				t->in_run = true;
-				return;
-			}
-			step(sim, t);
-			break;
-		case WL_EV_SLEEP:
-			if (last) {
-				job_close(sim, t);
-				t->next_rel = sim->now + e->duration_ns;
-				t->have_next_rel = true;
-			}
-			step(sim, t);
-			if (e->duration_ns) {
-				sleep_until(sim, t, cpu, sim->now + e->duration_ns);
-				return;
-			}
-			break;
-		case WL_EV_TIMER: {
-			/* rt-app: the first expiry is t_first + period, then every period */
-			struct sim_timer *tm = thread_timer(sim, t, e->res);
-
-			tm->t_next += e->duration_ns;
-			t->period_ns += e->duration_ns;
-			tn = tm->t_next;
-			t->slack = (s64)(tn - sim->now);
-			if (!dl_time_before(sim->now, tn) && e->timer_relative)
-				tm->t_next = tn = sim->now;
-			if (last) {
-				job_close(sim, t);
-				t->next_rel = tn;
-				t->have_next_rel = true;
-			}
-			step(sim, t);
-			if (dl_time_before(sim->now, tn)) {
-				sleep_until(sim, t, cpu, tn);
-				return;
-			}
-			break;
-		}
-		case WL_EV_LOCK:
-			step(sim, t);
-			if (!rt_mutex_lock(sim->s, &sim->mutexes[e->res], cpu)) {
-				block(sim, t, cpu, THR_LOCK, TASK_INTERRUPTIBLE);
-				return;
-			}
-			break;
-		case WL_EV_UNLOCK:
-			step(sim, t);
-			if (sim->mutexes[e->res].owner == &t->task)
-				rt_mutex_unlock(sim->s, &sim->mutexes[e->res], cpu);
-			break;
-		case WL_EV_WAIT:
-			step(sim, t);
-			cond_wait(sim, t, cpu, e->res, e->dep);
-			return;
-		case WL_EV_SIGNAL:
-		case WL_EV_BROAD:
-			step(sim, t);
-			waitq_wake(sim, &sim->waitq[e->res], cpu, e->type == WL_EV_BROAD);
-			break;
-		case WL_EV_SYNC:
-			step(sim, t);
-			waitq_wake(sim, &sim->waitq[e->res], cpu, false);
-			cond_wait(sim, t, cpu, e->res, e->dep);
-			return;
-		case WL_EV_BARRIER: {
-			struct sim_waitq *w = &sim->waitq[e->res];
-			unsigned int users = sim->wl->resources[e->res].users;
-
-			step(sim, t);
-			if (w->waiting + 1 >= users) {
-				waitq_wake(sim, w, cpu, true);
-				break;
-			}
-			waitq_add(w, t);
-			block(sim, t, cpu, THR_WAIT, TASK_INTERRUPTIBLE);
-			return;
-		}
-		case WL_EV_YIELD:
-			step(sim, t);
-			sched_yield_curr(sim->s, cpu);
-			schedule(sim->s, cpu);
-			break;
-		case WL_EV_SUSPEND:
-			step(sim, t);
-			waitq_add(&sim->waitq[e->res], t);
-			block(sim, t, cpu, THR_WAIT, TASK_INTERRUPTIBLE);
-			return;
-		case WL_EV_RESUME:
-			step(sim, t);
-			waitq_wake(sim, &sim->waitq[e->res], cpu, true);
-			break;
-		case WL_EV_MEM:
-		default:
-			step(sim, t);	/* memory traffic takes no CPU time here */
-			break;
-		}
+	}
+	switch (dlb_interp_step(&t->it)) {
+	case DLB_INTERP_EXIT:
+		thread_exit(sim, t, cpu);
+		break;
+	case DLB_INTERP_LIVELOCK:
+		sim->stop = -1;
+		dlb_err_set(&sim->stop_err, DLB_EXIT_BAD_INPUT,
+			    "task %s: %d events without using time (a loop of zero-time events)",
+			    t->task.comm, ADVANCE_MAX_ZERO_TIME);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -932,9 +855,7 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 	switch (e->type) {
 	case SE_START:
 		t = &sim->thr[e->idx];
-		t->t_first = sim->now;
-		t->next_rel = sim->now;
-		t->have_next_rel = true;
+		dlb_interp_start(&t->it, sim->now);
 		emit_task_marker(sim, t);
 		emit_release(sim, t, sim->now);
 		wake_thread(sim, t, task_cpu(&t->task));
@@ -943,7 +864,7 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 		t = &sim->thr[e->idx];
 		if (e->gen != t->wake_gen || t->st != THR_SLEEP)
 			break;
-		if (t->have_next_rel && t->next_rel == sim->now)
+		if (t->it.have_next_rel && t->it.next_rel == sim->now)
 			emit_release(sim, t, sim->now);
 		wake_thread(sim, t, task_cpu(&t->task));
 		break;
@@ -1069,6 +990,7 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 	char comm[64];
 	int prio = 0;
 
+	t->sim = sim;
 	t->wt = wt;
 	t->index = idx;
 	t->task_idx = task_idx;
@@ -1081,8 +1003,11 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 	snprintf(comm, sizeof(comm), "%s-%zu", wt->name, idx);
 	t->task.owner = t;
 	sched_task_init(s, &t->task, t->tid, comm, (int)(idx % (size_t)s->nr_cpus));
-	if (!wt->nr_phases)
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task %s: no events", wt->name);
+	if (dlb_interp_init(&t->it, sim->wl, wt, &sim_ops, err))
+		return -1;
+	t->it.max_events = ADVANCE_MAX_ZERO_TIME;
+	if (sim->o.event_log)
+		dlb_interp_log_enable(&t->it, DLB_INTERP_LOG_MAX);
 	if (wt->has_cpus && sched_setaffinity(s, &t->task, &wt->cpus, err) < 0)
 		return dlb_err_prefix(err, "task %s", wt->name);
 	if (wt->policy == WL_POLICY_FIFO || wt->policy == WL_POLICY_RR)
@@ -1190,7 +1115,7 @@ void dlb_sim_free(struct dlb_sim *sim)
 	if (!sim)
 		return;
 	for (i = 0; sim->thr && i < sim->nr_thr; i++)
-		free(sim->thr[i].timers);
+		dlb_interp_fini(&sim->thr[i].it);
 	for (i = 0; sim->mutexes && i < sim->wl->nr_resources; i++) {
 		struct rt_mutex_waiter *w = sim->mutexes[i].waiters, *nx;
 
@@ -1279,14 +1204,21 @@ int dlb_sim_task_stats(const struct dlb_sim *sim, size_t i, struct dlb_sim_task_
 	st->rorun_max = p->dl.stats.rorun_max;
 	st->nr_throttled = t->nr_throttled;
 	st->nr_replenished = t->nr_replenished;
-	st->jobs = t->jobs;
-	st->jobs_missed = t->jobs_missed;
-	if (thr_dl((struct sim_thread *)t) && t->st != THR_DONE) {
-		u64 rel = t->in_job ? t->rel : t->have_next_rel ? t->next_rel : UINT64_MAX;
+	st->jobs = t->it.jobs;
+	st->jobs_missed = t->it.misses;
+	if (t->it.rel_dl && t->st != THR_DONE) {
+		u64 rel = t->it.in_job ? t->it.rel : t->it.have_next_rel ? t->it.next_rel : UINT64_MAX;
 
-		st->late_pending = rel != UINT64_MAX && rel + thr_dl((struct sim_thread *)t) < sim->now;
+		st->late_pending = rel != UINT64_MAX && rel + t->it.rel_dl < sim->now;
 	}
 	return 0;
+}
+
+int dlb_sim_write_events(const struct dlb_sim *sim, size_t i, FILE *f)
+{
+	if (i >= sim->nr_thr)
+		return -1;
+	return dlb_interp_log_write(&sim->thr[i].it, f);
 }
 
 const struct dlb_opcount *dlb_sim_opcount(const struct dlb_sim *sim, enum dlb_op op)

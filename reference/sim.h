@@ -95,6 +95,7 @@ struct dlb_sim_opts {
 	bool timed;			/* time push/pull/find/set: default true */
 	bool trace_runtime;		/* emit sched_stat_runtime: default false */
 	int first_tid;			/* default 1000 */
+	bool event_log;			/* keep each thread's events: dlb_sim_write_events() */
 	/* non-NULL: checked before every step; once non-zero the run ends
 	 * ("dlb_run: event=end status=incomplete", DLB_EXIT_INCOMPLETE).
 	 * A signal handler may set it. */
@@ -194,6 +195,13 @@ u64 dlb_sim_nr_events(const struct dlb_sim *sim);	/* emitted trace events */
  * dl.stats.* lines for -deadline threads).  0, or -1 on a write error.
  */
 int dlb_sim_write_sched(FILE *f, const struct dlb_sim_task_stats *st);
+
+/*
+ * Thread @i's events in the order it went through them, one "PHASE KEY"
+ * line each, no times (opts.event_log; dlb_interp_log_write()).  0, or -1
+ * on a write error or a bad @i.
+ */
+int dlb_sim_write_events(const struct dlb_sim *sim, size_t i, FILE *f);
 
 /* comm of a simulated pid ("<idle>" for 0), NULL if unknown: for the trace line prefix. */
 const char *dlb_sim_comm(const struct dlb_sim *sim, int pid);

@@ -32,6 +32,7 @@ struct ref_thread {
 	FILE *log;
 	char log_name[DLB_SUMMARY_PATH_MAX];
 	char sched_name[DLB_SUMMARY_PATH_MAX];
+	char events_name[DLB_SUMMARY_PATH_MAX];
 	s64 max_lateness;
 	u64 jobs;
 };
@@ -126,6 +127,9 @@ static int open_logs(struct ref_run *r, struct dlb_err *err)
 			 t->name, i);
 		snprintf(r->th[i].sched_name, sizeof(r->th[i].sched_name), "%s-%s-%zu.sched", base,
 			 t->name, i);
+		if (r->run->opts->event_log)
+			snprintf(r->th[i].events_name, sizeof(r->th[i].events_name),
+				 "%s-%s-%zu.events", base, t->name, i);
 		if (wl->global.log_size == 0) {	/* "disable": no log, as rt-app */
 			r->th[i].log_name[0] = '\0';
 			continue;
@@ -178,6 +182,22 @@ static int write_sched(struct ref_run *r, size_t i, struct dlb_err *err)
 	if (fclose(f))
 		return dlb_err_set(err, DLB_EXIT_ENV, "%s/%s: write error", r->run->outdir,
 				   r->th[i].sched_name);
+	return 0;
+}
+
+/* The events thread @i went through (-E), as the kernel backend writes them. */
+static int write_events(struct ref_run *r, size_t i, struct dlb_err *err)
+{
+	FILE *f;
+
+	if (!r->th[i].events_name[0])
+		return 0;
+	f = open_out(r, r->th[i].events_name, err);
+	if (!f)
+		return -1;
+	if (dlb_sim_write_events(r->sim, i, f) | fclose(f))
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s/%s: write error", r->run->outdir,
+				   r->th[i].events_name);
 	return 0;
 }
 
@@ -246,6 +266,7 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 	o.nr_cpus = run->opts->ref_cpus ? run->opts->ref_cpus :
 		    (int)sysconf(_SC_NPROCESSORS_ONLN);
 	o.duration_ns = run->opts->duration_ns;
+	o.event_log = run->opts->event_log;
 	run->ns_per_loop = REF_NS_PER_LOOP;
 	r.sim = dlb_sim_create(run->wl, &o, err);
 	if (!r.sim)
@@ -264,7 +285,7 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 	dlb_sim_set_job_hook(r.sim, on_job, &r);
 	rc = dlb_sim_run(r.sim, err);
 	for (i = 0; i < r.nr && !rc; i++)
-		rc = write_sched(&r, i, err);
+		rc = write_sched(&r, i, err) || write_events(&r, i, err) ? -1 : 0;
 out:
 	fill_summary(&r, sum);
 	sum->status = rc == 0 ? DLB_RUN_COMPLETE :
