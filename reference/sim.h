@@ -29,12 +29,15 @@
  * pthread_setname_np() would fail and leave "rt-app").  Thread i starts on
  * CPU i % nr_cpus, after its "delay", as a wake-up.
  *
- * Jobs: one iteration of a phase's event list is one job.  release: the
- * expiry of the timer (or sleep) that ended the previous iteration, else the
- * instant the iteration starts (the thread's start for the first);
- * begin: the instant the thread starts executing the iteration; end: the
- * instant it reaches the iteration's final timer event, else finishes its
- * last event; deadline: release + dl_deadline (-deadline tasks, else 0).
+ * Jobs, and what each event does, are the interpreter's, shared with the
+ * kernel backend (dlbench/interp.h): one pass over a phase's events is one
+ * job.  release: the expiry of the timer (or sleep) that ended the previous
+ * pass, else the instant the pass starts (the thread's start for the
+ * first); begin: the instant the thread starts executing the pass; end:
+ * the instant it reaches the pass's final timer or sleep, else finishes its
+ * last event (a task without a timer ends its job at a suspend, and the
+ * next is released by the resume); deadline: release + dl_deadline
+ * (-deadline tasks, else 0).
  *
  * Markers (in the event stream, DLB_EV_MARKER, grammar of marker.h):
  * "dlb_run: event=start backend=reference ..." at 0, one "dlb_task: ..."
