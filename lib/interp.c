@@ -90,13 +90,16 @@ int dlb_interp_log_write(const struct dlb_interp *it, FILE *f)
 	return 0;
 }
 
+static bool sporadic_wait(const struct dlb_interp *it, const struct wl_event *e);
+
 void dlb_interp_start(struct dlb_interp *it, u64 t_first)
 {
 	size_t r;
 
 	it->t_first = t_first;
 	it->next_rel = t_first;
-	it->have_next_rel = true;
+	/* a sporadic task's first job is released by its first resume */
+	it->have_next_rel = !sporadic_wait(it, &it->task->phases[0].events[0]);
 	for (r = 0; r < it->wl->nr_resources; r++) {
 		it->timers[r].init = true;
 		it->timers[r].next = t_first;
@@ -104,6 +107,12 @@ void dlb_interp_start(struct dlb_interp *it, u64 t_first)
 }
 
 /* ---- jobs ---- */
+
+/* A suspend of a task without a timer: its resume releases the next job. */
+static bool sporadic_wait(const struct dlb_interp *it, const struct wl_event *e)
+{
+	return e->type == WL_EV_SUSPEND && !it->has_timer;
+}
 
 static void job_open(struct dlb_interp *it)
 {
@@ -268,8 +277,10 @@ static int event(struct dlb_interp *it, const struct wl_event *e, bool last)
 		 * sporadic activation): the job ends before the wait, and the
 		 * next is released when the thread goes on.
 		 */
-		if (!it->has_timer)
+		if (sporadic_wait(it, e)) {
 			job_close(it);
+			it->have_next_rel = false;
+		}
 		next(it);
 		return ops->suspend(it, e->res);
 	case WL_EV_RESUME:
@@ -308,7 +319,7 @@ int dlb_interp_step(struct dlb_interp *it)
 		}
 		e = &ph->events[it->ev];
 		/* a sporadic task's job is released by the resume, not before the suspend */
-		if (!it->in_job && !(e->type == WL_EV_SUSPEND && !it->has_timer))
+		if (!it->in_job && !sporadic_wait(it, e))
 			job_open(it);
 		if (it->ops->running && !it->ops->running(it))
 			return DLB_INTERP_STOP;

@@ -857,7 +857,8 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 		t = &sim->thr[e->idx];
 		dlb_interp_start(&t->it, sim->now);
 		emit_task_marker(sim, t);
-		emit_release(sim, t, sim->now);
+		if (t->it.have_next_rel)	/* not a sporadic task's: its resume releases it */
+			emit_release(sim, t, sim->now);
 		wake_thread(sim, t, task_cpu(&t->task));
 		break;
 	case SE_WAKE:
