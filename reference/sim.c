@@ -18,105 +18,8 @@
 #include <string.h>
 
 #include "dlbench/exitcode.h"
-#include "dlbench/interp.h"
-#include "dlbench/marker.h"
 
-#include "sched.h"
-#include "sim.h"
-
-enum sim_ev_type {
-	SE_START,		/* thread: first wake-up, after its delay */
-	SE_WAKE,		/* thread: sleep or timer expiry */
-	SE_DL_TIMER,		/* thread: replenishment timer */
-	SE_CPU_WORK,		/* cpu: curr's work ends */
-	SE_CPU_BUDGET,		/* cpu: curr's -deadline runtime ends (hrtick) */
-	SE_CPU_SLICE,		/* cpu: curr's RR/fair slice ends */
-	SE_CPU_TICK,		/* cpu: periodic tick (tick accounting) */
-	SE_RESCHED,		/* cpu: need_resched was set */
-};
-
-struct sim_ev {
-	u64 time;
-	u64 seq;		/* bit 62: not a work completion; below: insertion order */
-	u64 gen;
-	int type;
-	int idx;
-};
-
-struct evq {
-	struct sim_ev *h;
-	size_t n, cap;
-};
-
-/* Events due now that sort after everything already queued: a FIFO. */
-struct evfifo {
-	struct sim_ev *h;
-	size_t head, tail, cap;
-};
-
-enum thr_state {
-	THR_NEW,
-	THR_READY,		/* runnable or running */
-	THR_SLEEP,
-	THR_LOCK,
-	THR_WAIT,		/* cond, barrier, suspend */
-	THR_DONE,
-};
-
-struct sim_thread {
-	struct task_struct task;	/* first: &thread->task == thread */
-	struct dlb_sim *sim;
-	const struct wl_task *wt;
-	size_t index;
-	int task_idx, instance, tid;
-	enum thr_state st;
-	struct dlb_interp it;		/* the events, the jobs (include/dlbench/interp.h) */
-	int cpu;			/* the CPU it runs on during an interpreter step */
-
-	u64 work_left, run_start;
-	bool running;
-	int last_cpu;
-	int relock;		/* mutex to take again after a cond wake-up, or -1 */
-	u64 wake_gen, timer_gen;
-	struct sim_thread *wait_next;
-
-	/* the current job, beyond what the interpreter keeps */
-	u64 exec0;
-	bool rel_marked;	/* its release marker was written at the release instant */
-
-	u64 nr_throttled, nr_replenished;
-};
-
-struct sim_waitq {
-	struct sim_thread *head, *tail;
-	unsigned int waiting;
-};
-
-struct dlb_sim {
-	const struct workload *wl;
-	struct dlb_sim_opts o;
-	struct sched *s;
-	struct sim_thread *thr;
-	size_t nr_thr;
-	struct rt_mutex *mutexes;	/* per resource */
-	struct sim_waitq *waitq;	/* per resource */
-	struct dlb_interp_timer *timers;	/* per resource: the shared (not "unique") timers */
-	struct evq q;
-	struct evfifo now_q;
-	u64 seq;
-	u64 now, end;
-	u64 *cpu_gen;
-	unsigned char *cpu_dirty;
-	int *dirty;
-	int nr_dirty;
-	dlb_event_fn ev_fn;
-	void *ev_arg;
-	dlb_sim_job_fn job_fn;
-	void *job_arg;
-	int stop;			/* non-zero: a hook or an error stopped the run */
-	struct dlb_err stop_err;
-	u64 steps, events;
-};
+#include "sim_local.h"
 
 /*
  * ---- event queue: binary min-heap on (time, seq) -----------------------
@@ -163,7 +66,7 @@ static void evfifo_push(struct evfifo *f, const struct sim_ev *e)
 	f->h[f->tail++] = *e;
 }
 
-static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
+void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
 {
 	struct evq *q = &sim->q;
 	struct sim_ev e = { time, sim->seq++ | (type == SE_CPU_WORK ? 0 : SEQ_NOT_WORK), gen, type,
@@ -239,11 +142,6 @@ static struct sim_ev evq_pop(struct dlb_sim *sim)
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static inline struct sim_thread *thr_of(struct task_struct *p)
-{
-	return p->pid ? (struct sim_thread *)p : NULL;
-}
-
 static void mark_dirty(struct dlb_sim *sim, int cpu)
 {
 	if (sim->cpu_dirty[cpu])
@@ -252,7 +150,7 @@ static void mark_dirty(struct dlb_sim *sim, int cpu)
 	sim->dirty[sim->nr_dirty++] = cpu;
 }
 
-static void emit(struct dlb_sim *sim, struct dlb_event *ev)
+void emit(struct dlb_sim *sim, struct dlb_event *ev)
 {
 	int rc;
 
@@ -274,7 +172,7 @@ static int curr_pid(struct dlb_sim *sim, int cpu)
 }
 
 /* A marker in the shared grammar (dlb_marker_format), written by @pid on @cpu. */
-static void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_marker *m)
+void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_marker *m)
 {
 	struct dlb_event ev = { .cpu = cpu, .pid = pid, .type = DLB_EV_MARKER };
 	char buf[DLB_MARKER_MAX];
@@ -292,7 +190,7 @@ static void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_
 	emit(sim, &ev);
 }
 
-static u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t)
+u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t)
 {
 	u64 e = t->task.se.sum_exec_runtime;
 
@@ -441,325 +339,6 @@ static void cb_replenish(void *arg, struct task_struct *p)
 	emit_dl(sim, p, DLB_EV_REPLENISH);
 }
 
-/* ---- jobs ------------------------------------------------------------- */
-
-static inline struct sim_thread *thr_of_it(struct dlb_interp *it)
-{
-	return dlb_interp_entry(it, struct sim_thread, it);
-}
-
-static void emit_job_marker(struct dlb_sim *sim, struct sim_thread *t,
-			    enum dlb_marker_kind kind, u64 job, u64 rel)
-{
-	struct dlb_marker m;
-
-	if (!sim->ev_fn) {	/* nobody reads it: count it, skip building it */
-		sim->events++;
-		return;
-	}
-	memset(&m, 0, sizeof(m));
-	m.kind = kind;
-	m.tid = t->tid;
-	m.job = job;
-	m.flags = DLB_MF_JOB;
-	if (kind != DLB_MARK_JOB_END) {
-		m.rel = rel;
-		m.flags |= DLB_MF_REL;
-		if (t->it.rel_dl) {
-			m.dl = rel + t->it.rel_dl;
-			m.flags |= DLB_MF_DL;
-		}
-	}
-	emit_marker(sim, task_cpu(&t->task), t->tid, &m);
-}
-
-/* The release marker, at the release instant (the job may begin later). */
-static void emit_release(struct dlb_sim *sim, struct sim_thread *t, u64 rel)
-{
-	emit_job_marker(sim, t, DLB_MARK_JOB_RELEASE, t->it.job, rel);
-	t->rel_marked = true;
-}
-
-static void op_job_begin(struct dlb_interp *it)
-{
-	struct sim_thread *t = thr_of_it(it);
-	struct dlb_sim *sim = t->sim;
-
-	if (!t->rel_marked)
-		emit_release(sim, t, it->rel);
-	t->rel_marked = false;
-	t->exec0 = thr_exec(sim, t);
-	emit_job_marker(sim, t, DLB_MARK_JOB_BEGIN, it->job, it->rel);
-}
-
-static void op_job_end(struct dlb_interp *it)
-{
-	struct sim_thread *t = thr_of_it(it);
-	struct dlb_sim *sim = t->sim;
-	struct dlb_sim_job j;
-	int rc;
-
-	memset(&j, 0, sizeof(j));
-	j.thread = t->index;
-	j.task = t->task_idx;
-	j.instance = t->instance;
-	j.tid = t->tid;
-	j.comm = t->task.comm;
-	j.job = it->job;
-	j.phase = (int)it->phase;
-	j.phase_loop = it->ploop;
-	j.release = it->rel;
-	j.begin = it->begin;
-	j.end = it->end;
-	j.deadline = it->dl;
-	j.exec_ns = thr_exec(sim, t) - t->exec0;
-	j.run_ns = it->run_ns;
-	j.period_ns = it->period_ns;
-	j.slack_ns = it->slack;
-	j.wu_lat_ns = it->begin - it->rel;
-	emit_job_marker(sim, t, DLB_MARK_JOB_END, j.job, 0);
-	if (sim->job_fn && !sim->stop) {
-		rc = sim->job_fn(&j, sim->job_arg);
-		if (rc) {
-			sim->stop = rc;
-			dlb_err_set(&sim->stop_err, DLB_EXIT_INCOMPLETE,
-				    "the job consumer stopped the simulation (%d)", rc);
-		}
-	}
-}
-
-/* ---- the interpreter's operations: simulator events ------------------- */
-
-static void block(struct dlb_sim *sim, struct sim_thread *t, int cpu, enum thr_state st,
-		  long state)
-{
-	t->st = st;
-	t->task.state = state;
-	schedule(sim->s, cpu);
-}
-
-static void waitq_add(struct sim_waitq *w, struct sim_thread *t)
-{
-	t->wait_next = NULL;
-	if (w->tail)
-		w->tail->wait_next = t;
-	else
-		w->head = t;
-	w->tail = t;
-	w->waiting++;
-}
-
-static struct sim_thread *waitq_pop(struct sim_waitq *w)
-{
-	struct sim_thread *t = w->head;
-
-	if (!t)
-		return NULL;
-	w->head = t->wait_next;
-	if (!w->head)
-		w->tail = NULL;
-	w->waiting--;
-	t->wait_next = NULL;
-	return t;
-}
-
-static void wake_thread(struct dlb_sim *sim, struct sim_thread *t, int this_cpu)
-{
-	t->st = THR_READY;
-	wake_up_process(sim->s, &t->task, this_cpu);
-}
-
-static void waitq_wake(struct dlb_sim *sim, struct sim_waitq *w, int cpu, bool all)
-{
-	struct sim_thread *t;
-
-	while ((t = waitq_pop(w))) {
-		wake_thread(sim, t, cpu);
-		if (!all)
-			break;
-	}
-}
-
-/* Wait in @w: the thread blocks, woken by waitq_wake(). */
-static int waitq_block(struct sim_thread *t, struct sim_waitq *w)
-{
-	waitq_add(w, t);
-	block(t->sim, t, t->cpu, THR_WAIT, TASK_INTERRUPTIBLE);
-	return DLB_INTERP_BLOCKED;
-}
-
-static u64 op_now(struct dlb_interp *it)
-{
-	return thr_of_it(it)->sim->now;
-}
-
-static bool op_running(struct dlb_interp *it)
-{
-	struct sim_thread *t = thr_of_it(it);
-
-	return cpu_rq(t->sim->s, t->cpu)->curr == &t->task && !t->sim->stop;
-}
-
-/* The work is planned by replan(); the CPU's SE_CPU_WORK continues the thread. */
-static int op_run(struct dlb_interp *it, const struct wl_event *ev)
-{
-	thr_of_it(it)->work_left = ev->duration_ns;
-	return DLB_INTERP_BLOCKED;
-}
-
-/* A release at or after the end is never made: the run ends before its SE_WAKE. */
-static int op_sleep_until(struct dlb_interp *it, u64 when)
-{
-	struct sim_thread *t = thr_of_it(it);
-
-	evq_push(t->sim, when, SE_WAKE, (int)t->index, ++t->wake_gen);
-	block(t->sim, t, t->cpu, THR_SLEEP, TASK_INTERRUPTIBLE);
-	return DLB_INTERP_BLOCKED;
-}
-
-static int op_lock(struct dlb_interp *it, int res)
-{
-	struct sim_thread *t = thr_of_it(it);
-
-	if (rt_mutex_lock(t->sim->s, &t->sim->mutexes[res], t->cpu))
-		return DLB_INTERP_DONE;
-	block(t->sim, t, t->cpu, THR_LOCK, TASK_INTERRUPTIBLE);
-	return DLB_INTERP_BLOCKED;
-}
-
-static void op_unlock(struct dlb_interp *it, int res)
-{
-	struct sim_thread *t = thr_of_it(it);
-
-	if (t->sim->mutexes[res].owner == &t->task)
-		rt_mutex_unlock(t->sim->s, &t->sim->mutexes[res], t->cpu);
-}
-
-/* cond wait: release the mutex, sleep on the cond, take the mutex again when woken */
-static int op_cond_wait(struct dlb_interp *it, int cond, int mutex)
-{
-	struct sim_thread *t = thr_of_it(it);
-	struct dlb_sim *sim = t->sim;
-
-	if (mutex >= 0 && sim->mutexes[mutex].owner == &t->task) {
-		rt_mutex_unlock(sim->s, &sim->mutexes[mutex], t->cpu);
-		t->relock = mutex;
-	}
-	return waitq_block(t, &sim->waitq[cond]);
-}
-
-static void op_cond_signal(struct dlb_interp *it, int cond, bool all)
-{
-	struct sim_thread *t = thr_of_it(it);
-
-	waitq_wake(t->sim, &t->sim->waitq[cond], t->cpu, all);
-}
-
-static int op_barrier(struct dlb_interp *it, int res)
-{
-	struct sim_thread *t = thr_of_it(it);
-	struct sim_waitq *w = &t->sim->waitq[res];
-
-	if (w->waiting + 1 < t->sim->wl->resources[res].users)
-		return waitq_block(t, w);
-	waitq_wake(t->sim, w, t->cpu, true);
-	return DLB_INTERP_DONE;
-}
-
-/* A DL task is throttled to its next period: it loses the CPU at once. */
-static int op_yield(struct dlb_interp *it)
-{
-	struct sim_thread *t = thr_of_it(it);
-
-	sched_yield_curr(t->sim->s, t->cpu);
-	schedule(t->sim->s, t->cpu);
-	return op_running(it) ? DLB_INTERP_DONE : DLB_INTERP_BLOCKED;
-}
-
-static int op_suspend(struct dlb_interp *it, int res)
-{
-	struct sim_thread *t = thr_of_it(it);
-
-	return waitq_block(t, &t->sim->waitq[res]);
-}
-
-static void op_resume(struct dlb_interp *it, int res)
-{
-	op_cond_signal(it, res, true);
-}
-
-static struct dlb_interp_timer *op_timer_get(struct dlb_interp *it, int res)
-{
-	return &thr_of_it(it)->sim->timers[res];
-}
-
-/* mem: memory traffic takes no CPU time here (no .mem) */
-static const struct dlb_interp_ops sim_ops = {
-	.now		= op_now,
-	.running	= op_running,
-	.run		= op_run,
-	.sleep_until	= op_sleep_until,
-	.lock		= op_lock,
-	.unlock		= op_unlock,
-	.cond_wait	= op_cond_wait,
-	.cond_signal	= op_cond_signal,
-	.barrier	= op_barrier,
-	.yield		= op_yield,
-	.suspend	= op_suspend,
-	.resume		= op_resume,
-	.timer_get	= op_timer_get,
-	.job_begin	= op_job_begin,
-	.job_end	= op_job_end,
-};
-
-/* ---- threads executing the workload ----------------------------------- */
-
-#define ADVANCE_MAX_ZERO_TIME	1000000	/* events at one instant before we call it a livelock */
-
-static void thread_exit(struct dlb_sim *sim, struct sim_thread *t, int cpu)
-{
-	struct dlb_marker m = { .kind = DLB_MARK_TASK_EXIT, .tid = t->tid };
-	struct dlb_event ev = { .cpu = cpu, .pid = t->tid, .type = DLB_EV_EXIT };
-
-	emit_marker(sim, cpu, t->tid, &m);
-	ev.exit.pid = t->tid;
-	memcpy(ev.exit.comm, t->task.comm, DLB_COMM_LEN);
-	emit(sim, &ev);
-	t->st = THR_DONE;
-	sched_exit_curr(sim->s, cpu);
-}
-
-/* Run thread @t, current on @cpu, until it needs CPU time or blocks. */
-static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
-{
-	int m = t->relock;
-
-	if (sim->stop)
-		return;
-	t->cpu = cpu;
-	/* a cond wait ends when its mutex is ours again (not when leaving) */
-	if (m >= 0 && !t->it.exit_pending) {
-		t->relock = -1;
-		if (!rt_mutex_lock(sim->s, &sim->mutexes[m], cpu)) {
-			block(sim, t, cpu, THR_LOCK, TASK_INTERRUPTIBLE);
-			return;
-		}
-	}
-	switch (dlb_interp_step(&t->it)) {
-	case DLB_INTERP_EXIT:
-		thread_exit(sim, t, cpu);
-		break;
-	case DLB_INTERP_LIVELOCK:
-		sim->stop = -1;
-		dlb_err_set(&sim->stop_err, DLB_EXIT_BAD_INPUT,
-			    "task %s: %d events without using time (a loop of zero-time events)",
-			    t->task.comm, ADVANCE_MAX_ZERO_TIME);
-		break;
-	default:
-		break;
-	}
-}
-
 /* ---- planning a CPU's next events ------------------------------------- */
 
 static void replan(struct dlb_sim *sim, int cpu)
@@ -858,16 +437,16 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 		dlb_interp_start(&t->it, sim->now);
 		emit_task_marker(sim, t);
 		if (t->it.have_next_rel)	/* not a sporadic task's: its resume releases it */
-			emit_release(sim, t, sim->now);
-		wake_thread(sim, t, task_cpu(&t->task));
+			sim_thread_release(sim, t, sim->now);
+		sim_thread_wake(sim, t, task_cpu(&t->task));
 		break;
 	case SE_WAKE:
 		t = &sim->thr[e->idx];
 		if (e->gen != t->wake_gen || t->st != THR_SLEEP)
 			break;
 		if (t->it.have_next_rel && t->it.next_rel == sim->now)
-			emit_release(sim, t, sim->now);
-		wake_thread(sim, t, task_cpu(&t->task));
+			sim_thread_release(sim, t, sim->now);
+		sim_thread_wake(sim, t, task_cpu(&t->task));
 		break;
 	case SE_DL_TIMER:
 		t = &sim->thr[e->idx];
@@ -885,7 +464,7 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 		settle(sim, t);
 		mark_dirty(sim, e->idx);
 		if (!t->work_left)
-			advance(sim, t, e->idx);
+			sim_thread_advance(sim, t, e->idx);
 		break;
 	case SE_CPU_BUDGET:
 	case SE_CPU_SLICE:
@@ -1004,11 +583,8 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 	snprintf(comm, sizeof(comm), "%s-%zu", wt->name, idx);
 	t->task.owner = t;
 	sched_task_init(s, &t->task, t->tid, comm, (int)(idx % (size_t)s->nr_cpus));
-	if (dlb_interp_init(&t->it, sim->wl, wt, &sim_ops, err))
+	if (sim_thread_init(sim, t, err))
 		return -1;
-	t->it.max_events = ADVANCE_MAX_ZERO_TIME;
-	if (sim->o.event_log)
-		dlb_interp_log_enable(&t->it, DLB_INTERP_LOG_MAX);
 	if (wt->has_cpus && sched_setaffinity(s, &t->task, &wt->cpus, err) < 0)
 		return dlb_err_prefix(err, "task %s", wt->name);
 	if (wt->policy == WL_POLICY_FIFO || wt->policy == WL_POLICY_RR)
@@ -1136,168 +712,4 @@ void dlb_sim_free(struct dlb_sim *sim)
 	free(sim->now_q.h);
 	sched_free(sim->s);
 	free(sim);
-}
-
-void dlb_sim_set_event_hook(struct dlb_sim *sim, dlb_event_fn fn, void *arg)
-{
-	sim->ev_fn = fn;
-	sim->ev_arg = arg;
-}
-
-void dlb_sim_set_job_hook(struct dlb_sim *sim, dlb_sim_job_fn fn, void *arg)
-{
-	sim->job_fn = fn;
-	sim->job_arg = arg;
-}
-
-void dlb_sim_set_op_hook(struct dlb_sim *sim, dlb_op_fn fn, void *arg)
-{
-	sim->s->opstat.hook = fn;
-	sim->s->opstat.hook_arg = arg;
-}
-
-void dlb_sim_set_push_hook(struct dlb_sim *sim, dlb_push_fn fn, void *arg)
-{
-	sim->s->opstat.push_hook = fn;
-	sim->s->opstat.push_arg = arg;
-}
-
-size_t dlb_sim_nr_threads(const struct dlb_sim *sim)
-{
-	return sim->nr_thr;
-}
-
-int dlb_sim_nr_cpus(const struct dlb_sim *sim)
-{
-	return sim->s->nr_cpus;
-}
-
-int dlb_sim_task_stats(const struct dlb_sim *sim, size_t i, struct dlb_sim_task_stats *st)
-{
-	const struct sim_thread *t;
-	const struct task_struct *p;
-
-	if (i >= sim->nr_thr)
-		return -1;
-	t = &sim->thr[i];
-	p = &t->task;
-	memset(st, 0, sizeof(*st));
-	st->tid = t->tid;
-	memcpy(st->comm, p->comm, DLB_COMM_LEN);
-	st->task = t->task_idx;
-	st->instance = t->instance;
-	st->policy = p->policy;
-	st->prio = dl_task(p) ? DLB_PRIO_DL : p->prio;
-	st->dl_runtime = p->dl.dl_runtime;
-	st->dl_deadline = p->dl.dl_deadline;
-	st->dl_period = p->dl.dl_period;
-	st->dl_runtime_left = p->dl.runtime;
-	st->dl_deadline_abs = p->dl.deadline;
-	st->sum_exec_runtime = thr_exec((struct dlb_sim *)sim, (struct sim_thread *)t);
-	st->nr_switches = p->nr_switches;
-	st->nr_voluntary_switches = p->nr_voluntary_switches;
-	st->nr_involuntary_switches = p->nr_involuntary_switches;
-	st->nr_migrations = p->se.nr_migrations;
-	st->nr_wakeups = p->se.nr_wakeups;
-	st->last_dmiss = p->dl.stats.last_dmiss;
-	st->dmiss_max = p->dl.stats.dmiss_max;
-	st->last_rorun = p->dl.stats.last_rorun;
-	st->rorun_max = p->dl.stats.rorun_max;
-	st->nr_throttled = t->nr_throttled;
-	st->nr_replenished = t->nr_replenished;
-	st->jobs = t->it.jobs;
-	st->jobs_missed = t->it.misses;
-	if (t->it.rel_dl && t->st != THR_DONE) {
-		u64 rel = t->it.in_job ? t->it.rel : t->it.have_next_rel ? t->it.next_rel : UINT64_MAX;
-
-		st->late_pending = rel != UINT64_MAX && rel + t->it.rel_dl < sim->now;
-	}
-	return 0;
-}
-
-int dlb_sim_write_events(const struct dlb_sim *sim, size_t i, FILE *f)
-{
-	if (i >= sim->nr_thr)
-		return -1;
-	return dlb_interp_log_write(&sim->thr[i].it, f);
-}
-
-const struct dlb_opcount *dlb_sim_opcount(const struct dlb_sim *sim, enum dlb_op op)
-{
-	return &sim->s->opstat.op[op];
-}
-
-u64 dlb_sim_now(const struct dlb_sim *sim)
-{
-	return sim->now;
-}
-
-u64 dlb_sim_nr_steps(const struct dlb_sim *sim)
-{
-	return sim->steps;
-}
-
-u64 dlb_sim_nr_events(const struct dlb_sim *sim)
-{
-	return sim->events;
-}
-
-const char *dlb_sim_comm(const struct dlb_sim *sim, int pid)
-{
-	int i = pid - sim->o.first_tid;
-
-	if (pid == 0)
-		return "<idle>";
-	if (i < 0 || (size_t)i >= sim->nr_thr)
-		return NULL;
-	return sim->thr[i].task.comm;
-}
-
-/* /proc/PID/sched layout: P() "%-45s:%21lld", PN() "%-45s:%14lld.%06lld" (ms.ns). */
-int dlb_sim_write_sched(FILE *f, const struct dlb_sim_task_stats *st)
-{
-#define P(name, v) fprintf(f, "%-45s:%21lld\n", name, (long long)(v))
-#define PN(name, v) fprintf(f, "%-45s:%14lld.%06lld\n", name, (long long)((v) / 1000000), \
-			    (long long)((v) % 1000000))
-	fprintf(f, "%s (%d, #threads: 1)\n", st->comm, st->tid);
-	fprintf(f, "-------------------------------------------------------------------\n");
-	PN("se.sum_exec_runtime", st->sum_exec_runtime);
-	P("se.nr_migrations", st->nr_migrations);
-	P("se.statistics.nr_wakeups", st->nr_wakeups);
-	P("nr_switches", st->nr_switches);
-	P("nr_voluntary_switches", st->nr_voluntary_switches);
-	P("nr_involuntary_switches", st->nr_involuntary_switches);
-	P("policy", st->policy);
-	P("prio", st->prio);
-	if (st->policy == SCHED_DEADLINE) {
-		P("dl.runtime", st->dl_runtime_left);
-		P("dl.deadline", st->dl_deadline_abs);
-		PN("dl.stats.last_dmiss", st->last_dmiss);
-		PN("dl.stats.dmiss_max", st->dmiss_max);
-		PN("dl.stats.last_rorun", st->last_rorun);
-		PN("dl.stats.rorun_max", st->rorun_max);
-		P("dl.nr_throttled", st->nr_throttled);
-		P("dl.nr_replenished", st->nr_replenished);
-	}
-	P("jobs", st->jobs);
-	P("jobs_missed", st->jobs_missed);
-#undef P
-#undef PN
-	return ferror(f) ? -1 : 0;
-}
-
-const char *dlb_sim_cpu_select_str(enum dlb_sim_cpu_select sel)
-{
-	return sel == DLB_SIM_LINEAR ? "linear" : "heap";
-}
-
-int dlb_sim_cpu_select_parse(const char *s, enum dlb_sim_cpu_select *sel)
-{
-	if (!strcmp(s, "heap"))
-		*sel = DLB_SIM_HEAP;
-	else if (!strcmp(s, "linear"))
-		*sel = DLB_SIM_LINEAR;
-	else
-		return -1;
-	return 0;
 }
