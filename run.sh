@@ -177,6 +177,7 @@ run_kernel() {
 	secs=$(dur_secs "${dur:-10s}")
 	# ~2 MB per CPU-second of sched events, measured on a busy 2-CPU run; lost events are reported
 	kb=$((4096 + secs * 2048))
+	# shellcheck disable=SC2016  # "$0", "$@" and $DLB_TRACE_MARKER are the inner bash's
 	local cmd=("$rec" -q -o "$dir" -b "$kb" -f "${DLB_RECORD_FORMAT:-auto}" -- bash -c 'exec "$0" -t "$DLB_TRACE_MARKER" "$@"'
 		"$rtapp" -q -b kernel -o "$dir" "${dargs[@]}" "$dir/workload.json")
 	kernel_lock
@@ -520,7 +521,7 @@ cmd_default() {
 }
 
 cmd_run() {
-	local wl= be= cpus= dur= out= max=0
+	local wl='' be='' cpus='' dur='' out='' max=0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-b|--backend)	be=${2:?}; shift ;;
@@ -640,7 +641,7 @@ cmd_plot() {
 }
 
 cmd_nightly() {
-	local suite=nightly baseline= junitf= dotap=0 maxd=0 backends= out sfile rc
+	local suite=nightly baseline='' junitf='' dotap=0 maxd=0 backends='' out sfile rc
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-s|--suite)	suite=${2:?}; shift ;;
@@ -689,19 +690,19 @@ EOF2
 	return "$rc"
 }
 
-cmd=${1:-}
+verb=${1:-}
 [ $# -gt 0 ] && shift
-case $cmd in
+case $verb in
 test)		bootstrap; exec tests/check-all.sh ;;
 deps)		exec tools/deps.sh "$@" ;;
 ospert)		case ${1:-} in -h|--help) ;; *) bootstrap ;; esac
 		OSPERT_CMD="./run.sh ospert" exec bench/ospert/run.sh "$@" ;;
 help|-h|--help)	usage ;;
-"")		cmd_default ;;
+"")		cmd_default "$@" ;;
 run)		cmd_run "$@" ;;
 analyze)	cmd_analyze "$@" ;;
 compare)	cmd_compare "$@" ;;
 nightly)	cmd_nightly "$@" ;;
 plot)		cmd_plot "$@" ;;
-*)		echo "run.sh: unknown command '$cmd'" >&2; usage >&2; exit "$EXIT_BAD_INPUT" ;;
+*)		echo "run.sh: unknown command '$verb'" >&2; usage >&2; exit "$EXIT_BAD_INPUT" ;;
 esac
