@@ -49,10 +49,11 @@ total_bw() {
 # the kernel up to a period after a thread exits; FACTS).  Non-zero if it
 # is still not what it was before the first run.
 bw_wait() {
-	local i
-	for i in $(seq 20); do
+	local tries=20
+	while [ $tries -gt 0 ]; do
 		[ "$(total_bw)" = "$bw0" ] && return 0
 		sleep 0.1
+		tries=$((tries - 1))
 	done
 	return 1
 }
@@ -87,8 +88,8 @@ for w in "${WORKLOADS[@]}"; do
 	"$RTAPP" -q -E -b reference -m 2 -d 300ms -o "$TMP/ref-$n" "$w" > "$TMP/ref-$n.out" 2>&1
 	rc=$?
 	if [ $rc -eq 0 ]; then
-		check "$n: reference run with an event log per thread" \
-			test -s "$(ls "$TMP/ref-$n"/*.events | head -1)"
+		logs=("$TMP/ref-$n"/*.events)
+		check "$n: reference run with an event log per thread" test -s "${logs[0]}"
 	else
 		check "$n: reference refuses it (EBUSY, exit $rc)" grep -q EBUSY "$TMP/ref-$n.out"
 	fi
@@ -109,7 +110,8 @@ for w in "${WORKLOADS[@]}"; do
 	fi
 	"$RTAPP" -q -n -E -d 300ms -o "$TMP/k-$n" "$w" > "$TMP/k-$n.out" 2>&1
 	rc=$?
-	if [ ! -d "$TMP/ref-$n" ] || ! ls "$TMP/ref-$n"/*.events > /dev/null 2>&1; then
+	logs=("$TMP/ref-$n"/*.events)
+	if [ ! -e "${logs[0]}" ]; then
 		check "$n: the kernel refuses it too (EBUSY, exit $rc)" grep -q EBUSY "$TMP/k-$n.out"
 		continue
 	fi
@@ -117,7 +119,7 @@ for w in "${WORKLOADS[@]}"; do
 		fail "$n: kernel run" "exit $rc: $(head -c 300 "$TMP/k-$n.out")"
 		continue
 	fi
-	bad= whole=
+	bad='' whole=
 	for r in "$TMP/ref-$n"/*.events; do
 		k=$TMP/k-$n/$(basename "$r")
 		if [ ! -e "$k" ]; then
