@@ -29,12 +29,15 @@
  * pthread_setname_np() would fail and leave "rt-app").  Thread i starts on
  * CPU i % nr_cpus, after its "delay", as a wake-up.
  *
- * Jobs: one iteration of a phase's event list is one job.  release: the
- * expiry of the timer (or sleep) that ended the previous iteration, else the
- * instant the iteration starts (the thread's start for the first);
- * begin: the instant the thread starts executing the iteration; end: the
- * instant it reaches the iteration's final timer event, else finishes its
- * last event; deadline: release + dl_deadline (-deadline tasks, else 0).
+ * Jobs, and what each event does, are the interpreter's, shared with the
+ * kernel backend (dlbench/interp.h): one pass over a phase's events is one
+ * job.  release: the expiry of the timer (or sleep) that ended the previous
+ * pass, else the instant the pass starts (the thread's start for the
+ * first); begin: the instant the thread starts executing the pass; end:
+ * the instant it reaches the pass's final timer or sleep, else finishes its
+ * last event (a task without a timer ends its job at a suspend, and the
+ * next is released by the resume); deadline: release + dl_deadline
+ * (-deadline tasks, else 0).
  *
  * Markers (in the event stream, DLB_EV_MARKER, grammar of marker.h):
  * "dlb_run: event=start backend=reference ..." at 0, one "dlb_task: ..."
@@ -98,6 +101,7 @@ struct dlb_sim_opts {
 	bool timed;			/* time push/pull/find/set: default true */
 	bool trace_runtime;		/* emit sched_stat_runtime: default false */
 	int first_tid;			/* default 1000 */
+	bool event_log;			/* keep each thread's events: dlb_sim_write_events() */
 	/* non-NULL: checked before every step; once non-zero the run ends
 	 * ("dlb_run: event=end status=incomplete", DLB_EXIT_INCOMPLETE).
 	 * A signal handler may set it. */
@@ -205,6 +209,13 @@ u64 dlb_sim_nr_events(const struct dlb_sim *sim);	/* emitted trace events */
  * dl.stats.* lines for -deadline threads).  0, or -1 on a write error.
  */
 int dlb_sim_write_sched(FILE *f, const struct dlb_sim_task_stats *st);
+
+/*
+ * Thread @i's events in the order it went through them, one "PHASE KEY"
+ * line each, no times (opts.event_log; dlb_interp_log_write()).  0, or -1
+ * on a write error or a bad @i.
+ */
+int dlb_sim_write_events(const struct dlb_sim *sim, size_t i, FILE *f);
 
 /* comm of a simulated pid ("<idle>" for 0), NULL if unknown: for the trace line prefix. */
 const char *dlb_sim_comm(const struct dlb_sim *sim, int pid);

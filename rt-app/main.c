@@ -41,6 +41,8 @@ static void usage(FILE *f)
 		"  -t, --trace-marker=PATH    write markers to PATH (a tracefs instance's trace_marker;\n"
 		"                             default $DLB_TRACE_MARKER, set by dlb-record)\n"
 		"  -n, --no-markers           write no markers\n"
+		"  -E, --event-log            write each thread's events, in order, to\n"
+		"                             <base>-<task>-<idx>.events (no times)\n"
 		"  -2, --setscheduler2[=NR]   v4 patchset ABI: sched_setscheduler2 (syscall NR)\n"
 		"      --teardown=ORDER       pinned runs: settle (default) waits for the kernel to\n"
 		"                             release the DL bandwidth before removing the cpusets;\n"
@@ -77,6 +79,7 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "trace-marker", required_argument, NULL, 't' },
 		{ "no-markers", no_argument, NULL, 'n' },
+		{ "event-log", no_argument, NULL, 'E' },
 		{ "setscheduler2", optional_argument, NULL, '2' },
 		{ "teardown", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -87,7 +90,7 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 	long long v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "b:m:o:d:t:n2::qVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:m:o:d:t:nE2::qVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (!strcmp(optarg, "kernel"))
@@ -118,6 +121,9 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 			break;
 		case 'n':
 			o->no_markers = true;
+			break;
+		case 'E':
+			o->event_log = true;
 			break;
 		case '2':
 			o->abi.setscheduler2 = true;

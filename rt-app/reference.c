@@ -33,6 +33,7 @@ struct ref_thread {
 	FILE *log;
 	char log_name[DLB_SUMMARY_PATH_MAX];
 	char sched_name[DLB_SUMMARY_PATH_MAX];
+	char events_name[DLB_SUMMARY_PATH_MAX];
 	s64 max_lateness;
 	u64 jobs;
 };
@@ -129,6 +130,7 @@ static int open_logs(struct ref_run *r, struct dlb_err *err)
 		dlb_sim_task_stats(r->sim, i, &st);
 		t = &wl->tasks[st.task];
 		if (rtapp_thread_files(wl, t, i, r->th[i].log_name, r->th[i].sched_name,
+				       r->run->opts->event_log ? r->th[i].events_name : NULL,
 				       sizeof(r->th[i].log_name), err))
 			return -1;
 		if (wl->global.log_size == 0) {	/* "disable": no log, as rt-app */
@@ -183,6 +185,22 @@ static int write_sched(struct ref_run *r, size_t i, struct dlb_err *err)
 	if (fclose(f))
 		return dlb_err_set(err, DLB_EXIT_ENV, "%s/%s: write error", r->run->outdir,
 				   r->th[i].sched_name);
+	return 0;
+}
+
+/* The events thread @i went through (-E), as the kernel backend writes them. */
+static int write_events(struct ref_run *r, size_t i, struct dlb_err *err)
+{
+	FILE *f;
+
+	if (!r->th[i].events_name[0])
+		return 0;
+	f = open_out(r, r->th[i].events_name, err);
+	if (!f)
+		return -1;
+	if (dlb_sim_write_events(r->sim, i, f) | fclose(f))
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s/%s: write error", r->run->outdir,
+				   r->th[i].events_name);
 	return 0;
 }
 
@@ -251,6 +269,7 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 	o.nr_cpus = run->opts->ref_cpus ? run->opts->ref_cpus :
 		    (int)sysconf(_SC_NPROCESSORS_ONLN);
 	o.duration_ns = run->opts->duration_ns;
+	o.event_log = run->opts->event_log;
 	run->ns_per_loop = REF_NS_PER_LOOP;
 	r.sim = dlb_sim_create(run->wl, &o, err);
 	if (!r.sim)
@@ -272,7 +291,7 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 	rc = dlb_sim_run(r.sim, err);
 	dlb_cli_progress(&r.progress, "dlb-rtapp", 0, 0, true);
 	for (i = 0; i < r.nr && !rc; i++)
-		rc = write_sched(&r, i, err);
+		rc = write_sched(&r, i, err) || write_events(&r, i, err) ? -1 : 0;
 out:
 	fill_summary(&r, sum);
 	sum->status = rc == 0 ? DLB_RUN_COMPLETE :

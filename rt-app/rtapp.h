@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "dlbench/error.h"
+#include "dlbench/interp.h"
 #include "dlbench/marker.h"
 #include "dlbench/runlog.h"
 #include "dlbench/summary.h"
@@ -47,6 +48,7 @@ struct rtapp_opts {
 	bool no_markers;
 	bool quiet;
 	enum rtapp_teardown teardown;
+	bool event_log;			/* write each thread's event sequence (.events) */
 	struct rtapp_sched_abi abi;
 	char cmdline[1024];
 };
@@ -73,13 +75,12 @@ struct rtapp_res {
 	struct rtapp_wakeup wakeup;	/* WL_RES_WAKEUP */
 	/*
 	 * WL_RES_TIMER not "unique": rt-app's shared timer, one next expiry
-	 * for every thread and instance using it (unique ones are per thread:
-	 * rtapp_thread.timer_next).  PI, so that a DL user never waits long
+	 * for every thread and instance using it (unique ones are the
+	 * interpreter's, per thread).  PI, so that a DL user never waits long
 	 * on a preempted lower-priority one.
 	 */
 	pthread_mutex_t timer_lock;
-	bool timer_init;		/* timer_next set by a first use */
-	u64 timer_next;
+	struct dlb_interp_timer timer;
 };
 
 enum rtapp_setup {
@@ -104,17 +105,7 @@ struct rtapp_thread {
 	int setup_errno;
 	const char *setup_what;		/* which call failed */
 
-	/* job state */
-	bool has_timer;
-	bool job_open;
-	u64 job;			/* jobs begun */
-	u64 rel, dl;			/* current job's release and absolute deadline */
-	bool has_dl;
-	u64 rel_dl;			/* relative deadline used for dl */
-	u64 misses;
-	s64 max_lateness;
-	u64 t_first;			/* rt-app's t_first: run start + the task's delay */
-	u64 *timer_next;		/* per resource: next expiry of a "unique" timer */
+	struct dlb_interp it;		/* the events, the jobs (include/dlbench/interp.h) */
 	unsigned int *held;		/* per resource: lock depth held */
 	char *mem;			/* mem event buffer */
 	size_t mem_size;
@@ -127,6 +118,7 @@ struct rtapp_thread {
 	bool log_error;
 	char log_name[DLB_SUMMARY_PATH_MAX];
 	char sched_name[DLB_SUMMARY_PATH_MAX];
+	char events_name[DLB_SUMMARY_PATH_MAX];
 	char mark[DLB_MARKER_MAX];	/* preformatted marker buffer */
 	char comm[DLB_NAME_MAX];	/* "<task>-<index>", as upstream rt-app and the reference */
 };
@@ -157,12 +149,13 @@ struct rtapp_run {
 
 /* Run the workload on the kernel; fills @sum.  Returns an exit code. */
 /*
- * The log and sched snapshot file names of thread @index of task @t, in
- * @log and @sched (@size bytes each): rt-app's names, the workload's names
- * escaped (rt-app/logname.c).  -1 and @err if they do not fit.
+ * The log, sched snapshot and (@events not NULL) event-log file names of
+ * thread @index of task @t, in @log, @sched and @events (@size bytes each):
+ * rt-app's names, the workload's names escaped (rt-app/logname.c).  -1 and
+ * @err if they do not fit.
  */
 int rtapp_thread_files(const struct workload *wl, const struct wl_task *t, size_t index,
-		       char *log, char *sched, size_t size, struct dlb_err *err);
+		       char *log, char *sched, char *events, size_t size, struct dlb_err *err);
 
 int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err);
 
