@@ -1,6 +1,6 @@
 # The reference scheduler: library (libdlbref.a), simulator, dlb-sim CLI.
 REF_LIB_SRCS	:= reference/rbtree.c reference/cpudl.c reference/cpupri.c reference/opstat.c \
-		   reference/sched_dl.c reference/sched_core.c reference/invariants.c \
+		   reference/sched_dl.c reference/sched_dl_mainline.c reference/sched_core.c reference/invariants.c \
 		   reference/sim.c
 LIBDLBREF	:= $(BUILD)/libdlbref.a
 

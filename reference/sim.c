@@ -110,6 +110,7 @@ struct sim_waitq {
 struct dlb_sim {
 	const struct workload *wl;
 	struct dlb_sim_opts o;
+	struct dl_model model;		/* o.model, parsed */
 	struct sched *s;
 	struct sim_thread *thr;
 	size_t nr_thr;
@@ -1050,10 +1051,22 @@ void dlb_sim_opts_init(struct dlb_sim_opts *o)
 	o->admission = true;
 	o->rt_runtime_us = RT_RUNTIME_US_DEFAULT;
 	o->rt_period_us = RT_PERIOD_US_DEFAULT;
-	o->reserved_bw = to_ratio(NSEC_PER_SEC, 50 * NSEC_PER_MSEC);
+	strcpy(o->model, dl_model_v4.name);
+	o->reserved_bw = dl_model_v4.fair_server_bw;
 	o->max_time_ns = 3600ULL * NSEC_PER_SEC;
 	o->timed = true;
 	o->first_tid = 1000;
+}
+
+int dlb_sim_opts_model(struct dlb_sim_opts *o, const char *name)
+{
+	struct dl_model m;
+
+	if (strlen(name) >= sizeof(o->model) || dl_model_parse(name, &m) < 0)
+		return -1;
+	strcpy(o->model, name);
+	o->reserved_bw = m.fair_server_bw;
+	return 0;
 }
 
 static int sim_policy(enum wl_policy p)
@@ -1116,6 +1129,12 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	sim = calloc(1, sizeof(*sim));
 	if (!sim)
 		goto nomem;
+	if (dl_model_parse(opts->model, &sim->model) < 0) {
+		free(sim);
+		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "model: '%s' is not v4 or mainline[:MAJ.MIN]",
+			    opts->model);
+		return NULL;
+	}
 	sim->wl = wl;
 	sim->o = *opts;
 	memset(&ops, 0, sizeof(ops));
@@ -1136,6 +1155,7 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	so.rt_runtime_us = opts->rt_runtime_us;
 	so.rt_period_us = opts->rt_period_us;
 	so.reserved_bw = opts->reserved_bw;
+	so.model = &sim->model;
 	so.timed = opts->timed;
 	sim->s = sched_create(&so, &ops, err);
 	if (!sim->s) {
