@@ -291,21 +291,6 @@ static void reader_quality(struct dlb_metrics *m, const struct dlb_trace *t, con
 				 (unsigned long long)q->first_bad_offset, path);
 }
 
-/* The trace of a run folder: trace.dat, else trace.txt. */
-static int find_trace(const char *dir, char *path, size_t size, struct dlb_err *err)
-{
-	static const char *const names[] = { "trace.dat", "trace.txt" };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, size, "%s/%s", dir, names[i]);
-		if (access(path, F_OK) == 0)
-			return 0;
-	}
-	return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: no trace.dat or trace.txt in this folder",
-			   dir);
-}
-
 static FILE *open_out(const char *dir, const char *name, struct dlb_err *err)
 {
 	char path[4096];
@@ -391,7 +376,7 @@ static int analyze(struct opts *o, struct dlb_err *err)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 	if (stat(o->input, &st) == 0 && S_ISDIR(st.st_mode)) {
 		folder = o->input;
-		if (find_trace(folder, tpath, sizeof(tpath), err))
+		if (dlb_crosscheck_find_trace(folder, tpath, sizeof(tpath), err))
 			goto out;
 		if (!o->outdir)
 			o->outdir = folder;
@@ -446,7 +431,8 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	trace_clock(m, q, ri);
 	if (o->cpus)
 		ri->cpus = o->cpus;
-	ri->accepted = o->accepted;
+	/* -m -1 asks for no miss verdict: jobs without a deadline then cost nothing */
+	ri->accepted = o->accepted | (o->max_misses < 0 ? 1u << DLB_Q_MISSES_NOT_JUDGED : 0);
 	ri->max_misses = o->max_misses;
 	dlb_report_auto_notes(ri, m);
 	if (sink.csv && fclose(sink.csv)) {
