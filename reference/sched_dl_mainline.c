@@ -93,9 +93,11 @@ static void update_dl_revised_wakeup(struct sched_dl_entity *dl_se, struct rq *r
 }
 
 /*
- * update_dl_entity(), mainline (4.13): the original CBS wake-up rule, but
- * a constrained task (not boosted) whose deadline is still ahead gets the
- * revised rule.  Deviation: the dl_new branch of v4 stays (mainline calls
+ * update_dl_entity(), mainline: the original CBS wake-up rule, but from
+ * 4.13 a constrained task (not boosted) whose deadline is still ahead gets
+ * the revised rule (before 4.13: a new deadline, as v4).  The overflow test
+ * is mainline's, so the body differs from v4's in that call too.
+ * Deviation: the dl_new branch of v4 stays (mainline calls
  * setup_new_dl_entity() from sched_setattr and switched_to instead; the
  * first wake-up of a new task is the same either way).
  */
@@ -112,30 +114,13 @@ static void update_dl_entity_mainline(struct sched_dl_entity *dl_se,
 	if (dl_time_before(dl_se->deadline, rq_clock(rq)) ||
 	    dl_entity_overflow(dl_se, pi_se, rq_clock(rq))) {
 
-		if (!dl_is_implicit(dl_se) &&
+		if (rq->s->model->version >= DL_KVER(4, 13) && !dl_is_implicit(dl_se) &&
 		    !dl_time_before(dl_se->deadline, rq_clock(rq)) &&
 		    !dl_se->dl_boosted) {
 			update_dl_revised_wakeup(dl_se, rq);
 			return;
 		}
 
-		dl_se->deadline = rq_clock(rq) + pi_se->dl_deadline;
-		dl_se->runtime = (s64)pi_se->dl_runtime;
-	}
-}
-
-/* update_dl_entity() before 4.13: the original rule, mainline's overflow test. */
-static void update_dl_entity_cbs(struct sched_dl_entity *dl_se, struct sched_dl_entity *pi_se)
-{
-	struct rq *rq = rq_of_dl_rq(dl_rq_of_se(dl_se));
-
-	if (dl_se->dl_new) {
-		setup_new_dl_entity(dl_se, pi_se);
-		return;
-	}
-
-	if (dl_time_before(dl_se->deadline, rq_clock(rq)) ||
-	    dl_entity_overflow(dl_se, pi_se, rq_clock(rq))) {
 		dl_se->deadline = rq_clock(rq) + pi_se->dl_deadline;
 		dl_se->runtime = (s64)pi_se->dl_runtime;
 	}
@@ -176,8 +161,7 @@ void dl_model_mainline(unsigned int version, struct dl_model *m)
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "mainline:%u.%u", version / 1000, version % 1000);
 	m->version = version;
-	m->update_dl_entity = version >= DL_KVER(4, 13) ? update_dl_entity_mainline :
-							  update_dl_entity_cbs;
+	m->update_dl_entity = update_dl_entity_mainline;
 	m->check_constrained_dl = version >= DL_KVER(4, 11) ? dl_check_constrained_dl : NULL;
 	m->timer_expiry = version >= DL_KVER(4, 11) ? dl_next_period : dl_model_v4.timer_expiry;
 	m->fair_server_bw = version >= DL_KVER(6, 12) ? DL_FAIR_SERVER_BW : 0;

@@ -61,24 +61,19 @@ static void test_constrained_throttle(void **state)
 		"1000 0 x-0>swapper/0\n"
 		"5000 0 swapper/0>x-0\n"
 		"6000 0 x-0>swapper/0\n";
+	const char *throttled =
+		"0 0 swapper/0>x-0\n"
+		"1000 0 x-0>swapper/0\n"
+		"5000 throttle x-0 0 4000\n"
+		"10000 repl x-0 2000 14000\n"
+		"10000 0 swapper/0>x-0\n"
+		"11000 0 x-0>swapper/0\n";
 
 	(void)state;
 	run_expect(wl, "v4", cbs);
 	run_expect(wl, "mainline:4.10", cbs);
-	run_expect(wl, "mainline:4.11",
-		   "0 0 swapper/0>x-0\n"
-		   "1000 0 x-0>swapper/0\n"
-		   "5000 throttle x-0 0 4000\n"
-		   "10000 repl x-0 2000 14000\n"
-		   "10000 0 swapper/0>x-0\n"
-		   "11000 0 x-0>swapper/0\n");
-	run_expect(wl, "mainline",
-		   "0 0 swapper/0>x-0\n"
-		   "1000 0 x-0>swapper/0\n"
-		   "5000 throttle x-0 0 4000\n"
-		   "10000 repl x-0 2000 14000\n"
-		   "10000 0 swapper/0>x-0\n"
-		   "11000 0 x-0>swapper/0\n");
+	run_expect(wl, "mainline:4.11", throttled);
+	run_expect(wl, "mainline", throttled);
 	wlb_free(wl);
 }
 
