@@ -268,7 +268,44 @@ struct sched_ops {
 	void *arg;
 };
 
+/*
+ * The rules a run follows.  v4 (dl_model_v4, sched_dl.c) is the seeds'
+ * scheduler; mainline (sched_dl_mainline.c) is kernel/sched/deadline.c of
+ * the version asked for: each hook is one mainline function, on from the
+ * kernel version that brought it.  sched_dl.c calls the hooks where the
+ * kernel calls those functions; a NULL hook is a rule the version lacks.
+ */
+#define DL_KVER(maj, min)	((maj) * 1000u + (min))
+
+struct dl_model {
+	char name[24];			/* "v4", "mainline:6.18" */
+	unsigned int version;		/* DL_KVER(); 0 for v4 */
+	/* update_dl_entity(): the CBS wake-up rule */
+	void (*update_dl_entity)(struct sched_dl_entity *dl_se, struct sched_dl_entity *pi_se);
+	/* dl_check_constrained_dl(): enqueue_task_dl() of a constrained task */
+	void (*check_constrained_dl)(struct sched_dl_entity *dl_se);
+	/* the instant start_dl_timer() arms the replenishment timer for */
+	u64 (*timer_expiry)(struct sched_dl_entity *dl_se);
+	u64 fair_server_bw;		/* per CPU, BW_SHIFT units, counted by admission */
+};
+
+/*
+ * The fair server's default reservation (6.12, "sched/fair: Fair server
+ * interface"; fair_server_init(): 50 ms every 1 s per CPU), counted by
+ * admission as dl_server_apply_params() adds it to the root domain.
+ */
+#define DL_FAIR_SERVER_BW	((50ULL * NSEC_PER_MSEC << BW_SHIFT) / NSEC_PER_SEC)
+
+extern const struct dl_model dl_model_v4;
+/*
+ * "v4", "mainline" (the newest modelled) or "mainline:MAJ.MIN"; fills @m.
+ * -1 on a name or version not modelled.
+ */
+int dl_model_parse(const char *s, struct dl_model *m);
+void dl_model_mainline(unsigned int version, struct dl_model *m);
+
 struct sched {
+	const struct dl_model *model;	/* never NULL: &dl_model_v4 by default */
 	int nr_cpus;
 	struct rq *rqs;
 	struct task_struct *idle_tasks;
@@ -397,6 +434,7 @@ struct sched_create_opts {
 	bool admission;			/* refuse over-subscription (EBUSY) */
 	u64 rt_runtime_us, rt_period_us;	/* sched_rt_{runtime,period}_us */
 	u64 reserved_bw;		/* per CPU, BW_SHIFT units (fair server) */
+	const struct dl_model *model;	/* NULL: v4 */
 	bool timed;			/* time every push/pull/find/set */
 };
 
@@ -455,6 +493,25 @@ struct sched *sched_of(struct task_struct *p);
 void update_rq_clock(struct rq *rq);
 
 /* --- dl class (sched_dl.c) --------------------------------------------- */
+/* One virtual clock for every rq: rq->clock is always current. */
+static inline u64 rq_clock(struct rq *rq)
+{
+	return rq->s->now;
+}
+
+static inline struct rq *rq_of_dl_rq(struct dl_rq *dl_rq)
+{
+	return rb_entry(dl_rq, struct rq, dl);
+}
+
+static inline struct dl_rq *dl_rq_of_se(struct sched_dl_entity *dl_se)
+{
+	return &task_rq(dl_task_of(dl_se))->dl;
+}
+
+/* sched_dl.c, for the models' rules (sched_dl_mainline.c) too */
+void setup_new_dl_entity(struct sched_dl_entity *dl_se, struct sched_dl_entity *pi_se);
+int start_dl_timer(struct sched_dl_entity *dl_se, bool boosted);
 /* The -deadline task at the end of @p's chain of (boosted) top waiters, or NULL/not -deadline. */
 struct task_struct *pi_dl_top_task(struct task_struct *p);
 void dl_task_timer(struct sched *s, struct task_struct *p);

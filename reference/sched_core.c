@@ -912,6 +912,7 @@ struct sched *sched_create(const struct sched_create_opts *o, const struct sched
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		goto nomem;
+	s->model = o->model ? o->model : &dl_model_v4;
 	s->nr_cpus = o->nr_cpus;
 	s->cpu_select = o->cpu_select;
 	s->ops = *ops;

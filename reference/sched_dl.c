@@ -26,27 +26,11 @@
 
 #include "sched.h"
 
-/* One virtual clock for every rq: rq->clock is always current. */
-static inline u64 rq_clock(struct rq *rq)
-{
-	return rq->s->now;
-}
-
 /* [004] Tells if entity @a should preempt entity @b. */
 static inline int dl_entity_preempt(const struct sched_dl_entity *a,
 				    const struct sched_dl_entity *b)
 {
 	return dl_time_before(a->deadline, b->deadline);
-}
-
-static inline struct rq *rq_of_dl_rq(struct dl_rq *dl_rq)
-{
-	return rb_entry(dl_rq, struct rq, dl);
-}
-
-static inline struct dl_rq *dl_rq_of_se(struct sched_dl_entity *dl_se)
-{
-	return &task_rq(dl_task_of(dl_se))->dl;
 }
 
 static inline int on_dl_rq(struct sched_dl_entity *dl_se)
@@ -180,8 +164,7 @@ static void check_preempt_curr_dl(struct rq *rq, struct task_struct *p, int flag
  *
  * [core, 006] With inheritance, @pi_se supplies the parameters.
  */
-static inline void setup_new_dl_entity(struct sched_dl_entity *dl_se,
-				       struct sched_dl_entity *pi_se)
+void setup_new_dl_entity(struct sched_dl_entity *dl_se, struct sched_dl_entity *pi_se)
 {
 	struct rq *rq = rq_of_dl_rq(dl_rq_of_se(dl_se));
 
@@ -364,21 +347,29 @@ static void update_dl_entity(struct sched_dl_entity *dl_se,
  * Deviation: the kernel compares at µs granularity (ktime_us_delta); we
  * compare ns: a deadline equal to now arms a timer that fires at once.
  */
-static int start_dl_timer(struct sched_dl_entity *dl_se, bool boosted)
+int start_dl_timer(struct sched_dl_entity *dl_se, bool boosted)
 {
 	struct task_struct *p = dl_task_of(dl_se);
 	struct sched *s = sched_of(p);
 
+	u64 act = s->model->timer_expiry(dl_se);
+
 	if (boosted)
 		return 0;
-	if ((s64)(dl_se->deadline - s->now) < 0)
+	if ((s64)(act - s->now) < 0)
 		return 0;
 
 	dl_se->dl_timer.active = true;
-	dl_se->dl_timer.expires = dl_se->deadline;
+	dl_se->dl_timer.expires = act;
 	if (s->ops.timer_start)
-		s->ops.timer_start(s->ops.arg, p, dl_se->deadline);
+		s->ops.timer_start(s->ops.arg, p, act);
 	return 1;
+}
+
+/* [core] The replenishment instant: the deadline (mainline: dl_timer_expiry_next_period). */
+static u64 dl_timer_expiry_deadline(struct sched_dl_entity *dl_se)
+{
+	return dl_se->deadline;
 }
 
 /*
@@ -699,7 +690,7 @@ static void enqueue_dl_entity(struct sched_dl_entity *dl_se,
 	if (!dl_se->dl_new && (flags & ENQUEUE_REPLENISH))
 		replenish_dl_entity(dl_se, pi_se);
 	else if (dl_se->dl_new || (flags & ENQUEUE_WAKEUP))
-		update_dl_entity(dl_se, pi_se);
+		sched_of(dl_task_of(dl_se))->model->update_dl_entity(dl_se, pi_se);
 
 	__enqueue_dl_entity(dl_se);
 }
@@ -761,6 +752,13 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 		WARN_ON_S(rq->s, !p->dl.dl_boosted || flags != ENQUEUE_REPLENISH);
 		return;
 	}
+
+	/*
+	 * [mainline 4.11, model hook] A constrained task woken after its
+	 * deadline but before its next period is throttled until then.
+	 */
+	if (rq->s->model->check_constrained_dl && !p->dl.dl_throttled)
+		rq->s->model->check_constrained_dl(&p->dl);
 
 	/*
 	 * If p is throttled, we do nothing.  In fact, if it exhausted
@@ -1557,6 +1555,17 @@ ok:
 	dl_b->total_bw = dl_b->total_bw - old_bw + new_bw;
 	return 0;
 }
+
+/* The seeds' rules (the default model). */
+const struct dl_model dl_model_v4 = {
+	.name			= "v4",
+	.version		= 0,
+	.update_dl_entity	= update_dl_entity,
+	.check_constrained_dl	= NULL,
+	.timer_expiry		= dl_timer_expiry_deadline,
+	/* admission as this machine's kernel counts it (docs/reference.md) */
+	.fair_server_bw		= DL_FAIR_SERVER_BW,
+};
 
 const struct sched_class dl_sched_class = {
 	.next			= &rt_sched_class,

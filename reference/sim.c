@@ -588,10 +588,22 @@ void dlb_sim_opts_init(struct dlb_sim_opts *o)
 	o->admission = true;
 	o->rt_runtime_us = RT_RUNTIME_US_DEFAULT;
 	o->rt_period_us = RT_PERIOD_US_DEFAULT;
-	o->reserved_bw = to_ratio(NSEC_PER_SEC, 50 * NSEC_PER_MSEC);
+	strcpy(o->model, dl_model_v4.name);
+	o->reserved_bw = dl_model_v4.fair_server_bw;
 	o->max_time_ns = DLB_SIM_MAX_TIME_NS;
 	o->timed = true;
 	o->first_tid = 1000;
+}
+
+int dlb_sim_opts_model(struct dlb_sim_opts *o, const char *name)
+{
+	struct dl_model m;
+
+	if (strlen(name) >= sizeof(o->model) || dl_model_parse(name, &m) < 0)
+		return -1;
+	strcpy(o->model, name);
+	o->reserved_bw = m.fair_server_bw;
+	return 0;
 }
 
 static int sim_policy(enum wl_policy p)
@@ -655,6 +667,12 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	sim = calloc(1, sizeof(*sim));
 	if (!sim)
 		goto nomem;
+	if (dl_model_parse(opts->model, &sim->model) < 0) {
+		free(sim);
+		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "model: '%s' is not v4 or mainline[:MAJ.MIN]",
+			    opts->model);
+		return NULL;
+	}
 	sim->wl = wl;
 	sim->o = *opts;
 	memset(&ops, 0, sizeof(ops));
@@ -675,6 +693,7 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	so.rt_runtime_us = opts->rt_runtime_us;
 	so.rt_period_us = opts->rt_period_us;
 	so.reserved_bw = opts->reserved_bw;
+	so.model = &sim->model;
 	so.timed = opts->timed;
 	sim->s = sched_create(&so, &ops, err);
 	if (!sim->s) {

@@ -84,6 +84,9 @@ struct dlb_sim_opts {
 					 * (to_ratio(1000000000, 50000000)) */
 	const struct dl_param_limits *lim;	/* NULL: kernel defaults */
 
+	/* the rules: "v4" (default) or "mainline[:MAJ.MIN]"; dlb_sim_opts_model() */
+	char model[24];
+
 	u64 duration_ns;		/* 0: the workload's global.duration; both 0:
 					 * until every thread ends (cap: max_time_ns) */
 	u64 max_time_ns;		/* safety cap when nothing else ends the run:
@@ -109,6 +112,11 @@ struct dlb_sim_opts {
 };
 
 void dlb_sim_opts_init(struct dlb_sim_opts *o);
+/*
+ * Run @m's rules ("v4", "mainline[:MAJ.MIN]"); the admission reserve becomes
+ * that kernel's (the fair servers from 6.12).  -1 on a model not known.
+ */
+int dlb_sim_opts_model(struct dlb_sim_opts *o, const char *m);
 
 /* One finished job (see "Jobs" above); rt-app log columns in comments. */
 struct dlb_sim_job {

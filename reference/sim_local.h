@@ -85,6 +85,7 @@ struct sim_waitq {
 struct dlb_sim {
 	const struct workload *wl;
 	struct dlb_sim_opts o;
+	struct dl_model model;		/* o.model, parsed */
 	struct sched *s;
 	struct sim_thread *thr;
 	size_t nr_thr;

@@ -36,6 +36,8 @@ static void usage(FILE *f)
 		"\n"
 		"  -b, --backend=NAME         kernel (default) or reference\n"
 		"  -m, --cpus=N               reference: simulated CPUs (default: online CPUs)\n"
+		"      --model=MODEL          reference: the rules, v4 (default), mainline (the\n"
+		"                             newest modelled) or mainline:MAJ.MIN\n"
 		"  -o, --output=DIR           run folder (default: the workload's global.logdir)\n"
 		"  -d, --duration=TIME        run length, e.g. 2s, 500ms (default: global.duration)\n"
 		"  -t, --trace-marker=PATH    write markers to PATH (a tracefs instance's trace_marker;\n"
@@ -75,6 +77,7 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 	static const struct option longopts[] = {
 		{ "backend", required_argument, NULL, 'b' },
 		{ "cpus", required_argument, NULL, 'm' },
+		{ "model", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "trace-marker", required_argument, NULL, 't' },
@@ -87,6 +90,7 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct dlb_sim_opts so;
 	long long v;
 	int c;
 
@@ -106,6 +110,13 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 				return fail(DLB_EXIT_BAD_INPUT, "--cpus: '%s' is not a number of "
 					   "CPUs in 1..%d", optarg, DLB_MAX_CPUS);
 			o->ref_cpus = (int)v;
+			break;
+		case 'M':
+			dlb_sim_opts_init(&so);
+			if (dlb_sim_opts_model(&so, optarg))
+				return fail(DLB_EXIT_BAD_INPUT, "--model: '%s' is not v4, mainline or "
+					   "mainline:MAJ.MIN (docs/reference.md)", optarg);
+			o->ref_model = optarg;
 			break;
 		case 'o':
 			o->outdir = optarg;
@@ -169,6 +180,9 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 	if (o->ref_cpus && o->backend != RTAPP_BACKEND_REFERENCE)
 		return fail(DLB_EXIT_BAD_INPUT, "--cpus: simulated CPUs are for --backend "
 			   "reference; the kernel backend uses the machine's");
+	if (o->ref_model && o->backend != RTAPP_BACKEND_REFERENCE)
+		return fail(DLB_EXIT_BAD_INPUT, "--model: the rules are for --backend "
+			   "reference; the kernel backend is the machine's kernel");
 	o->workload = argv[optind];
 	return 0;
 }

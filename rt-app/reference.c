@@ -270,6 +270,9 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 		    (int)sysconf(_SC_NPROCESSORS_ONLN);
 	o.duration_ns = run->opts->duration_ns;
 	o.event_log = run->opts->event_log;
+	if (run->opts->ref_model && dlb_sim_opts_model(&o, run->opts->ref_model))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "model: '%s' is not known",
+				   run->opts->ref_model);
 	run->ns_per_loop = REF_NS_PER_LOOP;
 	r.sim = dlb_sim_create(run->wl, &o, err);
 	if (!r.sim)

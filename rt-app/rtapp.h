@@ -40,6 +40,7 @@ enum rtapp_teardown {
 struct rtapp_opts {
 	enum rtapp_backend backend;
 	int ref_cpus;			/* reference: simulated CPUs; 0 = this machine's */
+	const char *ref_model;		/* reference: v4 or mainline[:MAJ.MIN]; NULL = v4 */
 	const char *workload;
 	const char *outdir;		/* NULL: global.logdir */
 	u64 duration_ns;		/* with duration_set, overrides global.duration */
