@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 #include <string.h>
 
 #include "wl_local.h"
@@ -22,6 +23,8 @@ struct wl_loc_ent {
 struct wl_loc {
 	struct wl_loc_ent *ent;
 	size_t nr, cap;
+	struct wl_loc_rename *ren;	/* in file order */
+	size_t nr_ren, cap_ren;
 };
 
 struct wl_scan {
@@ -147,12 +150,126 @@ static void scan_entry_value(struct wl_scan *s, const char *path)
 	s->loc->ent[idx].end = s->i < s->len ? s->i : s->len;
 }
 
+static int ren_add(struct wl_scan *s, const struct wl_loc_rename *r)
+{
+	struct wl_loc *l = s->loc;
+
+	if (l->nr_ren == l->cap_ren) {
+		size_t cap = l->cap_ren ? 2 * l->cap_ren : 16;
+		struct wl_loc_rename *e = realloc(l->ren, cap * sizeof(*e));
+
+		if (!e)
+			return -1;
+		l->ren = e;
+		l->cap_ren = cap;
+	}
+	l->ren[l->nr_ren++] = *r;
+	return 0;
+}
+
+struct wl_keyset {
+	char **key;
+	size_t *off;
+	size_t nr;
+};
+
+static ssize_t keyset_find(const struct wl_keyset *ks, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ks->nr; i++)
+		if (!strcmp(ks->key[i], key))
+			return (ssize_t)i;
+	return -1;
+}
+
+/*
+ * workgen (rt-app's preprocessor) makes the keys of an object unique: a key
+ * seen before in the same object gets the suffix @id (1 when the object
+ * opens), raised until the name is new; @id stays raised for later keys.
+ * Returns the key to use (@key itself, or a new string) and records the
+ * rename; NULL when out of memory.
+ */
+static char *key_unique(struct wl_scan *s, struct wl_keyset *ks, unsigned int *id, char *key,
+			const char *path, size_t key_off, size_t quote_off)
+{
+	struct wl_loc_rename r = { 0 };
+	ssize_t first = keyset_find(ks, key);
+	char *nk = NULL;
+
+	if (first < 0)
+		return key;
+	for (;;) {
+		free(nk);
+		if (asprintf(&nk, "%s%u", key, *id) < 0)
+			return NULL;
+		if (keyset_find(ks, nk) < 0)
+			break;
+		(*id)++;
+	}
+	r.path = path_join(path, nk);
+	r.key = strdup(key);
+	r.first_key = ks->off[first];
+	r.key_off = key_off;
+	r.quote_off = quote_off;
+	r.suffix = strdup(nk + strlen(key));
+	if (!r.path || !r.key || !r.suffix || ren_add(s, &r)) {
+		free(r.path);
+		free(r.key);
+		free(r.suffix);
+		free(nk);
+		return NULL;
+	}
+	return nk;
+}
+
+static int keyset_add(struct wl_keyset *ks, const char *key, size_t off)
+{
+	char **k = realloc(ks->key, (ks->nr + 1) * sizeof(*k));
+	size_t *o;
+
+	if (!k)
+		return -1;
+	ks->key = k;
+	o = realloc(ks->off, (ks->nr + 1) * sizeof(*o));
+	if (!o)
+		return -1;
+	ks->off = o;
+	ks->key[ks->nr] = strdup(key);
+	if (!ks->key[ks->nr])
+		return -1;
+	ks->off[ks->nr++] = off;
+	return 0;
+}
+
+static void keyset_free(struct wl_keyset *ks)
+{
+	size_t i;
+
+	for (i = 0; i < ks->nr; i++)
+		free(ks->key[i]);
+	free(ks->key);
+	free(ks->off);
+}
+
+static void scan_object_keys(struct wl_scan *s, const char *path, struct wl_keyset *ks);
+
 static void scan_object(struct wl_scan *s, const char *path)
 {
+	struct wl_keyset ks = { NULL, NULL, 0 };
+
+	scan_object_keys(s, path, &ks);
+	keyset_free(&ks);
+}
+
+static void scan_object_keys(struct wl_scan *s, const char *path, struct wl_keyset *ks)
+{
+	unsigned int id = 1;
+
 	s->i++;
 	while (!s->oom) {
-		size_t key_off, val_off;
-		char *key, *child;
+		size_t key_off, val_off, quote_off;
+		char *key, *child, *uk;
 
 		scan_skip_ws(s);
 		if (s->i >= s->len || s->b[s->i] == '}')
@@ -169,6 +286,17 @@ static void scan_object(struct wl_scan *s, const char *path)
 		key = scan_string(s);
 		if (!key)
 			return;
+		quote_off = s->i - 1;
+		uk = key_unique(s, ks, &id, key, path, key_off, quote_off);
+		if (uk && uk != key) {
+			free(key);
+			key = uk;
+		}
+		if (!uk || keyset_add(ks, key, key_off)) {
+			free(key);
+			s->oom = true;
+			return;
+		}
 		scan_skip_ws(s);
 		if (s->i < s->len && s->b[s->i] == ':')
 			s->i++;
@@ -252,34 +380,21 @@ static int ent_cmp(const void *a, const void *b)
 	return x->key_off < y->key_off ? -1 : x->key_off > y->key_off;
 }
 
-/* After sorting, equal paths are neighbours: the first in file order wins. */
-static int loc_find_dup(struct wl_loc *l, struct wl_loc_dup *dup)
+size_t wl_loc_nr_renames(const struct wl_loc *loc)
 {
-	size_t i, best = 0;
-	bool found = false;
-
-	for (i = 1; i < l->nr; i++) {
-		if (strcmp(l->ent[i - 1].path, l->ent[i].path))
-			continue;
-		if (!found || l->ent[i].key_off < l->ent[best].key_off) {
-			best = i;
-			found = true;
-		}
-	}
-	if (!found)
-		return 0;
-	dup->path = strdup(l->ent[best].path);
-	dup->first_key = l->ent[best - 1].key_off;
-	dup->second_key = l->ent[best].key_off;
-	return dup->path ? 0 : -1;
+	return loc->nr_ren;
 }
 
-struct wl_loc *wl_loc_create(const char *buf, size_t len, struct wl_loc_dup *dup)
+const struct wl_loc_rename *wl_loc_rename_at(const struct wl_loc *loc, size_t i)
+{
+	return &loc->ren[i];
+}
+
+struct wl_loc *wl_loc_create(const char *buf, size_t len)
 {
 	struct wl_loc *l = calloc(1, sizeof(*l));
 	struct wl_scan s = { .b = buf, .len = len, .loc = l };
 
-	dup->path = NULL;
 	if (!l)
 		return NULL;
 	scan_value(&s, "");
@@ -287,8 +402,6 @@ struct wl_loc *wl_loc_create(const char *buf, size_t len, struct wl_loc_dup *dup
 		goto fail;
 	if (l->nr)
 		qsort(l->ent, l->nr, sizeof(*l->ent), ent_cmp);
-	if (loc_find_dup(l, dup) < 0)
-		goto fail;
 	return l;
 fail:
 	wl_loc_free(l);
@@ -304,6 +417,12 @@ void wl_loc_free(struct wl_loc *loc)
 	for (i = 0; i < loc->nr; i++)
 		free(loc->ent[i].path);
 	free(loc->ent);
+	for (i = 0; i < loc->nr_ren; i++) {
+		free(loc->ren[i].path);
+		free(loc->ren[i].key);
+		free(loc->ren[i].suffix);
+	}
+	free(loc->ren);
 	free(loc);
 }
 
