@@ -396,9 +396,9 @@ static int parse_resources(struct wl_ctx *c, struct json_object *o)
 	};
 	char path[WL_PATH_MAX], tpath[WL_PATH_MAX];
 
+	/* rt-app 0.x's resource count: rt-app ignores a section not an object */
 	if (json_object_is_type(o, json_type_int))
-		return ctx_fail(c, "resources", AT_VAL, "a resource count (rt-app 0.x) is not "
-				"supported: resources are created by name");
+		return 0;
 	if (want_type(c, "resources", o, json_type_object, "an object"))
 		return -1;
 	json_object_object_foreach(o, name, val) {
@@ -1272,9 +1272,13 @@ static int fail_syntax(struct wl_ctx *c, struct json_tokener *tok)
 	return -1;
 }
 
-/* Only whitespace and comments may follow the top-level value. */
+/*
+ * Only whitespace and comments may follow the top-level value, and one ','
+ * (json-c as rt-app calls it stops at the end of the object).
+ */
 static int check_trailing(struct wl_ctx *c, size_t off)
 {
+	bool comma = false;
 	struct wl_pos pos;
 
 	while (off < c->len) {
@@ -1291,6 +1295,9 @@ static int check_trailing(struct wl_ctx *c, size_t off)
 			if (!end)
 				break;
 			off = (size_t)(end - c->buf) + 2;
+		} else if (*p == ',' && !comma) {
+			comma = true;
+			off++;
 		} else {
 			break;
 		}
