@@ -168,9 +168,11 @@ run_reference() {
 	run_bg "$sim" --no-timing -m "$cpus" -o "$dir" "${dargs[@]}" "$dir/workload.json" >> "$dir/run.log" 2>&1
 }
 
-# run_kernel DIR DURATION: the generator on this kernel, inside dlb-record's instance
+# run_kernel DIR DURATION [OPTIONS]: the generator on this kernel, inside dlb-record's instance
 run_kernel() {
-	local dir=$1 dur=$2 rtapp rec secs kb dargs=()
+	local dir=$1 dur=$2 rtapp rec secs kb dargs=() oargs=()
+	# shellcheck disable=SC2206 # a suite's dlb-rtapp options, split on purpose
+	[ -n "${3:-}" ] && oargs=($3)
 	rtapp=$(tool dlb-rtapp) || { echo "run.sh: dlb-rtapp not built" > "$dir/run.log"; return "$EXIT_ENV"; }
 	rec=$(tool dlb-record) || { echo "run.sh: dlb-record not built" > "$dir/run.log"; return "$EXIT_ENV"; }
 	[ -n "$dur" ] && dargs=(-d "$dur")
@@ -179,7 +181,7 @@ run_kernel() {
 	kb=$((4096 + secs * 2048))
 	# shellcheck disable=SC2016  # "$0", "$@" and $DLB_TRACE_MARKER are the inner bash's
 	local cmd=("$rec" -q -o "$dir" -b "$kb" -f "${DLB_RECORD_FORMAT:-auto}" -- bash -c 'exec "$0" -t "$DLB_TRACE_MARKER" "$@"'
-		"$rtapp" -q -b kernel -o "$dir" "${dargs[@]}" "$dir/workload.json")
+		"$rtapp" -q -b kernel -o "$dir" "${dargs[@]}" "${oargs[@]}" "$dir/workload.json")
 	kernel_lock
 	snap_sched "$dir" before
 	cmd_log "$dir" timeout -s INT -k 20 $((secs * 3 + 60)) "${cmd[@]}"
@@ -189,11 +191,31 @@ run_kernel() {
 	return "$rc"
 }
 
+# run_qemu DIR CPUS DURATION: the generator on a kernel image under qemu (guest/run-guest.sh,
+# docs/guest.md; QEMU_KERNEL, QEMU_ARCH, QEMU_APPEND from the command line)
+run_qemu() {
+	local dir=$1 cpus=$2 dur=$3 rc cmd
+	cmd=("$DLB_SRC/guest/run-guest.sh" -k "$QEMU_KERNEL" -c "$cpus" -o "$dir")
+	[ -n "$QEMU_ARCH" ] && cmd+=(-a "$QEMU_ARCH")
+	[ -n "$QEMU_APPEND" ] && cmd+=(-A "$QEMU_APPEND")
+	[ -n "$dur" ] && cmd+=(-d "$dur")
+	cmd+=("$dir/workload.json")
+	cmd_log "$dir" "${cmd[@]}"
+	run_bg "${cmd[@]}" > "$dir/guest-run.log" 2>&1
+	rc=$?
+	# the guest's run.log (dlb-rtapp's output) first, then how the guest run ended
+	cat "$dir/guest-run.log" >> "$dir/run.log"
+	sed 's/^/guest_/' "$dir/guest.txt" >> "$dir/env.txt" 2>/dev/null
+	return "$rc"
+}
+
 # analyze_dir DIR [BACKEND]: report.txt, report.json, jobs.csv into DIR
 analyze_dir() {
 	local dir=$1 be=${2:-} ana args=(-q -m -1)
 	ana=$(tool dlb-analyze) || { echo "run.sh: dlb-analyze not built" > "$dir/analyze.log"; return "$EXIT_ENV"; }
 	[ "$be" = kernel ] && args+=(--kernel "$(uname -r)" --arch "$(uname -m)")
+	[ "$be" = qemu ] && args+=(--kernel "$(sed -n 's/^kernel=//p' "$dir/guest.txt")"
+				    --arch "$(sed -n 's/^arch=//p' "$dir/guest.txt")")
 	cmd_log "$dir" "$ana" "${args[@]}" "$dir"
 	run_bg "$ana" "${args[@]}" "$dir" > "$dir/analyze.log" 2>&1
 }
@@ -244,6 +266,9 @@ verdict() {
 		VERDICT=INCOMPLETE VCODE=$EXIT_INCOMPLETE WHY="run incomplete (exit $rrc)"
 	elif [ "$rrc" -ne 0 ]; then
 		VERDICT=ERROR VCODE=$rrc WHY="run failed (exit $rrc): $(grep -v '^#' "$dir/run.log" | tail -1)"
+	elif [ "$arc" -eq "$EXIT_REGRESSION" ]; then
+		# with -m -1 only a kernel finding (report.json kernel_checks) fails the analysis
+		VERDICT=FAIL VCODE=$EXIT_REGRESSION WHY=$(sed -n 's/^dlb-analyze: //p' "$dir/analyze.log" | tail -1)
 	elif [ "$arc" -eq "$EXIT_INCOMPLETE" ]; then
 		VERDICT=INCOMPLETE VCODE=$EXIT_INCOMPLETE
 		WHY="data quality: $(grep -m1 'data quality' "$dir/report.txt" 2>/dev/null | sed 's/^# data quality: //')"
@@ -264,9 +289,9 @@ verdict() {
 	printf 'verdict=%s\ncode=%s\nwhy=%s\n' "$VERDICT" "$VCODE" "$WHY" > "$dir/verdict.txt"
 }
 
-# one_run WL BACKEND DIR CPUS DURATION EXPECT LIMIT WATCH: run, analyze, plot, judge
+# one_run WL BACKEND DIR CPUS DURATION EXPECT LIMIT WATCH [OPTIONS]: run, analyze, plot, judge
 one_run() {
-	local wl=$1 be=$2 dir=$3 cpus=$4 dur=$5 expect=$6 limit=$7 watch=$8 rrc arc=0
+	local wl=$1 be=$2 dir=$3 cpus=$4 dur=$5 expect=$6 limit=$7 watch=$8 opts=${9:-} rrc arc=0
 	mkdir -p "$dir" || die "$EXIT_ENV" "cannot create $dir"
 	cp "$wl" "$dir/workload.json"
 	write_env "$dir/env.txt" "$be"
@@ -274,8 +299,10 @@ one_run() {
 	: > "$dir/commands.sh"
 	if [ "$be" = reference ]; then
 		run_reference "$dir" "$cpus" "$dur"
+	elif [ "$be" = qemu ]; then
+		run_qemu "$dir" "$cpus" "$dur"
 	else
-		run_kernel "$dir" "$dur"
+		run_kernel "$dir" "$dur" "$opts"
 	fi
 	rrc=$?
 	if [ "$expect" != refused ] && [ "$INTERRUPTED" -eq 0 ] &&
@@ -309,7 +336,7 @@ fmt_secs() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 # run_suite SUITE OUTDIR BACKENDS MAX_SECONDS BASELINE: runs, judges, writes summary.tsv
 run_suite() {
 	local sfile=$1 out=$2 backends=$3 budget=$4 baseline=$5
-	local wl bes cpus dur expect rmax kmax watch be name dir total=0 k=0 est=0 t0 left
+	local wl bes cpus dur expect rmax kmax watch opts be name dir total=0 k=0 est=0 t0 left
 	local entries=()
 	mkdir -p "$out" || die "$EXIT_ENV" "cannot create $out"
 	cp "$sfile" "$out/suite.txt"
@@ -318,17 +345,17 @@ run_suite() {
 	if [ -r "$th" ]; then cp "$th" "$out/thresholds.txt"; else : > "$out/thresholds.txt"; fi
 	write_env "$out/env.txt" "$backends"
 	printf 'workload\tbackend\tverdict\tcode\tseconds\twhy\n' > "$out/summary.tsv"
-	while read -r wl bes cpus dur expect rmax kmax watch; do
+	while read -r wl bes cpus dur expect rmax kmax watch opts; do
 		for be in $backends; do
 			[ "$bes" = both ] || [ "$bes" = "$be" ] || continue
-			entries+=("$wl $be $cpus $dur $expect $rmax $kmax $watch")
+			entries+=("$wl $be $cpus $dur $expect $rmax $kmax $watch $opts")
 			est=$((est + $(dur_secs "$dur") + 2))
 		done
 	done < <(suite_lines "$sfile")
 	total=${#entries[@]}
 	t0=$SECONDS
 	for e in "${entries[@]}"; do
-		read -r wl be cpus dur expect rmax kmax watch <<< "$e"
+		read -r wl be cpus dur expect rmax kmax watch opts <<< "$e"
 		k=$((k + 1))
 		name=$(basename "$wl" .json)
 		dir=$out/$be/$name
@@ -348,7 +375,7 @@ run_suite() {
 			printf '%s\t%s\tERROR\t%s\t0\t%s\n' "$name" "$be" "$EXIT_BAD_INPUT" "$wl: no such workload" >> "$out/summary.tsv"
 			continue
 		fi
-		one_run "$DLB_SRC/$wl" "$be" "$dir" "$cpus" "$dur" "$expect" "$limit" "$watch"
+		one_run "$DLB_SRC/$wl" "$be" "$dir" "$cpus" "$dur" "$expect" "$limit" "$watch" "$opts"
 		if [ -n "$baseline" ] && [ "$VERDICT" = PASS ] && [ "$expect" != refused ]; then
 			# shellcheck disable=SC2046 # options split on purpose
 			baseline_check "$baseline/$be/$name" "$dir" $(thresholds "$out/thresholds.txt" "$be" "$name")
@@ -478,7 +505,8 @@ usage: ./run.sh [COMMAND] [ARGS]     (COMMAND --help for its options)
   (none)     install what is missing, build, run the smoke suite on the reference
              backend, and on the kernel backend when this machine can (root,
              SCHED_DEADLINE, tracefs); results/DATE-smoke/, a verdict per workload
-  run        WORKLOAD.json [--backend kernel|reference] [-m CPUS] [--duration S]
+  run        WORKLOAD.json [--backend kernel|reference|qemu] [-m CPUS] [--duration S]
+             [--kernel IMAGE --arch ARCH --append ARGS: qemu, docs/guest.md]
   analyze    DIR|trace.dat|trace.txt: (re-)analyze existing data
   compare    BASE NEW: two result folders or report.json files
   nightly    [--suite NAME] [--baseline DIR] [--junit FILE] [--tap] [--max-duration S]
@@ -486,8 +514,9 @@ usage: ./run.sh [COMMAND] [ARGS]     (COMMAND --help for its options)
   ospert     [--quick] [--plot-only DIR]: the OSPERT 2011 push-structure costs (cpudl,
              cpupri, linear scan) on the reference, 2..1024 CPUs, and miss ratio vs U
              on this kernel; results/ospert-DATE/ (docs/ospert.md)
-  test       install what is missing, build, run every test: make check, the
-             sanitizer check and the short fuzz runs (make check-all)
+  test       install what is missing (qemu and two guest kernels too: tools/deps.sh
+             --qemu), build, run every test: make check, the sanitizer check and the
+             short fuzz runs (make check-all)
   deps       install missing Debian packages (root) or print the command
   help       this text
 
@@ -520,6 +549,7 @@ cmd_default() {
 	summary "$out"
 }
 
+QEMU_KERNEL='' QEMU_ARCH='' QEMU_APPEND=''
 cmd_run() {
 	local wl='' be='' cpus='' dur='' out='' max=0
 	while [ $# -gt 0 ]; do
@@ -529,12 +559,19 @@ cmd_run() {
 		-d|--duration)	dur=${2:?}; shift ;;
 		-o|--output)	out=${2:?}; shift ;;
 		-M|--max-misses) max=${2:?}; shift ;;
+		-k|--kernel)	QEMU_KERNEL=${2:?}; shift ;;
+		-a|--arch)	QEMU_ARCH=${2:?}; shift ;;
+		-A|--append)	QEMU_APPEND=${2:?}; shift ;;
 		-h|--help)	cat <<'EOF2'
 usage: ./run.sh run WORKLOAD.json [options]
-One workload, recorded (kernel) or simulated (reference), analyzed and plotted.
+One workload, recorded (kernel, qemu) or simulated (reference), analyzed and plotted.
 
-  -b, --backend kernel|reference  default: kernel when possible, else reference
-  -m, --cpus N                    reference: simulated CPUs (default: online CPUs)
+  -b, --backend kernel|reference|qemu  default: kernel when possible, else reference
+  -m, --cpus N                    reference: simulated CPUs; qemu: guest CPUs (default:
+                                  online CPUs)
+  -k, --kernel IMAGE              qemu: the kernel image to boot (docs/guest.md)
+  -a, --arch x86_64|arm64         qemu: checked against the image (default: the image's)
+  -A, --append ARGS               qemu: more kernel command line
   -d, --duration S                run length (e.g. 2s; default: the workload's)
   -o, --output DIR                run folder (default results/DATE-run-NAME)
   -M, --max-misses N|N%           misses allowed before the verdict fails (default 0)
@@ -550,7 +587,10 @@ EOF2
 		be=reference; kernel_capable && be=kernel
 	fi
 	[ -r "$wl" ] || die "$EXIT_BAD_INPUT" "run: $wl: no such file"
-	case $be in kernel|reference) ;; *) die "$EXIT_BAD_INPUT" "run: --backend: '$be' is not kernel or reference" ;; esac
+	case $be in kernel|reference|qemu) ;; *) die "$EXIT_BAD_INPUT" "run: --backend: '$be' is not kernel, reference or qemu" ;; esac
+	[ "$be" = qemu ] && [ -z "$QEMU_KERNEL" ] && die "$EXIT_BAD_INPUT" "run: --backend qemu needs --kernel IMAGE"
+	[ "$be" != qemu ] && [ -n "$QEMU_KERNEL$QEMU_ARCH$QEMU_APPEND" ] &&
+		die "$EXIT_BAD_INPUT" "run: --kernel, --arch, --append are for --backend qemu"
 	[ -n "$cpus" ] || cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)
 	if [ "$be" = kernel ] && ! kernel_capable; then
 		die "$EXIT_ENV" "run: kernel backend impossible here ($KERNEL_WHY): try --backend reference"
@@ -560,6 +600,7 @@ EOF2
 	log "run: $be $(basename "$wl") -> $out"
 	one_run "$wl" "$be" "$out" "$cpus" "$dur" ok "$max" "*"
 	[ -r "$out/report.txt" ] && [ "${QUIET:-0}" -eq 0 ] && sed -n '/^task/,/^$/p' "$out/report.txt"
+	[ "$be" = qemu ] && log "$(tail -1 "$out/guest-run.log" 2>/dev/null)"
 	log "$VERDICT: $WHY"
 	log "results: $out"
 	return "$VCODE"
@@ -629,6 +670,7 @@ cmd_plot() {
 		return 0 ;;
 	esac
 	have gnuplot || die "$EXIT_ENV" "plot: gnuplot not installed"
+	case $d in /*) ;; *) d=$OLDPWD/$d ;; esac	# the user's folder, not the checkout's
 	[ -d "$d" ] || die "$EXIT_BAD_INPUT" "plot: $d: not a folder"
 	if [ -r "$d/jobs.csv" ]; then
 		plot_dir "$d"; return $?
@@ -693,7 +735,11 @@ EOF2
 verb=${1:-}
 [ $# -gt 0 ] && shift
 case $verb in
-test)		bootstrap; exec tests/check-all.sh ;;
+test)		bootstrap
+		# qemu, the arm64 cross toolchain and two Debian kernels for the guest tests;
+		# without them those tests skip, counted
+		tools/deps.sh --qemu || echo "run.sh: guest (qemu) test prerequisites incomplete: those tests skip" >&2
+		exec tests/check-all.sh ;;
 deps)		exec tools/deps.sh "$@" ;;
 ospert)		case ${1:-} in -h|--help) ;; *) bootstrap ;; esac
 		OSPERT_CMD="./run.sh ospert" exec bench/ospert/run.sh "$@" ;;

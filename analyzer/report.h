@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "dlbench/error.h"
+#include "dlbench/summary.h"
 #include "metrics.h"
 
 #define DLB_REPORT_VERSION	1
@@ -39,6 +40,8 @@ struct dlb_report_info {
 	char notes[DLB_REPORT_MAX_NOTES][192];
 	int nr_ops;			/* decision costs (reference run folders) */
 	struct dlb_report_op ops[DLB_REPORT_MAX_OPS];
+	/* the kernel's DL accounting around the run (summary.json), NULL if none */
+	const struct dlb_summary_dlbw *dlbw;
 };
 
 /* Add a note (printf format); silently ignored past DLB_REPORT_MAX_NOTES. */
@@ -49,7 +52,10 @@ void dlb_report_note(struct dlb_report_info *ri, const char *fmt, ...)
 void dlb_report_auto_notes(struct dlb_report_info *ri, const struct dlb_metrics *m);
 
 /*
- * The exit code the run deserves: DLB_EXIT_INCOMPLETE when a quality flag
+ * The exit code the run deserves: DLB_EXIT_REGRESSION when the kernel
+ * check of the run found a defect (a kernel finding: the kernel under test
+ * failed, as with misses; the data are whole, so it outranks incomplete
+ * data), else DLB_EXIT_INCOMPLETE when a quality flag
  * of severity 1 is raised and not accepted, else DLB_EXIT_REGRESSION when
  * misses exceed max_misses, else DLB_EXIT_OK.  @why (may be NULL) gets
  * one line saying why.

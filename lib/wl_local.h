@@ -33,8 +33,8 @@ struct wl_loc_rename {
 };
 
 /*
- * Index @buf, renaming repeated keys (the paths use the new names).  Returns
- * NULL only when out of memory.
+ * Index @buf (which must outlive the index), renaming repeated keys (the
+ * paths use the new names).  Returns NULL only when out of memory.
  */
 struct wl_loc *wl_loc_create(const char *buf, size_t len);
 void wl_loc_free(struct wl_loc *loc);
@@ -52,7 +52,13 @@ int wl_loc_find(const struct wl_loc *loc, const char *path, size_t *key_off, siz
  */
 const char *wl_loc_path_at(const struct wl_loc *loc, size_t off);
 
-/* 1-based line and column (in characters) of byte @off in @buf. */
+/*
+ * 1-based line and column (in characters) of byte @off in @buf (@off past
+ * the end: the end).  wl_loc_pos() counts from the start, for text the
+ * locator has not indexed; wl_loc_pos_of() gives the same answer from the
+ * index in constant time (the loader asks once per task, phase and event).
+ */
 struct wl_pos wl_loc_pos(const char *buf, size_t len, size_t off);
+struct wl_pos wl_loc_pos_of(const struct wl_loc *loc, size_t off);
 
 #endif

@@ -8,23 +8,53 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/types.h>
 #include <string.h>
 
 #include "wl_local.h"
 
+/*
+ * Every key path of the file ("tasks.t0.dl-runtime", "tasks.t0.cpus[1]"),
+ * in file order.  The paths live in one arena (a path is its parent's path
+ * plus a key, built in place) and are found by a hash table: a malloc and a
+ * sort per key made the index of a 400k-task file cost more than parsing it.
+ */
 struct wl_loc_ent {
-	char *path;
+	size_t path;		/* offset of the path in the arena */
 	size_t key_off;
 	size_t val_off;
 	size_t end;		/* just past the value (or where the text ended) */
 };
 
+/*
+ * Positions are asked for once per task, phase and event: counting lines
+ * from byte 0 each time made loading quadratic in the number of tasks.  The
+ * index keeps the line:col of every WL_LOC_MARK-th byte, so a position costs
+ * at most WL_LOC_MARK bytes of counting, whatever the file's shape (one task
+ * a line, or all of it on one line).
+ */
+#define WL_LOC_MARK_SHIFT	6
+#define WL_LOC_MARK		((size_t)1 << WL_LOC_MARK_SHIFT)
+
+struct wl_loc_slot {
+	size_t ent;		/* entry index + 1, 0: empty */
+	size_t hash;		/* of its path: most probes need no strcmp */
+};
+
 struct wl_loc {
 	struct wl_loc_ent *ent;
 	size_t nr, cap;
+	char *arena;		/* NUL-terminated paths; offset 0 is "", the root */
+	size_t arena_len, arena_cap;
+	struct wl_loc_slot *slot;	/* open addressing by path */
+	size_t slot_mask;
+	const char *buf;
+	size_t len;
+	struct wl_pos *mark;	/* mark[k]: the position of byte k * WL_LOC_MARK */
 	struct wl_loc_rename *ren;	/* in file order */
 	size_t nr_ren, cap_ren;
+	char **ren_parent;	/* objects with a rename, and workgen's index in each */
+	unsigned int *ren_id;
+	size_t nr_parent;
 };
 
 struct wl_scan {
@@ -34,7 +64,12 @@ struct wl_scan {
 	bool oom;
 };
 
-static void scan_value(struct wl_scan *s, const char *path);
+static void scan_value(struct wl_scan *s, size_t path);
+
+static const char *ent_path(const struct wl_loc *l, size_t idx)
+{
+	return l->arena + l->ent[idx].path;
+}
 
 static void scan_skip_ws(struct wl_scan *s)
 {
@@ -71,47 +106,99 @@ static void utf8_put(char *out, size_t *n, unsigned int cp)
 	}
 }
 
-/* A quoted string at s->i, decoded as json-c decodes keys (BMP escapes). */
-static char *scan_string(struct wl_scan *s)
+/*
+ * Decode the quoted string at s->i into @out (NULL: only count), as json-c
+ * decodes keys (BMP escapes); returns its length and leaves s->i past it.
+ */
+static size_t scan_string_into(struct wl_scan *s, char *out)
 {
-	char q = s->b[s->i++], *out;
-	size_t n = 0;
+	char q = s->b[s->i++], u8[3];
+	size_t n = 0, k, w;
 
-	out = malloc(s->len - s->i + 1);
-	if (!out) {
-		s->oom = true;
-		return NULL;
-	}
 	while (s->i < s->len && s->b[s->i] != q) {
-		char c = s->b[s->i++];
+		char c = s->b[s->i++], d = c;
 		unsigned int cp;
 
-		if (c != '\\' || s->i >= s->len) {
-			out[n++] = c;
-			continue;
-		}
-		c = s->b[s->i++];
-		switch (c) {
-		case 'b': out[n++] = '\b'; break;
-		case 'f': out[n++] = '\f'; break;
-		case 'n': out[n++] = '\n'; break;
-		case 'r': out[n++] = '\r'; break;
-		case 't': out[n++] = '\t'; break;
-		case 'u':
-			if (s->i + 4 <= s->len && sscanf(s->b + s->i, "%4x", &cp) == 1) {
-				s->i += 4;
-				utf8_put(out, &n, cp);
+		if (c == '\\' && s->i < s->len) {
+			switch ((c = s->b[s->i++])) {
+			case 'b': d = '\b'; break;
+			case 'f': d = '\f'; break;
+			case 'n': d = '\n'; break;
+			case 'r': d = '\r'; break;
+			case 't': d = '\t'; break;
+			case 'u':
+				if (s->i + 4 <= s->len && sscanf(s->b + s->i, "%4x", &cp) == 1) {
+					s->i += 4;
+					w = 0;
+					utf8_put(u8, &w, cp);
+					for (k = 0; k < w; k++, n++)
+						if (out)
+							out[n] = u8[k];
+				}
+				continue;
+			default: d = c; break;
 			}
-			break;
-		default: out[n++] = c; break;
 		}
+		if (out)
+			out[n] = d;
+		n++;
 	}
 	s->i++;
-	out[n] = '\0';
-	return out;
+	return n;
 }
 
-static void loc_add(struct wl_scan *s, char *path, size_t key_off, size_t val_off)
+/* Room for @n more bytes in the arena; 0 or -1 (out of memory). */
+static int arena_reserve(struct wl_scan *s, size_t n)
+{
+	struct wl_loc *l = s->loc;
+	size_t cap = l->arena_cap ? l->arena_cap : 4096;
+	char *a;
+
+	if (l->arena_len + n <= l->arena_cap)
+		return 0;
+	while (cap < l->arena_len + n)
+		cap *= 2;
+	a = realloc(l->arena, cap);
+	if (!a) {
+		s->oom = true;
+		return -1;
+	}
+	l->arena = a;
+	l->arena_cap = cap;
+	return 0;
+}
+
+/*
+ * A child path in the arena: @parent's path, then ".key" (the key string at
+ * s->i, decoded) or "[idx]" when @key is false.  Returns its offset; s->oom
+ * on failure.
+ */
+static size_t arena_child(struct wl_scan *s, size_t parent, bool key, unsigned int idx)
+{
+	size_t plen = strlen(s->loc->arena + parent), start = s->i, n, off;
+	char *p;
+
+	n = key ? scan_string_into(s, NULL) : 12;	/* "[4294967295]" */
+	if (arena_reserve(s, plen + n + 2))
+		return 0;
+	off = s->loc->arena_len;
+	p = s->loc->arena + off;
+	memcpy(p, s->loc->arena + parent, plen);
+	p += plen;
+	if (key) {
+		if (plen)
+			*p++ = '.';
+		s->i = start;
+		p += scan_string_into(s, p);
+	} else {
+		p += sprintf(p, "[%u]", idx);
+	}
+	*p++ = '\0';
+	s->loc->arena_len = (size_t)(p - s->loc->arena);
+	return off;
+}
+
+static void loc_add(struct wl_scan *s, size_t path, size_t key_off, size_t val_off)
 {
 	struct wl_loc *l = s->loc;
 
@@ -121,7 +208,6 @@ static void loc_add(struct wl_scan *s, char *path, size_t key_off, size_t val_of
 
 		if (!e) {
 			s->oom = true;
-			free(path);
 			return;
 		}
 		l->ent = e;
@@ -130,17 +216,8 @@ static void loc_add(struct wl_scan *s, char *path, size_t key_off, size_t val_of
 	l->ent[l->nr++] = (struct wl_loc_ent){ path, key_off, val_off, s->len };
 }
 
-static char *path_join(const char *path, const char *key)
-{
-	char *p;
-
-	if (asprintf(&p, "%s%s%s", path, *path ? "." : "", key) < 0)
-		return NULL;
-	return p;
-}
-
 /* The value of the entry just added; record where it ends. */
-static void scan_entry_value(struct wl_scan *s, const char *path)
+static void scan_entry_value(struct wl_scan *s, size_t path)
 {
 	size_t idx = s->loc->nr - 1;
 
@@ -150,126 +227,11 @@ static void scan_entry_value(struct wl_scan *s, const char *path)
 	s->loc->ent[idx].end = s->i < s->len ? s->i : s->len;
 }
 
-static int ren_add(struct wl_scan *s, const struct wl_loc_rename *r)
+static void scan_object(struct wl_scan *s, size_t path)
 {
-	struct wl_loc *l = s->loc;
-
-	if (l->nr_ren == l->cap_ren) {
-		size_t cap = l->cap_ren ? 2 * l->cap_ren : 16;
-		struct wl_loc_rename *e = realloc(l->ren, cap * sizeof(*e));
-
-		if (!e)
-			return -1;
-		l->ren = e;
-		l->cap_ren = cap;
-	}
-	l->ren[l->nr_ren++] = *r;
-	return 0;
-}
-
-struct wl_keyset {
-	char **key;
-	size_t *off;
-	size_t nr;
-};
-
-static ssize_t keyset_find(const struct wl_keyset *ks, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < ks->nr; i++)
-		if (!strcmp(ks->key[i], key))
-			return (ssize_t)i;
-	return -1;
-}
-
-/*
- * workgen (rt-app's preprocessor) makes the keys of an object unique: a key
- * seen before in the same object gets the suffix @id (1 when the object
- * opens), raised until the name is new; @id stays raised for later keys.
- * Returns the key to use (@key itself, or a new string) and records the
- * rename; NULL when out of memory.
- */
-static char *key_unique(struct wl_scan *s, struct wl_keyset *ks, unsigned int *id, char *key,
-			const char *path, size_t key_off, size_t quote_off)
-{
-	struct wl_loc_rename r = { 0 };
-	ssize_t first = keyset_find(ks, key);
-	char *nk = NULL;
-
-	if (first < 0)
-		return key;
-	for (;;) {
-		free(nk);
-		if (asprintf(&nk, "%s%u", key, *id) < 0)
-			return NULL;
-		if (keyset_find(ks, nk) < 0)
-			break;
-		(*id)++;
-	}
-	r.path = path_join(path, nk);
-	r.key = strdup(key);
-	r.first_key = ks->off[first];
-	r.key_off = key_off;
-	r.quote_off = quote_off;
-	r.suffix = strdup(nk + strlen(key));
-	if (!r.path || !r.key || !r.suffix || ren_add(s, &r)) {
-		free(r.path);
-		free(r.key);
-		free(r.suffix);
-		free(nk);
-		return NULL;
-	}
-	return nk;
-}
-
-static int keyset_add(struct wl_keyset *ks, const char *key, size_t off)
-{
-	char **k = realloc(ks->key, (ks->nr + 1) * sizeof(*k));
-	size_t *o;
-
-	if (!k)
-		return -1;
-	ks->key = k;
-	o = realloc(ks->off, (ks->nr + 1) * sizeof(*o));
-	if (!o)
-		return -1;
-	ks->off = o;
-	ks->key[ks->nr] = strdup(key);
-	if (!ks->key[ks->nr])
-		return -1;
-	ks->off[ks->nr++] = off;
-	return 0;
-}
-
-static void keyset_free(struct wl_keyset *ks)
-{
-	size_t i;
-
-	for (i = 0; i < ks->nr; i++)
-		free(ks->key[i]);
-	free(ks->key);
-	free(ks->off);
-}
-
-static void scan_object_keys(struct wl_scan *s, const char *path, struct wl_keyset *ks);
-
-static void scan_object(struct wl_scan *s, const char *path)
-{
-	struct wl_keyset ks = { NULL, NULL, 0 };
-
-	scan_object_keys(s, path, &ks);
-	keyset_free(&ks);
-}
-
-static void scan_object_keys(struct wl_scan *s, const char *path, struct wl_keyset *ks)
-{
-	unsigned int id = 1;
-
 	s->i++;
 	while (!s->oom) {
-		size_t key_off, val_off, quote_off;
-		char *key, *child, *uk;
+		size_t key_off, child;
 
 		scan_skip_ws(s);
 		if (s->i >= s->len || s->b[s->i] == '}')
@@ -283,44 +245,26 @@ static void scan_object_keys(struct wl_scan *s, const char *path, struct wl_keys
 			return;
 		}
 		key_off = s->i;
-		key = scan_string(s);
-		if (!key)
+		child = arena_child(s, path, true, 0);
+		if (s->oom)
 			return;
-		quote_off = s->i - 1;
-		uk = key_unique(s, ks, &id, key, path, key_off, quote_off);
-		if (uk && uk != key) {
-			free(key);
-			key = uk;
-		}
-		if (!uk || keyset_add(ks, key, key_off)) {
-			free(key);
-			s->oom = true;
-			return;
-		}
 		scan_skip_ws(s);
 		if (s->i < s->len && s->b[s->i] == ':')
 			s->i++;
 		scan_skip_ws(s);
-		val_off = s->i;
-		child = path_join(path, key);
-		free(key);
-		if (!child) {
-			s->oom = true;
-			return;
-		}
-		loc_add(s, child, key_off, val_off);
+		loc_add(s, child, key_off, s->i);
 		scan_entry_value(s, child);
 	}
 	s->i++;
 }
 
-static void scan_array(struct wl_scan *s, const char *path)
+static void scan_array(struct wl_scan *s, size_t path)
 {
 	unsigned int idx = 0;
 
 	s->i++;
 	while (!s->oom) {
-		char *child;
+		size_t child;
 
 		scan_skip_ws(s);
 		if (s->i >= s->len || s->b[s->i] == ']')
@@ -329,19 +273,18 @@ static void scan_array(struct wl_scan *s, const char *path)
 			s->i++;
 			continue;
 		}
-		if (asprintf(&child, "%s[%u]", path, idx++) < 0) {
-			s->oom = true;
+		child = arena_child(s, path, false, idx++);
+		if (s->oom)
 			return;
-		}
 		loc_add(s, child, s->i, s->i);
 		scan_entry_value(s, child);
 	}
 	s->i++;
 }
 
-static void scan_value(struct wl_scan *s, const char *path)
+static void scan_value(struct wl_scan *s, size_t path)
 {
-	char c, *str;
+	char c;
 
 	scan_skip_ws(s);
 	if (s->i >= s->len)
@@ -352,8 +295,7 @@ static void scan_value(struct wl_scan *s, const char *path)
 	} else if (c == '[') {
 		scan_array(s, path);
 	} else if (c == '"' || c == '\'') {
-		str = scan_string(s);
-		free(str);
+		scan_string_into(s, NULL);
 	} else {
 		size_t start = s->i;
 
@@ -370,24 +312,201 @@ static void scan_value(struct wl_scan *s, const char *path)
 	}
 }
 
-static int ent_cmp(const void *a, const void *b)
+static size_t path_hash(const char *p)
 {
-	const struct wl_loc_ent *x = a, *y = b;
-	int r = strcmp(x->path, y->path);
+	size_t h = 14695981039346656037ULL;	/* FNV-1a */
 
-	if (r)
-		return r;
-	return x->key_off < y->key_off ? -1 : x->key_off > y->key_off;
+	while (*p)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
+	return h;
 }
 
-size_t wl_loc_nr_renames(const struct wl_loc *loc)
+/* The slot of @path (hashed to @h), or the empty slot where it would go. */
+static size_t loc_slot(const struct wl_loc *l, const char *path, size_t h)
 {
-	return loc->nr_ren;
+	size_t i = h & l->slot_mask;
+
+	while (l->slot[i].ent &&
+	       (l->slot[i].hash != h || strcmp(ent_path(l, l->slot[i].ent - 1), path)))
+		i = (i + 1) & l->slot_mask;
+	return i;
 }
 
-const struct wl_loc_rename *wl_loc_rename_at(const struct wl_loc *loc, size_t i)
+/* A copy of @str in the arena; its offset, or (size_t)-1. */
+static size_t arena_add(struct wl_loc *l, const char *a, const char *b)
 {
-	return &loc->ren[i];
+	struct wl_scan s = { .loc = l };
+	size_t off, la = strlen(a), lb = strlen(b);
+
+	if (arena_reserve(&s, la + lb + 1))
+		return (size_t)-1;
+	off = l->arena_len;
+	memcpy(l->arena + off, a, la);
+	memcpy(l->arena + off + la, b, lb + 1);
+	l->arena_len += la + lb + 1;
+	return off;
+}
+
+static bool loc_has(const struct wl_loc *l, const char *path)
+{
+	return l->slot[loc_slot(l, path, path_hash(path))].ent != 0;
+}
+
+/* workgen's index for the object @parent (1 when first met), kept raised. */
+static unsigned int *ren_id_of(struct wl_loc *l, const char *parent)
+{
+	char **p;
+	unsigned int *id;
+	size_t i;
+
+	for (i = 0; i < l->nr_parent; i++)
+		if (!strcmp(l->ren_parent[i], parent))
+			return &l->ren_id[i];
+	p = realloc(l->ren_parent, (i + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	l->ren_parent = p;
+	id = realloc(l->ren_id, (i + 1) * sizeof(*id));
+	if (!id)
+		return NULL;
+	l->ren_id = id;
+	p[i] = strdup(parent);
+	if (!p[i])
+		return NULL;
+	id[i] = 1;
+	l->nr_parent++;
+	return &id[i];
+}
+
+/*
+ * Entry @i repeats the key of entry @first in the same object: rename it as
+ * rt-app's workgen does (doc/workgen, check_unikid_json): append the
+ * object's index, raised until the name is new among the keys met so far,
+ * then rename the paths inside its value too.
+ */
+static int loc_rename(struct wl_loc *l, size_t i, size_t first)
+{
+	struct wl_scan s = { .b = l->buf, .len = l->len, .i = l->ent[i].key_off, .loc = l };
+	struct wl_loc_rename r = { 0 };
+	char *old = strdup(ent_path(l, i)), *parent = NULL, *cand = NULL, num[16];
+	size_t klen, olen, j, off;
+	unsigned int *id;
+	int ret = -1;
+
+	if (!old)
+		return -1;
+	klen = scan_string_into(&s, NULL);
+	r.quote_off = s.i - 1;
+	olen = strlen(old);
+	parent = strndup(old, olen - klen - (olen > klen));
+	if (!parent || !(id = ren_id_of(l, parent)))
+		goto out;
+	for (;;) {
+		snprintf(num, sizeof(num), "%u", *id);
+		free(cand);
+		if (asprintf(&cand, "%s%s", old, num) < 0) {
+			cand = NULL;
+			goto out;
+		}
+		if (!loc_has(l, cand))
+			break;
+		(*id)++;
+	}
+	r.path = strdup(cand);
+	r.key = strdup(old + olen - klen);
+	r.suffix = strdup(num);
+	r.first_key = l->ent[first].key_off;
+	r.key_off = l->ent[i].key_off;
+	if (!r.path || !r.key || !r.suffix)
+		goto out;
+	if ((off = arena_add(l, cand, "")) == (size_t)-1)
+		goto out;
+	l->ent[i].path = off;
+	for (j = i + 1; j < l->nr && l->ent[j].key_off < l->ent[i].end; j++) {
+		off = arena_add(l, cand, ent_path(l, j) + olen);
+		if (off == (size_t)-1)
+			goto out;
+		l->ent[j].path = off;
+	}
+	if (l->nr_ren == l->cap_ren) {
+		size_t cap = l->cap_ren ? 2 * l->cap_ren : 16;
+		struct wl_loc_rename *e = realloc(l->ren, cap * sizeof(*e));
+
+		if (!e)
+			goto out;
+		l->ren = e;
+		l->cap_ren = cap;
+	}
+	l->ren[l->nr_ren++] = r;
+	r = (struct wl_loc_rename){ 0 };
+	ret = 0;
+out:
+	free(r.path);
+	free(r.key);
+	free(r.suffix);
+	free(old);
+	free(parent);
+	free(cand);
+	return ret;
+}
+
+/*
+ * Index the entries by path, in file order: the first occurrence of a path
+ * is the one found; a path met again is renamed (loc_rename) before it is
+ * indexed, so the paths inside it are renamed before they are met.
+ */
+static int loc_index_paths(struct wl_loc *l)
+{
+	size_t size = 64, i, k, h;
+
+	while (size < 2 * l->nr)
+		size *= 2;
+	l->slot = calloc(size, sizeof(*l->slot));
+	if (!l->slot)
+		return -1;
+	l->slot_mask = size - 1;
+	for (i = 0; i < l->nr; i++) {
+		h = path_hash(ent_path(l, i));
+		k = loc_slot(l, ent_path(l, i), h);
+		if (l->slot[k].ent) {
+			if (loc_rename(l, i, l->slot[k].ent - 1))
+				return -1;
+			h = path_hash(ent_path(l, i));
+			k = loc_slot(l, ent_path(l, i), h);
+		}
+		l->slot[k] = (struct wl_loc_slot){ i + 1, h };
+	}
+	return 0;
+}
+
+/* The position after bytes [@from, @to) of @buf, starting at @pos. */
+static struct wl_pos pos_advance(const char *buf, size_t from, size_t to, struct wl_pos pos)
+{
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		if (buf[i] == '\n') {
+			pos.line++;
+			pos.col = 1;
+		} else if (((unsigned char)buf[i] & 0xc0) != 0x80) {
+			pos.col++;	/* count characters, not UTF-8 continuation bytes */
+		}
+	}
+	return pos;
+}
+
+static int loc_index_positions(struct wl_loc *l)
+{
+	size_t k, nr = (l->len >> WL_LOC_MARK_SHIFT) + 1;
+
+	l->mark = malloc(nr * sizeof(*l->mark));
+	if (!l->mark)
+		return -1;
+	l->mark[0] = (struct wl_pos){ 1, 1 };
+	for (k = 1; k < nr; k++)
+		l->mark[k] = pos_advance(l->buf, (k - 1) << WL_LOC_MARK_SHIFT,
+					 k << WL_LOC_MARK_SHIFT, l->mark[k - 1]);
+	return 0;
 }
 
 struct wl_loc *wl_loc_create(const char *buf, size_t len)
@@ -397,11 +516,14 @@ struct wl_loc *wl_loc_create(const char *buf, size_t len)
 
 	if (!l)
 		return NULL;
-	scan_value(&s, "");
-	if (s.oom)
+	l->buf = buf;
+	l->len = len;
+	if (loc_index_positions(l) || arena_reserve(&s, 1))
 		goto fail;
-	if (l->nr)
-		qsort(l->ent, l->nr, sizeof(*l->ent), ent_cmp);
+	l->arena[l->arena_len++] = '\0';	/* the root's path */
+	scan_value(&s, 0);
+	if (s.oom || loc_index_paths(l))
+		goto fail;
 	return l;
 fail:
 	wl_loc_free(l);
@@ -414,37 +536,42 @@ void wl_loc_free(struct wl_loc *loc)
 
 	if (!loc)
 		return;
-	for (i = 0; i < loc->nr; i++)
-		free(loc->ent[i].path);
 	free(loc->ent);
+	free(loc->arena);
+	free(loc->slot);
+	free(loc->mark);
 	for (i = 0; i < loc->nr_ren; i++) {
 		free(loc->ren[i].path);
 		free(loc->ren[i].key);
 		free(loc->ren[i].suffix);
 	}
 	free(loc->ren);
+	for (i = 0; i < loc->nr_parent; i++)
+		free(loc->ren_parent[i]);
+	free(loc->ren_parent);
+	free(loc->ren_id);
 	free(loc);
+}
+
+size_t wl_loc_nr_renames(const struct wl_loc *loc)
+{
+	return loc->nr_ren;
+}
+
+const struct wl_loc_rename *wl_loc_rename_at(const struct wl_loc *loc, size_t i)
+{
+	return &loc->ren[i];
 }
 
 int wl_loc_find(const struct wl_loc *loc, const char *path, size_t *key_off, size_t *val_off)
 {
-	size_t lo = 0, hi = loc->nr;
+	size_t k = loc_slot(loc, path, path_hash(path));
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int r = strcmp(loc->ent[mid].path, path);
-
-		if (r == 0) {
-			*key_off = loc->ent[mid].key_off;
-			*val_off = loc->ent[mid].val_off;
-			return 0;
-		}
-		if (r < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	if (!loc->slot[k].ent)
+		return -1;
+	*key_off = loc->ent[loc->slot[k].ent - 1].key_off;
+	*val_off = loc->ent[loc->slot[k].ent - 1].val_off;
+	return 0;
 }
 
 const char *wl_loc_path_at(const struct wl_loc *loc, size_t off)
@@ -456,26 +583,23 @@ const char *wl_loc_path_at(const struct wl_loc *loc, size_t off)
 		const struct wl_loc_ent *e = &loc->ent[i];
 
 		if (e->key_off <= off && off <= e->end &&
-		    (!best || strlen(e->path) > strlen(best)))
-			best = e->path;
+		    (!best || strlen(ent_path(loc, i)) > strlen(best)))
+			best = ent_path(loc, i);
 	}
 	return best;
 }
 
 struct wl_pos wl_loc_pos(const char *buf, size_t len, size_t off)
 {
-	struct wl_pos pos = { 1, 1 };
-	size_t i;
+	return pos_advance(buf, 0, off < len ? off : len, (struct wl_pos){ 1, 1 });
+}
 
-	if (off > len)
-		off = len;
-	for (i = 0; i < off; i++) {
-		if (buf[i] == '\n') {
-			pos.line++;
-			pos.col = 1;
-		} else if (((unsigned char)buf[i] & 0xc0) != 0x80) {
-			pos.col++;	/* count characters, not UTF-8 continuation bytes */
-		}
-	}
-	return pos;
+struct wl_pos wl_loc_pos_of(const struct wl_loc *loc, size_t off)
+{
+	size_t k;
+
+	if (off > loc->len)
+		off = loc->len;
+	k = off >> WL_LOC_MARK_SHIFT;
+	return pos_advance(loc->buf, k << WL_LOC_MARK_SHIFT, off, loc->mark[k]);
 }

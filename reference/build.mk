@@ -9,5 +9,9 @@ $(LIBDLBREF): $(call objs,$(REF_LIB_SRCS))
 $(BUILD)/bin/dlb-sim: $(call objs,reference/dlb-sim.c) $(LIBDLBREF) $(LIBDLB)
 PROGS		+= $(BUILD)/bin/dlb-sim
 
-$(foreach t,$(wildcard reference/tests/test_*.c),$(eval $(call test_prog,$(t),$(LIBDLBREF) $(LIBDLB))))
+$(foreach t,$(filter-out %/test_oom.c,$(wildcard reference/tests/test_*.c)),\
+	$(eval $(call test_prog,$(t),$(LIBDLBREF) $(LIBDLB))))
+# Out of memory: the library's allocations failed one by one (tests/fault/failalloc.h).
+$(eval $(call test_prog,reference/tests/test_oom.c,$(call objs,tests/fault/failalloc.c) $(LIBDLBREF) $(LIBDLB)))
+$(BUILD)/reference/tests/test_oom: ALL_LDFLAGS += $(FAILALLOC_LDFLAGS)
 TEST_SCRIPTS	+= $(wildcard reference/tests/*.sh)

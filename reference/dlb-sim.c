@@ -29,6 +29,13 @@
 #include "sim.h"
 
 static const char *prog = "dlb-sim";
+static struct dlb_cli_progress progress;
+
+static void on_progress(u64 now, u64 end, void *arg)
+{
+	(void)arg;
+	dlb_cli_progress(&progress, prog, now, end, false);
+}
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
@@ -235,7 +242,8 @@ int main(int argc, char **argv)
 	struct dlb_err err;
 	struct out out = { 0 };
 	const char *dir = NULL;
-	char path[4096];
+	char path[4096], note[DLB_ERR_MAX];
+	struct wl_length len;
 	long long v;
 	int c, rc;
 
@@ -302,6 +310,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return err.code ? err.code : DLB_EXIT_BAD_INPUT;
 	}
+	len = wl_run_length(wl, so.duration_ns != 0, so.duration_ns);
+	so.duration_ns = len.ns;
+	if (len.source == WL_LEN_TASKS_END)
+		fprintf(stderr, "%s: %s (at most %llu s of simulated time)\n", prog,
+			wl_length_note(note, sizeof(note), wl, &len),
+			(unsigned long long)(so.max_time_ns / NSEC_PER_SEC));
+	else if (len.source == WL_LEN_DEFAULT)
+		fprintf(stderr, "%s: %s\n", prog, wl_length_note(note, sizeof(note), wl, &len));
 	sim = dlb_sim_create(wl, &so, &err);
 	if (!sim) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
@@ -331,8 +347,10 @@ int main(int argc, char **argv)
 		dlb_sim_set_event_hook(sim, on_event, &out);
 		dlb_sim_set_job_hook(sim, on_job, &out);
 	}
-	rc = DLB_EXIT_OK;
-	if (dlb_sim_run(sim, &err) < 0) {
+	dlb_sim_set_progress_hook(sim, on_progress, NULL);
+	rc = dlb_sim_run(sim, &err) < 0 ? -1 : DLB_EXIT_OK;
+	dlb_cli_progress(&progress, prog, 0, 0, true);
+	if (rc < 0) {
 		fprintf(stderr, "%s: %s\n", prog, out.err ? dlb_strerror(out.err) : err.msg);
 		rc = err.code ? err.code : DLB_EXIT_INTERNAL;
 	}

@@ -71,6 +71,16 @@ struct rq;
 struct task_struct;
 struct rt_mutex;
 
+/*
+ * A task blocked on an rt_mutex: kernel/rtmutex.c keeps it on the stack of
+ * rt_mutex_slowlock(); here it lives in the task (a task blocks on one
+ * mutex at a time), so blocking allocates nothing.
+ */
+struct rt_mutex_waiter {
+	struct task_struct *task;
+	struct rt_mutex_waiter *next;	/* sorted: rt_mutex_waiter_less() */
+};
+
 struct sched_stats_dl {			/* patch 005 */
 	u64 last_dmiss;
 	u64 last_rorun;
@@ -137,6 +147,7 @@ struct task_struct {
 	/* PI (patch 006): the top waiter task, the mutex we block on */
 	struct task_struct *pi_top_task;
 	struct rt_mutex *pi_blocked_on;
+	struct rt_mutex_waiter pi_waiter;	/* on pi_blocked_on's waiter list */
 	struct rt_mutex *held_locks;	/* singly linked through rt_mutex.next_held */
 
 	u64 nr_switches;		/* voluntary + involuntary */
@@ -203,6 +214,7 @@ struct rq {
 	u64 nr_switches;
 	struct root_domain *rd;
 	struct sched *s;
+	unsigned long nr_running_seen;	/* invariants.c's count, nothing else */
 };
 
 struct sched_class {
@@ -218,6 +230,8 @@ struct sched_class {
 	void (*post_schedule)(struct rq *rq);
 	void (*task_woken)(struct rq *rq, struct task_struct *p);
 	void (*set_cpus_allowed)(struct task_struct *p, const struct dlb_cpumask *new_mask);
+	void (*rq_online)(struct rq *rq);
+	void (*rq_offline)(struct rq *rq);
 	void (*set_curr_task)(struct rq *rq);
 	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
 	void (*switched_from)(struct rq *rq, struct task_struct *p);
@@ -369,11 +383,6 @@ static inline int task_running(struct rq *rq, struct task_struct *p)
 
 
 /* --- PI mutex (rt_mutex with the v4 rb-tree/deadline ordering) ---------- */
-struct rt_mutex_waiter {
-	struct task_struct *task;
-	struct rt_mutex_waiter *next;	/* sorted: rt_mutex_waiter_less() */
-};
-
 struct rt_mutex {
 	struct task_struct *owner;
 	struct rt_mutex_waiter *waiters;	/* head = top waiter */
@@ -446,6 +455,8 @@ struct sched *sched_of(struct task_struct *p);
 void update_rq_clock(struct rq *rq);
 
 /* --- dl class (sched_dl.c) --------------------------------------------- */
+/* The -deadline task at the end of @p's chain of (boosted) top waiters, or NULL/not -deadline. */
+struct task_struct *pi_dl_top_task(struct task_struct *p);
 void dl_task_timer(struct sched *s, struct task_struct *p);
 int dl_bw_admit(struct sched *s, struct task_struct *p, u64 new_bw, struct dlb_err *err);
 void init_dl_rq(struct dl_rq *dl_rq);

@@ -121,6 +121,8 @@ struct dlb_sim {
 	u64 seq;
 	u64 now, end;
 	u64 *cpu_gen;
+	u64 *tick_next;			/* per CPU: the pending tick, 0 = none */
+	u64 *tick_last;			/* per CPU: the last tick handled */
 	unsigned char *cpu_dirty;
 	int *dirty;
 	int nr_dirty;
@@ -128,6 +130,8 @@ struct dlb_sim {
 	void *ev_arg;
 	dlb_sim_job_fn job_fn;
 	void *job_arg;
+	dlb_sim_progress_fn progress_fn;
+	void *progress_arg;
 	int stop;			/* non-zero: a hook or an error stopped the run */
 	struct dlb_err stop_err;
 	u64 steps, events;
@@ -157,7 +161,7 @@ static inline bool ev_less(const struct sim_ev *a, const struct sim_ev *b)
 
 #define SEQ_NOT_WORK	(1ULL << 62)
 
-static void evfifo_push(struct evfifo *f, const struct sim_ev *e)
+static int evfifo_push(struct evfifo *f, const struct sim_ev *e)
 {
 	if (f->tail == f->cap) {
 		if (f->head) {
@@ -170,12 +174,28 @@ static void evfifo_push(struct evfifo *f, const struct sim_ev *e)
 			struct sim_ev *h = realloc(f->h, cap * sizeof(*h));
 
 			if (!h)
-				abort();	/* as for the heap */
+				return -1;
 			f->h = h;
 			f->cap = cap;
 		}
 	}
 	f->h[f->tail++] = *e;
+	return 0;
+}
+
+/*
+ * No memory for an event: the simulation cannot go on truthfully.  The run
+ * stops after this step and dlb_sim_run() returns the error (the step in
+ * progress finishes without the event; nothing of it is reported as valid).
+ */
+static void evq_nomem(struct dlb_sim *sim)
+{
+	if (sim->stop)
+		return;
+	sim->stop = -1;
+	dlb_err_set(&sim->stop_err, DLB_EXIT_INTERNAL,
+		    "out of memory for the event queue at %llu ns of simulated time",
+		    (unsigned long long)sim->now);
 }
 
 static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
@@ -186,7 +206,8 @@ static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
 	size_t i;
 
 	if (time == sim->now && type != SE_CPU_WORK) {
-		evfifo_push(&sim->now_q, &e);
+		if (evfifo_push(&sim->now_q, &e) < 0)
+			evq_nomem(sim);
 		return;
 	}
 
@@ -194,8 +215,10 @@ static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
 		size_t cap = q->cap ? q->cap * 2 : 1024;
 		struct sim_ev *h = realloc(q->h, cap * sizeof(*h));
 
-		if (!h)
-			abort();	/* no memory for the queue: cannot simulate on */
+		if (!h) {
+			evq_nomem(sim);
+			return;
+		}
 		q->h = h;
 		q->cap = cap;
 	}
@@ -664,10 +687,7 @@ static struct sim_timer *thread_timer(struct dlb_sim *sim, struct sim_thread *t,
 	for (i = 0; i < t->nr_timers; i++)
 		if (t->timers[i].res == res)
 			return &t->timers[i];
-	tm = realloc(t->timers, (size_t)(t->nr_timers + 1) * sizeof(*tm));
-	if (!tm)
-		abort();	/* no memory for a timer: cannot simulate on */
-	t->timers = tm;
+	/* room for every timer event of the task was made by thread_init() */
 	tm = &t->timers[t->nr_timers++];
 	tm->res = res;
 	tm->init = true;
@@ -851,7 +871,23 @@ static void replan(struct dlb_sim *sim, int cpu)
 	settle(sim, t);
 	evq_push(sim, now + t->work_left, SE_CPU_WORK, cpu, gen);
 	if (sim->o.tick_ns) {
-		evq_push(sim, (now / sim->o.tick_ns + 1) * sim->o.tick_ns, SE_CPU_TICK, cpu, gen);
+		/*
+		 * Ticks fall on every multiple of tick_ns, whatever else
+		 * happens on the CPU: a pending tick stays valid across
+		 * re-plans (it carries no generation).  Otherwise the next
+		 * tick is the first multiple at or after now that has not
+		 * been handled yet: a re-plan at a multiple of the tick before
+		 * that tick's event must not push it a whole tick later
+		 * (issue 13, defect 2: test_sim_options.c: tick_split_work).
+		 */
+		if (!sim->tick_next[cpu]) {
+			u64 next = (now + sim->o.tick_ns - 1) / sim->o.tick_ns * sim->o.tick_ns;
+
+			if (next <= sim->tick_last[cpu])
+				next = sim->tick_last[cpu] + sim->o.tick_ns;
+			sim->tick_next[cpu] = next;
+			evq_push(sim, next, SE_CPU_TICK, cpu, 0);
+		}
 		return;
 	}
 	if (dl_task(curr)) {
@@ -973,8 +1009,8 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 		mark_dirty(sim, e->idx);
 		break;
 	case SE_CPU_TICK:
-		if (e->gen != sim->cpu_gen[e->idx])
-			break;
+		sim->tick_next[e->idx] = 0;
+		sim->tick_last[e->idx] = sim->now;
 		scheduler_tick(s, e->idx, 0);
 		mark_dirty(sim, e->idx);
 		break;
@@ -1018,9 +1054,11 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 		}
 		sim->now = sim->s->now = e.time;
 		sim->steps++;
+		if (sim->progress_fn && !(sim->steps & (DLB_SIM_PROGRESS_STEPS - 1)))
+			sim->progress_fn(sim->now, sim->end, sim->progress_arg);
 		handle(sim, &e);
 		replan_dirty(sim);
-		if (sim->o.check && check_sched_invariants(sim->s, &ierr) < 0) {
+		if (sim->o.check && !sim->stop && check_sched_invariants(sim->s, &ierr) < 0) {
 			sim->stop = -1;
 			dlb_err_set(&sim->stop_err, DLB_EXIT_INTERNAL, "at %llu ns: %s",
 				    (unsigned long long)sim->now, ierr.msg);
@@ -1051,7 +1089,7 @@ void dlb_sim_opts_init(struct dlb_sim_opts *o)
 	o->rt_runtime_us = RT_RUNTIME_US_DEFAULT;
 	o->rt_period_us = RT_PERIOD_US_DEFAULT;
 	o->reserved_bw = to_ratio(NSEC_PER_SEC, 50 * NSEC_PER_MSEC);
-	o->max_time_ns = 3600ULL * NSEC_PER_SEC;
+	o->max_time_ns = DLB_SIM_MAX_TIME_NS;
 	o->timed = true;
 	o->first_tid = 1000;
 }
@@ -1066,6 +1104,7 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 {
 	const struct wl_task *wt = &sim->wl->tasks[task_idx];
 	struct sched *s = sim->s;
+	size_t ph, ev, nr_timers = 0;
 	char comm[64];
 	int prio = 0;
 
@@ -1083,6 +1122,15 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 	sched_task_init(s, &t->task, t->tid, comm, (int)(idx % (size_t)s->nr_cpus));
 	if (!wt->nr_phases)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task %s: no events", wt->name);
+	/* the thread's own ("unique") timers, at most one per timer event: no allocation later */
+	for (ph = 0; ph < wt->nr_phases; ph++)
+		for (ev = 0; ev < wt->phases[ph].nr_events; ev++)
+			nr_timers += wt->phases[ph].events[ev].type == WL_EV_TIMER;
+	if (nr_timers) {
+		t->timers = calloc(nr_timers, sizeof(*t->timers));
+		if (!t->timers)
+			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	}
 	if (wt->has_cpus && sched_setaffinity(s, &t->task, &wt->cpus, err) < 0)
 		return dlb_err_prefix(err, "task %s", wt->name);
 	if (wt->policy == WL_POLICY_FIFO || wt->policy == WL_POLICY_RR)
@@ -1151,10 +1199,12 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	sim->waitq = calloc(wl->nr_resources + 1, sizeof(*sim->waitq));
 	sim->timers = calloc(wl->nr_resources + 1, sizeof(*sim->timers));
 	sim->cpu_gen = calloc((size_t)opts->nr_cpus, sizeof(*sim->cpu_gen));
+	sim->tick_next = calloc((size_t)opts->nr_cpus, sizeof(*sim->tick_next));
+	sim->tick_last = calloc((size_t)opts->nr_cpus, sizeof(*sim->tick_last));
 	sim->cpu_dirty = calloc((size_t)opts->nr_cpus, 1);
 	sim->dirty = calloc((size_t)opts->nr_cpus, sizeof(*sim->dirty));
-	if (!sim->thr || !sim->mutexes || !sim->waitq || !sim->timers || !sim->cpu_gen || !sim->cpu_dirty ||
-	    !sim->dirty)
+	if (!sim->thr || !sim->mutexes || !sim->waitq || !sim->timers || !sim->cpu_gen ||
+	    !sim->tick_next || !sim->tick_last || !sim->cpu_dirty || !sim->dirty)
 		goto nomem_free;
 	for (i = 0; i < wl->nr_resources; i++)
 		sim->mutexes[i].pi = wl->global.pi_enabled;
@@ -1191,19 +1241,13 @@ void dlb_sim_free(struct dlb_sim *sim)
 		return;
 	for (i = 0; sim->thr && i < sim->nr_thr; i++)
 		free(sim->thr[i].timers);
-	for (i = 0; sim->mutexes && i < sim->wl->nr_resources; i++) {
-		struct rt_mutex_waiter *w = sim->mutexes[i].waiters, *nx;
-
-		for (; w; w = nx) {
-			nx = w->next;
-			free(w);
-		}
-	}
 	free(sim->thr);
 	free(sim->mutexes);
 	free(sim->waitq);
 	free(sim->timers);
 	free(sim->cpu_gen);
+	free(sim->tick_next);
+	free(sim->tick_last);
 	free(sim->cpu_dirty);
 	free(sim->dirty);
 	free(sim->q.h);
@@ -1216,6 +1260,12 @@ void dlb_sim_set_event_hook(struct dlb_sim *sim, dlb_event_fn fn, void *arg)
 {
 	sim->ev_fn = fn;
 	sim->ev_arg = arg;
+}
+
+void dlb_sim_set_progress_hook(struct dlb_sim *sim, dlb_sim_progress_fn fn, void *arg)
+{
+	sim->progress_fn = fn;
+	sim->progress_arg = arg;
 }
 
 void dlb_sim_set_job_hook(struct dlb_sim *sim, dlb_sim_job_fn fn, void *arg)

@@ -65,6 +65,9 @@ enum dlb_sim_cpu_select {
 	DLB_SIM_LINEAR,		/* latest_cpu_find linear scan (patch 004) */
 };
 
+/* The cap on simulated time when nothing else ends a run (max_time_ns's default). */
+#define DLB_SIM_MAX_TIME_NS	(3600ULL * NSEC_PER_SEC)
+
 struct dlb_sim_opts {
 	int nr_cpus;			/* 1..1024; default 1 */
 	enum dlb_sim_cpu_select cpu_select;	/* default heap */
@@ -156,6 +159,14 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 /* Every event, in time order.  The event is valid during the call only. */
 void dlb_sim_set_event_hook(struct dlb_sim *sim, dlb_event_fn fn, void *arg);
 void dlb_sim_set_job_hook(struct dlb_sim *sim, dlb_sim_job_fn fn, void *arg);
+
+/*
+ * Called every DLB_SIM_PROGRESS_STEPS steps with the simulated time and the
+ * run's end (its cap if no duration), for a progress line.
+ */
+#define DLB_SIM_PROGRESS_STEPS	65536
+typedef void (*dlb_sim_progress_fn)(u64 now, u64 end, void *arg);
+void dlb_sim_set_progress_hook(struct dlb_sim *sim, dlb_sim_progress_fn fn, void *arg);
 
 /*
  * Run to the end.  0, or -1 with @err: an invariant failed with --check

@@ -648,7 +648,6 @@ static u64 task_rel_deadline(const struct wl_task *t)
 static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const struct wl_task *t,
 		       int index, int instance, struct dlb_err *err)
 {
-	const char *base = run->wl->global.log_basename ? run->wl->global.log_basename : "rt-app";
 	char path[PATH_MAX + DLB_SUMMARY_PATH_MAX + 2], hdr[DLB_RUNLOG_LINE_MAX];
 	size_t nres = run->wl->nr_resources ? run->wl->nr_resources : 1;
 
@@ -671,8 +670,9 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 		memset(th->mem, 0, th->mem_size);	/* fault the pages in now */
 	/* rt-app 1.0's names: <basename>-<task>-<thread index>.log */
 	snprintf(th->comm, sizeof(th->comm), "%s-%d", t->name, index);
-	snprintf(th->log_name, sizeof(th->log_name), "%s-%s-%d.log", base, t->name, index);
-	snprintf(th->sched_name, sizeof(th->sched_name), "%s-%s-%d.sched", base, t->name, index);
+	if (rtapp_thread_files(run->wl, t, (size_t)index, th->log_name, th->sched_name,
+			       sizeof(th->log_name), err))
+		return -1;
 	if (run->wl->global.log_size == 0) {
 		/* "log_size": "disable", as rt-app: no log (summary says "") */
 		th->log_name[0] = '\0';
@@ -973,6 +973,76 @@ static void fill_summary(struct rtapp_run *run, struct dlb_summary *sum)
 	}
 }
 
+/* The longest period of the run's DL tasks: a bound on their bandwidth's deferred release. */
+static u64 longest_period(const struct workload *wl)
+{
+	u64 p, max = 0;
+	size_t i;
+
+	for (i = 0; i < wl->nr_tasks; i++) {
+		if (wl->tasks[i].policy != WL_POLICY_DEADLINE)
+			continue;
+		p = dl_params_period(&wl->tasks[i].dl);
+		if (p > max)
+			max = p;
+	}
+	return max;
+}
+
+/*
+ * The DL accounting before anything starts: an inconsistent one is
+ * refused (rtapp_dlbw_begin), since admission, and so the run, would
+ * measure a broken kernel.
+ */
+static int dlbw_start(struct rtapp_run *run, struct dlb_err *err)
+{
+	run->dlbw = calloc(1, sizeof(*run->dlbw));
+	if (!run->dlbw)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	if (!rtapp_dlbw_begin(run->dlbw, err))
+		return 0;
+	rtapp_dlbw_close(run->dlbw);
+	free(run->dlbw);
+	run->dlbw = NULL;
+	return -1;
+}
+
+/*
+ * The cleanup order (docs/kernel-findings.md).  The threads have left
+ * SCHED_DEADLINE and exited; the kernel releases the bandwidth of one that
+ * left before its 0-lag time later, when its inactive timer fires, in the
+ * root domain its CPU is in then.  Dismantling the partitions in between
+ * rebuilds the domains without it, and the late release then makes the new
+ * domain's total_bw short (negative): so first wait until the partitions'
+ * accounting is back to what it was before the threads started (bounded),
+ * then dismantle, then compare with the state before the run.
+ */
+static void teardown(struct rtapp_run *run, struct dlb_summary *sum)
+{
+	struct rtapp_dlbw *d = run->dlbw;
+	struct dlb_summary_dlbw *out = &sum->dlbw;
+	u64 bound = 2 * longest_period(run->wl) + 100 * NSEC_PER_MSEC;
+	bool settle = run->opts->teardown == RTAPP_TEARDOWN_SETTLE;
+	/* no rebuild (no partitions): a pending release is seen in total_bw */
+	bool released = !run->cpusets.active;
+
+	if (d && d->usable && d->has_split && settle && !run->stuck)
+		released = rtapp_dlbw_wait(d, &d->split, &d->after, bound, &out->release_wait_ns);
+	rtapp_cpusets_destroy(&run->cpusets);
+	if (!d)
+		return;
+	snprintf(out->teardown, sizeof(out->teardown), "%s", settle ? "settle" : "immediate");
+	if (run->stuck) {
+		out->status = DLB_DLBW_NOT_CHECKED;
+		snprintf(out->detail, sizeof(out->detail), "threads of the run still alive");
+	} else {
+		rtapp_dlbw_end(d, bound, released, true, out);
+	}
+	rtapp_dlbw_close(d);
+	free(d);
+	run->dlbw = NULL;
+}
+
 int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err)
 {
 	enum dlb_run_status st = DLB_RUN_ERROR;
@@ -983,6 +1053,8 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 
 	pthread_mutex_init(&run->lock, NULL);
 	pthread_cond_init(&run->cond, NULL);
+	if (dlbw_start(run, err))
+		goto out;
 	if (run->wl->global.lock_pages && mlockall(MCL_CURRENT | MCL_FUTURE)) {
 		dlb_err_set(err, DLB_EXIT_ENV, "lock_pages: mlockall: %s", strerror(errno));
 		goto out;
@@ -991,6 +1063,9 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 		goto out;
 	if (rtapp_cpusets_needed(run->wl) && rtapp_cpusets_create(&run->cpusets, run->wl, err))
 		goto out;
+	/* the split domains before any DL thread: what they must come back to */
+	if (run->cpusets.active && run->dlbw->usable)
+		run->dlbw->has_split = !rtapp_dlbw_read(run->dlbw, &run->dlbw->split);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_wake_signal;	/* no SA_RESTART: sleeps return EINTR */
 	sigaction(SIGUSR1, &sa, NULL);
@@ -1037,7 +1112,7 @@ out:
 	/* a stuck thread may still touch its buffers: leave them to the exit */
 	for (i = 0; i < run->nr_threads && !run->stuck; i++)
 		thread_fini(&run->threads[i], rc ? NULL : err);
-	rtapp_cpusets_destroy(&run->cpusets);
+	teardown(run, sum);
 	if (rc)
 		return err->code;
 	if (err->msg[0])

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/event_text.h"
 #include "dlbench/exitcode.h"
 
@@ -43,7 +44,13 @@ struct ref_run {
 	size_t nr;
 	struct ref_thread *th;
 	bool write_error;
+	struct dlb_cli_progress progress;
 };
+
+static void on_progress(u64 now, u64 end, void *arg)
+{
+	dlb_cli_progress(arg, "dlb-rtapp", now, end, false);
+}
 
 static int on_event(const struct dlb_event *ev, void *arg)
 {
@@ -112,7 +119,6 @@ static FILE *open_out(struct ref_run *r, const char *name, struct dlb_err *err)
 static int open_logs(struct ref_run *r, struct dlb_err *err)
 {
 	const struct workload *wl = r->run->wl;
-	const char *base = wl->global.log_basename ? wl->global.log_basename : "rt-app";
 	char hdr[DLB_RUNLOG_LINE_MAX];
 	struct dlb_sim_task_stats st;
 	size_t i;
@@ -122,10 +128,9 @@ static int open_logs(struct ref_run *r, struct dlb_err *err)
 
 		dlb_sim_task_stats(r->sim, i, &st);
 		t = &wl->tasks[st.task];
-		snprintf(r->th[i].log_name, sizeof(r->th[i].log_name), "%s-%s-%zu.log", base,
-			 t->name, i);
-		snprintf(r->th[i].sched_name, sizeof(r->th[i].sched_name), "%s-%s-%zu.sched", base,
-			 t->name, i);
+		if (rtapp_thread_files(wl, t, i, r->th[i].log_name, r->th[i].sched_name,
+				       sizeof(r->th[i].log_name), err))
+			return -1;
 		if (wl->global.log_size == 0) {	/* "disable": no log, as rt-app */
 			r->th[i].log_name[0] = '\0';
 			continue;
@@ -262,7 +267,10 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 	fprintf(r.trace, "# tracer: nop\n#\n");
 	dlb_sim_set_event_hook(r.sim, on_event, &r);
 	dlb_sim_set_job_hook(r.sim, on_job, &r);
+	if (!run->opts->quiet)
+		dlb_sim_set_progress_hook(r.sim, on_progress, &r.progress);
 	rc = dlb_sim_run(r.sim, err);
+	dlb_cli_progress(&r.progress, "dlb-rtapp", 0, 0, true);
 	for (i = 0; i < r.nr && !rc; i++)
 		rc = write_sched(&r, i, err);
 out:

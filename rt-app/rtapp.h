@@ -16,12 +16,24 @@
 #include "dlbench/workload.h"
 
 #include "cpuset.h"
+#include "dlbw.h"
 #include "sched.h"
 #include "tracemark.h"
 
 enum rtapp_backend {
 	RTAPP_BACKEND_KERNEL,
 	RTAPP_BACKEND_REFERENCE,
+};
+
+/*
+ * The cleanup order of a pinned kernel run (docs/kernel-findings.md):
+ * settle waits for the kernel to release the threads' DL bandwidth before
+ * the partitions are dismantled; immediate dismantles them at once, the
+ * order that makes a kernel with the deferred-release defect lose it.
+ */
+enum rtapp_teardown {
+	RTAPP_TEARDOWN_SETTLE,
+	RTAPP_TEARDOWN_IMMEDIATE,
 };
 
 struct rtapp_opts {
@@ -34,6 +46,7 @@ struct rtapp_opts {
 	const char *marker_path;	/* NULL: find tracefs */
 	bool no_markers;
 	bool quiet;
+	enum rtapp_teardown teardown;
 	struct rtapp_sched_abi abi;
 	char cmdline[1024];
 };
@@ -129,6 +142,7 @@ struct rtapp_run {
 	volatile int stop;		/* set by main: every thread leaves */
 	struct rtapp_tracemark tm;
 	struct rtapp_cpusets cpusets;
+	struct rtapp_dlbw *dlbw;	/* the kernel's DL accounting, NULL if refused */
 	struct rtapp_res *res;
 
 	pthread_mutex_t lock;		/* setup handshake */
@@ -142,6 +156,14 @@ struct rtapp_run {
 };
 
 /* Run the workload on the kernel; fills @sum.  Returns an exit code. */
+/*
+ * The log and sched snapshot file names of thread @index of task @t, in
+ * @log and @sched (@size bytes each): rt-app's names, the workload's names
+ * escaped (rt-app/logname.c).  -1 and @err if they do not fit.
+ */
+int rtapp_thread_files(const struct workload *wl, const struct wl_task *t, size_t index,
+		       char *log, char *sched, size_t size, struct dlb_err *err);
+
 int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err);
 
 /* The simulated run (reference backend).  Returns an exit code. */
