@@ -251,13 +251,14 @@ static struct json_object *report_load(const char *path, char *used, size_t size
 		return NULL;
 	}
 	if (!json_object_object_get_ex(root, "report_version", &v) ||
-	    json_object_get_int(v) != DLB_REPORT_VERSION ||
+	    /* version 1 differs only in its verdict, which compare does not read */
+	    json_object_get_int(v) < 1 || json_object_get_int(v) > DLB_REPORT_VERSION ||
 	    !json_object_object_get_ex(root, "tasks", &v) ||
 	    !json_object_is_type(v, json_type_array)) {
 		json_object_put(root);
 		dlb_err_set(err, DLB_EXIT_BAD_INPUT,
-			    "%s: not a report of version %d (report_version or tasks missing)", used,
-			    DLB_REPORT_VERSION);
+			    "%s: not a report of version 1..%d (report_version or tasks missing)",
+			    used, DLB_REPORT_VERSION);
 		return NULL;
 	}
 	return root;

@@ -374,6 +374,11 @@ int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	ri->workload = env.workload;
 	if (s->cpus > 0)
 		ri->cpus = s->cpus;
+	/* for the verdict: the generator's own account, never its messages */
+	ri->have_summary = true;
+	ri->run_status = s->status;
+	ri->admission = s->admission;
+	snprintf(ri->admission_detail, sizeof(ri->admission_detail), "%s", s->admission_detail);
 	if (s->status != DLB_RUN_COMPLETE)
 		dlb_metrics_flag(m, DLB_Q_RUN_INCOMPLETE, 1, "summary.json: status %s",
 				 dlb_run_status_str(s->status));

@@ -668,7 +668,7 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 	t->dat = d;
 	d->page_size = page_size;
 	if (dat_want_copy(fd, compressed) && dat_copy(t->path, d->copy, sizeof(d->copy)) == 0) {
-		struct dlb_err perr = { 0, "" };
+		struct dlb_err perr = { 0 };
 
 		if (dat_probe(d->copy, &perr) == 0) {
 			open_path = d->copy;

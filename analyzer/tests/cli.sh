@@ -10,7 +10,7 @@ plan 33
 run "$A" -o "$T/miss" "$D/miss.txt"
 expect_eq "miss: exit code 1 (1 miss > --max-misses 0)" "$rc" 1
 expect_eq "miss: one-line reason on stderr" "$(cat "$T/err")" \
-	"dlb-analyze: 1 deadline misses, more than the 0 allowed"
+	"dlb-analyze: 1 of 2 jobs missed (allowed: 0)"
 expect_eq "miss: table row" "$(grep '^dl_a ' "$T/out")" \
 	"dl_a                 100       2      1       530.0      3100.0     10530.0     10530.0       1      1       100.0      1110.0"
 expect_eq "miss: report.txt is the table" "$(grep '^dl_a ' "$T/miss/report.txt")" \
@@ -18,7 +18,7 @@ expect_eq "miss: report.txt is the table" "$(grep '^dl_a ' "$T/miss/report.txt")
 expect_eq "miss: jobs.csv" "$(tail -n +2 "$T/miss/jobs.csv")" \
 "100,dl_a,0,100000000000,100000010000,100003100000,100010000000,marker,-6900000,3100000,10000,2000000,0,,1,1,0,1
 100,dl_a,1,100010000000,100010030000,100020530000,100020000000,marker,530000,10530000,30000,10500000,1,8500000,0,0,1,1"
-check "miss: report.json versioned" grep -q '"report_version": 1,' "$T/miss/report.json"
+check "miss: report.json versioned" grep -q '"report_version": 2,' "$T/miss/report.json"
 check "miss: report.json lateness max" grep -q '"max": 530000,' "$T/miss/report.json"
 check "miss: report.json inversion" grep -q '"inversion_ns": 1110000,' "$T/miss/report.json"
 check "miss: report.json migration delay p99" \

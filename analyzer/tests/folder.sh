@@ -73,7 +73,7 @@ check "the disagreement is named" grep -q \
 folder intr incomplete 100000010 2 8.500000
 run "$A" -q "$T/intr"
 expect_eq "interrupted run: exit 4" "$rc $(cat "$T/err")" \
-	"4 dlb-analyze: incomplete data: run_incomplete (summary.json: status incomplete)"
+	"4 dlb-analyze: run incomplete (summary.json: status incomplete)"
 
 folder broken complete 100000010 2 8.500000
 echo '{ "version": ' >"$T/broken/summary.json"

@@ -32,6 +32,19 @@ struct dlb_summary_thread {
 	char sched[DLB_SUMMARY_PATH_MAX];	/* /proc sched snapshot, relative; "" if none */
 };
 
+/*
+ * What admission control said of the run's scheduling policies, set by the
+ * generator where sched_setattr refuses (both backends): the verdict reads
+ * this, never the message text.
+ */
+enum dlb_admission {
+	DLB_ADMISSION_NOT_REACHED,	/* the run failed before every policy was set */
+	DLB_ADMISSION_ADMITTED,		/* every thread's policy was set */
+	DLB_ADMISSION_REFUSED,		/* sched_setattr: EBUSY (the bandwidth did not fit) */
+};
+
+const char *dlb_admission_str(enum dlb_admission a);
+
 struct dlb_summary {
 	char backend[16];		/* "kernel" or "reference" */
 	char clock[16];			/* "mono" (kernel) or "virtual" (reference) */
@@ -40,6 +53,8 @@ struct dlb_summary {
 	double calibration_ns;		/* ns per busy loop */
 	u64 start_ns, end_ns;		/* the run's start and end on that clock */
 	enum dlb_run_status status;
+	enum dlb_admission admission;
+	char admission_detail[DLB_ERR_MAX];	/* the refusal's message, for people; "" if none */
 	char cmdline[1024];
 	char version[32];		/* tool version */
 	size_t nr_threads;

@@ -24,7 +24,7 @@ static int noop(const struct dlb_event *ev, void *arg)
 
 static void expect_error(const char *path, const char *want)
 {
-	struct dlb_err err = { 0, "" };
+	struct dlb_err err = { 0 };
 	struct dlb_trace *t = dlb_trace_open(path, &err);
 	char full[1024];
 
@@ -216,7 +216,7 @@ static int count(const struct dlb_event *ev, void *arg)
  */
 static void test_record_past_page(void **state)
 {
-	struct dlb_err err = { 0, "" };
+	struct dlb_err err = { 0 };
 	const struct dlb_trace_quality *q;
 	struct dlb_trace *t;
 	unsigned long n = 0;
