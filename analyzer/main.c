@@ -30,6 +30,9 @@ struct opts {
 	enum dlb_expect expect;
 	const char *watch;
 	int run_exit;			/* -1: not given */
+	const char *baseline, *thresholds;
+	const char *tspec[64];		/* -t SPEC for --baseline */
+	int nr_tspec;
 	unsigned int accepted;
 	bool quiet, to_stdout;
 	char cmdline[1024];
@@ -59,6 +62,11 @@ static void usage(FILE *f)
 "                            control must refuse the workload (default ok)\n"
 "      --run-exit CODE       the generator's (recorder's) exit code, for the\n"
 "                            verdict of a run folder\n"
+"  -B, --baseline DIR        compare with DIR's report (compare.txt); worse is\n"
+"                            a failed verdict\n"
+"  -t, --threshold SPEC      a compare threshold for --baseline (see compare)\n"
+"  -T, --thresholds FILE     a suite's thresholds file for --baseline or compare:\n"
+"                            the lines of this backend and run folder name\n"
 "  -a, --accept FLAG[,FLAG]  accept these data-quality flags (see docs/analyzer.md)\n"
 "  -A, --accept-incomplete   accept every data-quality flag\n"
 "  -p, --params T=R,D,P      DL parameters of task T (tid or name): runtime,\n"
@@ -73,6 +81,8 @@ static void usage(FILE *f)
 "compare: BASE and NEW are report.json files or folders holding one.\n"
 "  -t, --threshold SPEC      override a threshold, SPEC [TASK:]METRIC=[N%%][,AMOUNT]\n"
 "                            (repeatable; see -l)\n"
+"  -T, --thresholds FILE     thresholds file lines for NEW's backend and folder name\n"
+"                            (applied before the -t given)\n"
 "  -A, --accept-incomplete   do not fail on incomplete data in either report\n"
 "  -l, --list-metrics        list the metrics and their default thresholds\n"
 "\n"
@@ -145,6 +155,7 @@ static int cmd_compare(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "threshold", required_argument, NULL, 't' },
+		{ "thresholds", required_argument, NULL, 'T' },
 		{ "accept-incomplete", no_argument, NULL, 'A' },
 		{ "list-metrics", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
@@ -158,11 +169,14 @@ static int cmd_compare(int argc, char **argv)
 		goto fail;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":t:Alh", lopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":t:T:Alh", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 't':
 			if (dlb_compare_threshold(c, optarg, &err))
 				goto fail;
+			break;
+		case 'T':
+			dlb_compare_thresholds(c, optarg);
 			break;
 		case 'A':
 			dlb_compare_accept_incomplete(c, true);
@@ -453,6 +467,45 @@ out:
 	return rc;
 }
 
+/*
+ * --baseline: compare this run's report with the baseline's (compare.txt
+ * beside it); the result is one check of the verdict, so the reports are
+ * written again with it.
+ */
+static int baseline_check(struct opts *o, struct dlb_metrics *m, struct dlb_report_info *ri,
+			  struct dlb_err *err)
+{
+	struct dlb_err cerr = { 0 };
+	struct dlb_compare *c;
+	FILE *out;
+	int i, rc;
+
+	c = dlb_compare_create(err);
+	if (!c)
+		return -1;
+	for (i = 0; i < o->nr_tspec; i++)
+		if (dlb_compare_threshold(c, o->tspec[i], err)) {
+			dlb_compare_free(c);
+			return -1;
+		}
+	if (o->thresholds)
+		dlb_compare_thresholds(c, o->thresholds);
+	out = open_out(o->outdir, "compare.txt", err);
+	if (!out) {
+		dlb_compare_free(c);
+		return -1;
+	}
+	rc = dlb_compare_run(c, o->baseline, o->outdir, out, &cerr);
+	fclose(out);
+	ri->have_baseline = true;
+	ri->baseline_exit = rc < 0 ? cerr.code : rc;
+	snprintf(ri->baseline_detail, sizeof(ri->baseline_detail), "%s",
+		 rc < 0 ? cerr.msg : dlb_compare_summary(c));
+	dlb_compare_free(c);
+	o->quiet = true;	/* the table is printed once */
+	return write_reports(o, m, ri, err);
+}
+
 static int analyze(struct opts *o, struct dlb_err *err)
 {
 	struct dlb_metrics_opts mo = { 0 };
@@ -547,6 +600,8 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	sink.csv = NULL;
 	if (write_reports(o, m, ri, err))
 		goto out;
+	if (o->baseline && o->outdir && baseline_check(o, m, ri, err))
+		goto out;
 	rc = dlb_report_exit(m, ri, why, sizeof(why));
 	if (rc != DLB_EXIT_OK)
 		fprintf(stderr, PROG ": %s\n", why);
@@ -568,6 +623,9 @@ int main(int argc, char **argv)
 		{ "watch", required_argument, NULL, 'w' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "run-exit", required_argument, NULL, 'X' },
+		{ "baseline", required_argument, NULL, 'B' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "thresholds", required_argument, NULL, 'T' },
 		{ "accept", required_argument, NULL, 'a' },
 		{ "accept-incomplete", no_argument, NULL, 'A' },
 		{ "params", required_argument, NULL, 'p' },
@@ -587,7 +645,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:c:m:w:e:a:Ap:qhV", lopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":o:c:m:w:e:B:t:T:a:Ap:qhV", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			o.outdir = optarg;
@@ -607,6 +665,17 @@ int main(int argc, char **argv)
 		case 'e':
 			if (dlb_expect_parse(optarg, &o.expect, &err))
 				return die_usage("%s", err.msg);
+			break;
+		case 'B':
+			o.baseline = optarg;
+			break;
+		case 't':
+			if (o.nr_tspec == (int)(sizeof(o.tspec) / sizeof(o.tspec[0])))
+				return die_usage("--threshold: more than 64 given%s", "");
+			o.tspec[o.nr_tspec++] = optarg;
+			break;
+		case 'T':
+			o.thresholds = optarg;
 			break;
 		case 'X':
 			if (dlb_parse_ll(optarg, 0, 255, &v))
