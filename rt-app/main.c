@@ -98,9 +98,11 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 			o->outdir = optarg;
 			break;
 		case 'd':
-			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &o->duration_ns))
+			/* 0 would mean "the workload's, else no end": not what was asked */
+			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &o->duration_ns) ||
+			    !o->duration_ns)
 				return die(DLB_EXIT_BAD_INPUT, "--duration: '%s' is not a duration "
-					   "(e.g. 2s, 500ms)", optarg);
+					   "above 0 (e.g. 2s, 500ms)", optarg);
 			o->duration_set = true;
 			break;
 		case 't':
