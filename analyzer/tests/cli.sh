@@ -4,7 +4,7 @@
 # exact table rows, jobs.csv, exit codes for misses, lost events, no
 # sched_switch, no events, garbage lines; compare; bad inputs, exact errors.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 33
+plan 34
 
 # --- a miss of known lateness, a migration of known delay, inversion ---
 run "$A" -o "$T/miss" "$D/miss.txt"
@@ -96,3 +96,9 @@ run "$A" compare "$T/good" "$D/miss.txt"
 expect_eq "compare: a trace is not a report" "$rc" 2
 run "$A" --help
 check "--help lists the exit codes" grep -q '^  4  incomplete data' "$T/out"
+
+# a cut trace.dat: incomplete data (4), as README.md's table and docs/trace-formats.md say
+head -c 40000 "$DLB_SRC/analyzer/tests/fixtures/rtapp10.v6.dat" > "$T/cut.dat"
+run "$A" -q "$T/cut.dat"
+expect_eq "truncated trace.dat: exit 4, one line naming the file" "$rc $(cat "$T/err")" \
+	"4 dlb-analyze: $T/cut.dat: truncated trace.dat: CPU 0 data (28672 bytes at 24576) ends past the end of the file (40000 bytes)"
