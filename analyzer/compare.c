@@ -517,6 +517,20 @@ static const char *env_str(struct json_object *r, const char *key)
 	return json_object_get_string(v);
 }
 
+/* The run's own verdict ("PASS", ...; "" for a version 1 report): shown, never re-judged. */
+static const char *verdict_result(struct json_object *r, const char **reason)
+{
+	struct json_object *v, *res, *why;
+
+	*reason = "";
+	if (!json_object_object_get_ex(r, "verdict", &v) ||
+	    !json_object_object_get_ex(v, "result", &res) || !res)
+		return "";
+	if (json_object_object_get_ex(v, "reason", &why) && why)
+		*reason = json_object_get_string(why);
+	return json_object_get_string(res);
+}
+
 /* The folder a report lives in (for workload.json and the entry's name). */
 static void report_dir(const char *used, char *dir, size_t size)
 {
@@ -608,6 +622,7 @@ int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, F
 		    struct dlb_err *err)
 {
 	char bdir[4096], ndir[4096], differ[256], tmp[4096];
+	const char *bv, *nv, *bwhy, *nwhy;
 	char bpath[4096], npath[4096];
 	struct json_object *b, *n, *bt, *nt, *br, *nr;
 	struct cmp_count cnt = { 0 };
@@ -637,6 +652,12 @@ int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, F
 		c->thresholds = NULL;
 	}
 	fprintf(out, "# dlb-analyze compare\n# base: %s\n# new:  %s\n", bpath, npath);
+	bv = verdict_result(b, &bwhy);
+	nv = verdict_result(n, &nwhy);
+	if (bv[0])
+		fprintf(out, "# base verdict: %s: %s\n", bv, bwhy);
+	if (nv[0])
+		fprintf(out, "# new verdict:  %s: %s\n", nv, nwhy);
 	env_warnings(c, out, b, n, bdir, ndir, differ, sizeof(differ));
 	fprintf(out, "# times in us; a change counts when beyond both parts of the threshold\n");
 	fprintf(out, "%-16s %-20s %12s %12s  %-18s %s\n", "task", "metric", "base", "new",
@@ -668,6 +689,9 @@ int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, F
 	if (differ[0])
 		snprintf(c->summary + strlen(c->summary), sizeof(c->summary) - strlen(c->summary),
 			 "; the runs differ in %s", differ);
+	if (bv[0] && nv[0] && strcmp(bv, nv))
+		snprintf(c->summary + strlen(c->summary), sizeof(c->summary) - strlen(c->summary),
+			 "; verdict %s -> %s", bv, nv);
 	fprintf(out, "compare: %s\n", c->summary);
 	json_object_put(b);
 	json_object_put(n);
