@@ -7,7 +7,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 24
+plan 25
 for t in dlb-analyze dlb-rtapp dlb-workload; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
 done
@@ -42,6 +42,8 @@ n=$(getconf _NPROCESSORS_ONLN)
 bad_input "run.sh: run: --cpus $((n + 1)): the kernel backend runs on this machine's $n CPUs; pin the tasks with \"cpus\" in the workload, or simulate $((n + 1)) CPUs with --backend reference" \
 	run ../wl/edf.json -b kernel -m $((n + 1))
 bad_input "run.sh: nightly: --max-duration: 'soon' is not a duration above 0" nightly -D soon
+err=$(bash "$DLB_SRC/bench/ospert/run.sh" --seed 2>&1); rc=$?
+expect_eq "ospert --seed: the usage error, exit 2" "$rc|$err" "2|ospert: option '--seed' needs a value (try --help)"
 
 # --help of every command prints its usage and runs nothing
 helps=0
