@@ -125,9 +125,10 @@ static const struct dlb_verdict_check *check_admission(struct dlb_verdict *v,
 {
 	bool want_refused = o->expect == DLB_EXPECT_REFUSED;
 
-	if (!in->have_summary)
-		return want_refused ? add(v, "admission", "error", "no summary.json: the "
-					  "admission outcome is unknown") : NULL;
+	if (!in->have_summary || in->admission == DLB_ADMISSION_UNKNOWN)
+		return want_refused ? add(v, "admission", "error", "%s: the admission outcome is "
+					  "unknown", in->have_summary ? "summary.json says nothing" :
+					  "no summary.json") : NULL;
 	switch (in->admission) {
 	case DLB_ADMISSION_REFUSED:
 		if (want_refused)

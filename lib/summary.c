@@ -27,6 +27,7 @@ static void add_u64(json_object *o, const char *key, u64 v)
 }
 
 static const char *const admission_names[] = {
+	[DLB_ADMISSION_UNKNOWN] = "unknown",
 	[DLB_ADMISSION_NOT_REACHED] = "not_reached",
 	[DLB_ADMISSION_ADMITTED] = "admitted",
 	[DLB_ADMISSION_REFUSED] = "refused",
@@ -198,14 +199,14 @@ static int status_from_str(struct rd *rd, const char *str, enum dlb_run_status *
 			   "%s: status: '%s' is not complete, incomplete or error", rd->path, str);
 }
 
-/* "admission" is optional: summaries written before it existed say nothing */
+/* "admission" is optional: summaries written before it existed say nothing (unknown) */
 static int admission_from_json(struct rd *rd, json_object *root, struct dlb_summary *s)
 {
 	char outcome[32];
 	json_object *adm;
 	int a;
 
-	s->admission = DLB_ADMISSION_NOT_REACHED;
+	s->admission = DLB_ADMISSION_UNKNOWN;
 	if (!json_object_object_get_ex(root, "admission", &adm))
 		return 0;
 	if (!json_object_is_type(adm, json_type_object))

@@ -278,6 +278,7 @@ int main(int argc, char **argv)
 
 	/* what the summary says if a backend fails before it fills it in */
 	sum.status = DLB_RUN_ERROR;
+	sum.admission = DLB_ADMISSION_NOT_REACHED;
 	snprintf(sum.backend, sizeof(sum.backend), "%s",
 		 o.backend == RTAPP_BACKEND_REFERENCE ? "reference" : "kernel");
 	snprintf(sum.clock, sizeof(sum.clock), "%s",

@@ -38,6 +38,7 @@ struct dlb_summary_thread {
  * this, never the message text.
  */
 enum dlb_admission {
+	DLB_ADMISSION_UNKNOWN,		/* a summary written before the field existed */
 	DLB_ADMISSION_NOT_REACHED,	/* the run failed before every policy was set */
 	DLB_ADMISSION_ADMITTED,		/* every thread's policy was set */
 	DLB_ADMISSION_REFUSED,		/* sched_setattr: EBUSY (the bandwidth did not fit) */
