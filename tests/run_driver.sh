@@ -7,7 +7,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 25
+plan 23
 for t in dlb-analyze dlb-rtapp dlb-workload; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
 done

@@ -6,7 +6,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 26
 # shellcheck source=../tools/run/common.sh
 . "$DLB_SRC/tools/run/common.sh"
 # shellcheck source=../tools/run/env.sh
