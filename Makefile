@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # dlbench: one non-recursive Makefile.  Each component describes itself in
-# its own build.mk (lib/, reference/, analyzer/, rt-app/, workloads/).
+# its own build.mk (COMPONENTS below); docs/design-notes.md has the map.
 #
 #   make                      build everything (warnings are errors)
-#   make check                build and run every test; last line "N passed, N failed, N skipped"
+#   make check                build and run every test; tests per component, then the last
+#                             line "N passed, N failed, N skipped"
 #   make bench                run the benchmarks (reported, not timed tests)
 #   make install              PREFIX=/usr/local DESTDIR=
 #   make CROSS_COMPILE=aarch64-linux-gnu-      (or arm-linux-gnueabihf-; see docs/cross.md)
@@ -64,7 +65,7 @@ WARNINGS	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 		   -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation -Wpointer-arith -Wvla -Wundef
 CFLAGS		?= $(OPT) -g
 ALL_CFLAGS	:= -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) -fno-strict-aliasing
-ALL_CPPFLAGS	:= -Iinclude -Itests -D_GNU_SOURCE -DDLB_VERSION='"$(VERSION)"' $(CROSS_CPPFLAGS) \
+ALL_CPPFLAGS	:= -Iinclude -D_GNU_SOURCE -DDLB_VERSION='"$(VERSION)"' $(CROSS_CPPFLAGS) \
 		   $(PKG_CFLAGS) $(CPPFLAGS)
 ALL_LDFLAGS	:= $(SAN_FLAGS) $(CROSS_LDFLAGS) -Wl,--as-needed $(LDFLAGS)
 LDLIBS_ALL	:= $(PKG_LIBS) -lpthread -lm $(LDLIBS)
@@ -79,8 +80,16 @@ endif
 PROGS		:=	# installed to BINDIR
 TEST_PROGS	:=	# cmocka test binaries, run by make check
 TEST_SCRIPTS	:=	# shell tests printing TAP, run by make check
+TEST_TOOLS	:=	# helpers built for make check, not tests themselves
 BENCHES		:=	# commands run by make bench
-DATA		:=	# files installed under DATADIR
+DATA		:=	# files installed under DATADIR, with their path
+
+# The components, each a folder with a build.mk, in include order (a
+# fragment may use what an earlier one defines: $(LIBDLB), $(INPUT_LIB)).
+# make check fails if one of them runs no test: a rename cannot quietly
+# drop a component's tests.
+COMPONENTS	:= lib reference analyzer/input analyzer rt-app workloads recorder \
+		   bench tests tests/contract tests/fault
 
 all:
 
@@ -94,23 +103,20 @@ $(BUILD)/$(basename $(1)): $(call objs,$(1)) $(2)
 TEST_PROGS += $(BUILD)/$(basename $(1))
 endef
 
-include lib/build.mk
--include reference/build.mk
--include analyzer/build.mk
--include rt-app/build.mk
--include workloads/build.mk
--include recorder/build.mk
--include bench/ospert/build.mk
--include tests/fault/kernel.mk
--include tests/build.mk
--include tests/fuzz/fuzz.mk
--include tests/fault/fault.mk
+include $(addsuffix /build.mk,$(COMPONENTS))
+include tests/fuzz/fuzz.mk
+
+# The driver, run.sh, is at the top; installed, it finds beside it
+# (DATADIR) the exit codes it reads and the scripts it runs.
+DATA		+= plots/plot.sh plots/figures.gp farm/lava-nightly.yaml
 
 all: $(PROGS)
 
+# Test sources (under a tests/ folder) also see tests/dlb_test.h.
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(call quiet,CC,$@)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(ALL_CPPFLAGS) $(if $(findstring /tests/,/$<),-Itests) \
+		$(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/%.a:
 	@mkdir -p $(@D)
@@ -121,7 +127,8 @@ $(BUILD)/bin/%:
 	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
 
 check: all $(TEST_PROGS) $(TEST_TOOLS)
-	@DLB_BUILD=$(CURDIR)/$(BUILD) DLB_SRC=$(CURDIR) tests/harness.sh $(TEST_PROGS) $(TEST_SCRIPTS)
+	@DLB_BUILD=$(CURDIR)/$(BUILD) DLB_SRC=$(CURDIR) DLB_COMPONENTS="$(COMPONENTS)" \
+		tests/harness.sh $(TEST_PROGS) $(TEST_SCRIPTS)
 
 check-all:
 	@tests/check-all.sh

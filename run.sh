@@ -334,9 +334,9 @@ cmd_deps() {
 	exec "$DLB_SRC/tools/deps.sh" "$@"
 }
 
-cmd=${1:-}
+verb=${1:-}
 [ $# -gt 0 ] && shift
-case $cmd in
+case $verb in
 test)		cmd_test "$@" ;;
 deps)		cmd_deps "$@" ;;
 ospert)		case ${1:-} in -h|--help) ;; *) bootstrap ;; esac
@@ -348,5 +348,5 @@ analyze)	cmd_analyze "$@" ;;
 compare)	cmd_compare "$@" ;;
 nightly)	cmd_nightly "$@" ;;
 plot)		cmd_plot "$@" ;;
-*)		echo "run.sh: unknown command '$cmd'" >&2; usage >&2; exit "$EXIT_BAD_INPUT" ;;
+*)		echo "run.sh: unknown command '$verb'" >&2; usage >&2; exit "$EXIT_BAD_INPUT" ;;
 esac

@@ -2,7 +2,7 @@
 /*
  * Cross-checks of a run folder against its trace (crosscheck.h).  The
  * summary, log and schedstat readers live with their writers (lib/summary.c,
- * lib/runlog.c) and with the input half (analyzer/schedstat.c).
+ * lib/runlog.c) and with the input half (analyzer/input/schedstat.c).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "dlbench/exitcode.h"
 #include "dlbench/runlog.h"
 #include "dlbench/summary.h"
-#include "schedstat.h"
+#include "input/schedstat.h"
 
 /* The generator's environment strings, referenced by the report info until exit. */
 static struct {

@@ -18,7 +18,7 @@
 #include "dlbench/exitcode.h"
 #include "metrics.h"
 #include "report.h"
-#include "trace_input.h"
+#include "input/trace_input.h"
 #include "verdict.h"
 
 #define PROG "dlb-analyze"

@@ -95,7 +95,7 @@ flock 9
 rec=$!
 
 status_of() { awk -v k="$2" '$1 == k":" { print $2 }' "/proc/$1/status" 2>/dev/null; }
-fds_of() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
+fds_of() { find "/proc/$1/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
 
 SAMPLES=$OUT/samples.tsv
 : >"$SAMPLES"

@@ -1,13 +1,10 @@
 # The shared contracts: exit codes, errors, time, parameter validator,
 # marker grammar, workload loader.  Everything links libdlbench.a.
+# Libraries only: the tools built on them live with the component they serve.
 LIB_SRCS	:= $(wildcard lib/*.c)
 LIBDLB		:= $(BUILD)/libdlbench.a
 
 $(LIBDLB): $(call objs,$(LIB_SRCS))
 
 $(foreach t,$(wildcard lib/tests/test_*.c),$(eval $(call test_prog,$(t),$(LIBDLB))))
-TEST_SCRIPTS	+= lib/tests/readme_exitcodes.sh lib/tests/workload_cli.sh
-
-# dlb-workload: check workload files, dump what they mean.
-$(BUILD)/bin/dlb-workload: $(call objs,lib/tools/dlb-workload.c) $(LIBDLB)
-PROGS		+= $(BUILD)/bin/dlb-workload
+TEST_SCRIPTS	+= lib/tests/readme_exitcodes.sh

@@ -9,7 +9,3 @@ PROGS		+= $(BUILD)/bin/dlb-record
 
 $(foreach t,$(wildcard recorder/tests/test_*.c),$(eval $(call test_prog,$(t),$(LIBREC) $(LIBDLB))))
 TEST_SCRIPTS	+= $(wildcard recorder/tests/*.sh)
-
-# What run.sh needs beside it when installed (make install: DATADIR/run.sh).
-DATA		+= $(wildcard workloads/suites/*.suite workloads/suites/*.json workloads/suites/*.thresholds) \
-		   workloads/suites/README.md plots/plot.sh plots/figures.gp farm/lava-nightly.yaml

@@ -67,7 +67,8 @@ static void usage(FILE *f)
 		"3 when recording is impossible or refused, 2 on bad options, 0 otherwise.\n");
 }
 
-#define die(...) dlb_cli_fail("dlb-record", __VA_ARGS__)
+/* Print "PROG: message" on stderr and return the exit code (main() returns it). */
+#define fail(...) dlb_cli_fail("dlb-record", __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -111,24 +112,24 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			else if (!strcmp(optarg, "auto"))
 				o->rec.format = REC_FMT_AUTO;
 			else
-				return die(DLB_EXIT_BAD_INPUT, "--format: '%s' is not dat, text or auto",
+				return fail(DLB_EXIT_BAD_INPUT, "--format: '%s' is not dat, text or auto",
 					   optarg);
 			break;
 		case 'b':
 			if (dlb_parse_ll(optarg, 4, 4LL << 20, &v))
-				return die(DLB_EXIT_BAD_INPUT, "--buffer-kb: '%s' is not a size "
+				return fail(DLB_EXIT_BAD_INPUT, "--buffer-kb: '%s' is not a size "
 					   "between 4 and 4194304 KB", optarg);
 			o->rec.buffer_kb = (unsigned long)v;
 			break;
 		case 'd':
 			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &o->duration_ns) ||
 			    !o->duration_ns)
-				return die(DLB_EXIT_BAD_INPUT, "--duration: '%s' is not a duration",
+				return fail(DLB_EXIT_BAD_INPUT, "--duration: '%s' is not a duration",
 					   optarg);
 			break;
 		case 'e':
 			if (o->rec.nr_events == REC_MAX_EVENTS)
-				return die(DLB_EXIT_BAD_INPUT, "--event: more than %d", REC_MAX_EVENTS);
+				return fail(DLB_EXIT_BAD_INPUT, "--event: more than %d", REC_MAX_EVENTS);
 			o->rec.events[o->rec.nr_events++] = optarg;
 			break;
 		case 'V':
@@ -167,6 +168,15 @@ static void setup_signals(void)
 }
 
 /* Refuse when someone consumes the top-level buffer: it steals events silently. */
+/* What the recorder worked around, one "dlb-record: ..." line each. */
+static void print_warnings(struct rec *r)
+{
+	const char *w;
+
+	while ((w = rec_warning(r)))
+		fprintf(stderr, "dlb-record: %s\n", w);
+}
+
 static int check_readers(const struct opts *o)
 {
 	struct rec_reader rd[MAX_READERS];
@@ -175,7 +185,7 @@ static int check_readers(const struct opts *o)
 
 	n = rec_find_readers("/proc", getpid(), o->rec.instance, rd, MAX_READERS, &err);
 	if (n < 0)
-		return die(err.code, "%s", err.msg);
+		return fail(err.code, "%s", err.msg);
 	if (n == 0)
 		return 0;
 	fprintf(stderr, "dlb-record: refusing to record: %d process%s read%s the trace buffer "
@@ -399,14 +409,15 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (mkdir(o.out_dir, 0755) && errno != EEXIST)
-		return die(DLB_EXIT_ENV, "%s: %s", o.out_dir, strerror(errno));
+		return fail(DLB_EXIT_ENV, "%s: %s", o.out_dir, strerror(errno));
 	rc = check_readers(&o);
 	if (rc)
 		return rc;
 	setup_signals();
 	r = rec_create(&o.rec, &err);
 	if (!r)
-		return die(err.code, "%s", err.msg);
+		return fail(err.code, "%s", err.msg);
+	print_warnings(r);
 	if (rec_start(r, o.out_dir, &err) || run_loop(r, &o, &st, &err)) {
 		char txt[PATH_MAX];
 
@@ -422,6 +433,7 @@ int main(int argc, char **argv)
 		return err.code;
 	}
 	saved = rec_save(r, o.out_dir, &file, &err);
+	print_warnings(r);
 	if (saved < 0) {
 		fprintf(stderr, "dlb-record: %s\n", err.msg);
 		partial = file;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,15 +39,57 @@ struct rec {
 	int nr_cpus;
 	u64 lost[REC_MAX_CPUS];
 	u64 lost_total;
+	char warn[REC_MAX_WARN][320];	/* for main() to print: rec_warning() */
+	int nr_warn, warn_read, warn_dropped;
 };
 
+static void rec_warn(struct rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void rec_warn(struct rec *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->nr_warn == REC_MAX_WARN) {
+		r->warn_dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(r->warn[r->nr_warn++], sizeof(r->warn[0]), fmt, ap);
+	va_end(ap);
+}
+
+const char *rec_warning(struct rec *r)
+{
+	if (r->warn_read < r->nr_warn)
+		return r->warn[r->warn_read++];
+	if (r->warn_dropped) {
+		snprintf(r->warn[0], sizeof(r->warn[0]), "warning: %d more warnings not kept",
+			 r->warn_dropped);
+		r->nr_warn = r->warn_read = 1;
+		r->warn_dropped = 0;
+		return r->warn[0];
+	}
+	r->nr_warn = r->warn_read = 0;
+	return NULL;
+}
+
+/* Is there an executable trace-cmd in $PATH (what execlp() will run)? */
 static bool have_trace_cmd(void)
 {
-	return system("command -v trace-cmd >/dev/null 2>&1") == 0;
+	const char *path = getenv("PATH"), *p, *end;
+	char file[4096];
+
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		snprintf(file, sizeof(file), "%.*s/trace-cmd", end == p ? 1 : (int)(end - p),
+			 end == p ? "." : p);
+		if (access(file, X_OK) == 0)
+			return true;
+	}
+	return false;
 }
 
 /* Remove dlbench-rec-PID instances whose recorder died without cleaning up. */
-static void remove_stale(void)
+static void remove_stale(struct rec *r)
 {
 	struct tracefs_instance *inst;
 	char **names = tracefs_instances("^" REC_NAME_PREFIX "[0-9]+$");
@@ -63,8 +106,7 @@ static void remove_stale(void)
 		tracefs_trace_off(inst);
 		tracefs_instance_destroy(inst);
 		tracefs_instance_free(inst);
-		fprintf(stderr, "dlb-record: removed stale instance %s (pid %ld is gone)\n",
-			names[i], pid);
+		rec_warn(r, "removed stale instance %s (pid %ld is gone)", names[i], pid);
 	}
 	tracefs_list_free(names);
 }
@@ -126,7 +168,7 @@ static int enable_event(struct rec *r, const char *spec, bool required, struct d
 	if (required)
 		return dlb_err_set(err, DLB_EXIT_ENV, "event %s: not available in %s", spec,
 				   r->tracefs);
-	fprintf(stderr, "dlb-record: warning: event %s not available, not recorded\n", spec);
+	rec_warn(r, "warning: event %s not available, not recorded", spec);
 	return 0;
 }
 
@@ -143,8 +185,8 @@ static int configure(struct rec *r, const struct rec_opts *o, struct dlb_err *er
 	tracefs_instance_file_write(r->inst, "options/markers", "1");
 	if (o->copy_marker) {
 		if (!tracefs_file_exists(r->inst, "options/copy_trace_marker"))
-			fprintf(stderr, "dlb-record: warning: no options/copy_trace_marker on this "
-				"kernel: markers must be written to %s\n", r->marker);
+			rec_warn(r, "warning: no options/copy_trace_marker on this kernel: "
+				 "markers must be written to %s", r->marker);
 		else if (write_file(r, "options/copy_trace_marker", "1", err))
 			return -1;
 	}
@@ -180,7 +222,7 @@ struct rec *rec_create(const struct rec_opts *o, struct dlb_err *err)
 		snprintf(r->name, sizeof(r->name), "%s", o->instance);
 	else
 		snprintf(r->name, sizeof(r->name), REC_NAME_PREFIX "%d", (int)getpid());
-	remove_stale();
+	remove_stale(r);
 	if (tracefs_instance_exists(r->name)) {
 		dlb_err_set(err, DLB_EXIT_ENV, "instance %s exists already (in use by another recorder?)",
 			    r->name);
@@ -409,8 +451,7 @@ int rec_save(struct rec *r, const char *out_dir, const char **file, struct dlb_e
 		return 0;
 	}
 	/* Detected, not assumed: trace-cmd may be missing or refuse here. */
-	fprintf(stderr, "dlb-record: trace-cmd extract failed (see %s): saving text instead\n",
-		log);
+	rec_warn(r, "trace-cmd extract failed (see %s): saving text instead", log);
 	unlink(out);
 	snprintf(out, sizeof(out), "%s/trace.txt", out_dir);
 	r->format = REC_FMT_TEXT;

@@ -26,6 +26,7 @@
 #define REC_NAME_PREFIX		"dlbench-rec-"
 #define REC_MAX_EVENTS		32
 #define REC_MAX_CPUS		1024
+#define REC_MAX_WARN		16
 
 enum rec_format {
 	REC_FMT_AUTO,		/* dat when trace-cmd is there, text otherwise */
@@ -80,6 +81,14 @@ struct rec *rec_create(const struct rec_opts *o, struct dlb_err *err);
 
 /* Format chosen (auto resolved), instance name, its trace_marker path. */
 enum rec_format rec_format(const struct rec *r);
+
+/*
+ * What the recorder worked around (a stale instance removed, an optional
+ * event missing, trace-cmd extract failing): the next unread one-line
+ * message, NULL when none is left.  The library never prints; main()
+ * prints these after rec_create() and rec_save().
+ */
+const char *rec_warning(struct rec *r);
 const char *rec_instance_name(const struct rec *r);
 const char *rec_marker_path(const struct rec *r);
 const char *rec_tracefs_dir(const struct rec *r);

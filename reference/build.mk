@@ -6,20 +6,8 @@ LIBDLBREF	:= $(BUILD)/libdlbref.a
 
 $(LIBDLBREF): $(call objs,$(REF_LIB_SRCS))
 
-# dlb-sim needs the workload loader (lib/, wl_load_file): built once it is there.
-ifneq ($(shell grep -l '^int wl_load_file' lib/*.c 2>/dev/null),)
 $(BUILD)/bin/dlb-sim: $(call objs,reference/dlb-sim.c) $(LIBDLBREF) $(LIBDLB)
 PROGS		+= $(BUILD)/bin/dlb-sim
+
+$(foreach t,$(wildcard reference/tests/test_*.c),$(eval $(call test_prog,$(t),$(LIBDLBREF) $(LIBDLB))))
 TEST_SCRIPTS	+= $(wildcard reference/tests/*.sh)
-endif
-
-$(BUILD)/bin/dlb-sim-bench: $(call objs,reference/bench.c) $(LIBDLBREF) $(LIBDLB)
-BENCHES		+= $(BUILD)/bin/dlb-sim-bench
-bench: $(BUILD)/bin/dlb-sim-bench
-
-$(foreach t,$(filter-out %/test_roundtrip.c,$(wildcard reference/tests/test_*.c)),\
-	$(eval $(call test_prog,$(t),$(LIBDLBREF) $(LIBDLB))))
-# The contract with the analyzer: our text and schedstats through its readers.
-ifneq ($(wildcard analyzer/input/text.c),)
-$(eval $(call test_prog,reference/tests/test_roundtrip.c,$(LIBDLBREF) $(BUILD)/libdlbinput.a $(LIBDLB)))
-endif

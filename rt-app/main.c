@@ -57,7 +57,8 @@ static void on_signal(int sig)
 	rtapp_signalled = 1;
 }
 
-#define die(...) dlb_cli_fail(prog, __VA_ARGS__)
+/* Print "PROG: message" on stderr and return the exit code (main() returns it). */
+#define fail(...) dlb_cli_fail(prog, __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 {
@@ -85,12 +86,12 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 			else if (!strcmp(optarg, "reference"))
 				o->backend = RTAPP_BACKEND_REFERENCE;
 			else
-				return die(DLB_EXIT_BAD_INPUT, "--backend: '%s' is not kernel or "
+				return fail(DLB_EXIT_BAD_INPUT, "--backend: '%s' is not kernel or "
 					   "reference", optarg);
 			break;
 		case 'm':
 			if (dlb_parse_ll(optarg, 1, DLB_MAX_CPUS, &v))
-				return die(DLB_EXIT_BAD_INPUT, "--cpus: '%s' is not a number of "
+				return fail(DLB_EXIT_BAD_INPUT, "--cpus: '%s' is not a number of "
 					   "CPUs in 1..%d", optarg, DLB_MAX_CPUS);
 			o->ref_cpus = (int)v;
 			break;
@@ -101,7 +102,7 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 			/* 0 would mean "the workload's, else no end": not what was asked */
 			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &o->duration_ns) ||
 			    !o->duration_ns)
-				return die(DLB_EXIT_BAD_INPUT, "--duration: '%s' is not a duration "
+				return fail(DLB_EXIT_BAD_INPUT, "--duration: '%s' is not a duration "
 					   "above 0 (e.g. 2s, 500ms)", optarg);
 			o->duration_set = true;
 			break;
@@ -116,12 +117,12 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 			o->abi.nr = rtapp_nr_setscheduler2_default();
 			if (optarg) {
 				if (dlb_parse_ll(optarg, 0, 4095, &v))
-					return die(DLB_EXIT_BAD_INPUT, "--setscheduler2: '%s' is not a "
+					return fail(DLB_EXIT_BAD_INPUT, "--setscheduler2: '%s' is not a "
 						   "syscall number", optarg);
 				o->abi.nr = (long)v;
 			}
 			if (o->abi.nr < 0)
-				return die(DLB_EXIT_BAD_INPUT, "--setscheduler2: no known syscall "
+				return fail(DLB_EXIT_BAD_INPUT, "--setscheduler2: no known syscall "
 					   "number on this architecture: give one (=NR)");
 			break;
 		case 'q':
@@ -140,11 +141,11 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 	}
 	if (optind != argc - 1) {
 		usage(stderr);
-		return die(DLB_EXIT_BAD_INPUT, optind >= argc ? "no workload given" :
+		return fail(DLB_EXIT_BAD_INPUT, optind >= argc ? "no workload given" :
 			   "one workload only");
 	}
 	if (o->ref_cpus && o->backend != RTAPP_BACKEND_REFERENCE)
-		return die(DLB_EXIT_BAD_INPUT, "--cpus: simulated CPUs are for --backend "
+		return fail(DLB_EXIT_BAD_INPUT, "--cpus: simulated CPUs are for --backend "
 			   "reference; the kernel backend uses the machine's");
 	o->workload = argv[optind];
 	return 0;
@@ -260,7 +261,7 @@ int main(int argc, char **argv)
 	if (o.backend == RTAPP_BACKEND_KERNEL)
 		rtapp_sched_limits(&lim);
 	if (wl_load_file(o.workload, o.backend == RTAPP_BACKEND_KERNEL ? &lim : NULL, &wl, &err))
-		return die(err.code, "%s", err.msg);
+		return fail(err.code, "%s", err.msg);
 	if (!o.duration_set)
 		o.duration_ns = wl->global.duration_ns;
 	run.wl = wl;
@@ -311,9 +312,9 @@ int main(int argc, char **argv)
 		remove_unflagged(run.outdir, &sum, o.backend == RTAPP_BACKEND_REFERENCE);
 	}
 	if (err.msg[0])
-		die(rc, "%s", err.msg);
+		fail(rc, "%s", err.msg);
 	else if (rc == DLB_EXIT_INCOMPLETE)
-		die(rc, "interrupted: the run is incomplete (%s)", path);
+		fail(rc, "interrupted: the run is incomplete (%s)", path);
 	free(sum.threads);
 	free(run.threads);
 	free(run.res);
@@ -321,5 +322,5 @@ int main(int argc, char **argv)
 	return rc;
 fail:
 	wl_free(wl);
-	return die(err.code, "%s", err.msg);
+	return fail(err.code, "%s", err.msg);
 }

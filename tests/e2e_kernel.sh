@@ -6,7 +6,7 @@
 # reader makes recording refuse, naming its PID.
 . "$(dirname "$0")/lib.sh"
 plan 18
-need_root && need_tracefs && need_sched_deadline || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
+require need_root need_tracefs need_sched_deadline
 for t in dlb-analyze dlb-rtapp dlb-record; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
 done
@@ -20,6 +20,7 @@ stray=
 trap '[ -n "$stray" ] && kill "$stray" 2>/dev/null; rm -rf "$tmp"' EXIT
 RUN=$DLB_SRC/run.sh
 WL=$DLB_SRC/workloads/suites/edf-global-2cpu.json
+# shellcheck disable=SC2009  # pgrep cannot select by scheduling class
 dl_threads() { ps -eLo cls= | grep -c '^ *DLN' ; }
 dl_before=$(dl_threads)
 
@@ -72,7 +73,7 @@ expect_eq "SIGINT: exit INCOMPLETE" "$?" 4
 check "SIGINT: DL threads were running ($during), none left ($(dl_threads))" \
 	test "$during" -gt "$dl_before" -a "$(dl_threads)" -eq "$dl_before"
 check "SIGINT: tracing_on as before ($top_on), no recorder instance left" \
-	test "$(cat "$TR/tracing_on")" = "$top_on" -a -z "$(ls "$TR/instances" | grep '^dlbench-rec-')"
+	test "$(cat "$TR/tracing_on")" = "$top_on" -a -z "$(compgen -G "$TR/instances/dlbench-rec-*")"
 check "SIGINT: result marked incomplete" \
 	grep -qx 'verdict=INCOMPLETE' "$tmp/int/verdict.txt"
 both_incomplete() {

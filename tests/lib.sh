@@ -2,8 +2,10 @@
 # TAP helpers and prerequisite checks for shell tests.  Source it:
 #	. "$DLB_SRC/tests/lib.sh"
 #	plan 3
-#	need_root && need_sched_deadline || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
-#	t_ok "name" cmd args...     # passes when cmd exits 0
+#	require need_root need_sched_deadline
+#	check "name" cmd args...     # passes when cmd exits 0
+# shellcheck shell=bash
+# shellcheck disable=SC2034  # BIN, DLB_SKIP_REASON: read by the tests that source this file
 set -u
 : "${DLB_SRC:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 : "${DLB_BUILD:=$DLB_SRC/build}"
@@ -17,6 +19,14 @@ fail() { _tap_n=$((_tap_n + 1)); echo "not ok $_tap_n - $1"; shift; [ $# -gt 0 ]
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
 # skip every test left in the plan, with one reason
 skip_rest() { while [ "$_tap_n" -lt "$_tap_plan" ]; do skip "prerequisite" "$1"; done; }
+# require CHECK...: run each need_* check; at the first that fails, skip the
+# rest of the plan with its reason and exit 0
+require() {
+	local c
+	for c in "$@"; do
+		"$c" || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
+	done
+}
 # check NAME CONDITION-COMMAND...: pass if the command succeeds
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "failed: $*"; fi; }
 # expect_eq NAME GOT WANT

@@ -6,7 +6,7 @@
 plan 3
 S=$DLB_SRC/workloads/suites
 bad=
-while read -r f wl bes cpus dur expect rmax kmax watch extra; do
+while read -r f wl bes cpus dur expect _ _ watch extra; do
 	case $bes in both|reference|kernel) ;; *) bad="$bad $f:backends" ;; esac
 	case $expect in ok|refused) ;; *) bad="$bad $f:expect" ;; esac
 	[[ $cpus =~ ^[0-9]+$ ]] || bad="$bad $f:cpus"

@@ -20,6 +20,7 @@ PKGS=(
 	trace-cmd			# trace.dat extraction, KernelShark-compatible files
 	gnuplot-nox			# figures
 	libxml2-utils			# xmllint: checks the JUnit we write
+	shellcheck			# make check lints every shell script
 	util-linux procps		# chrt, setpriv, taskset; ps, pgrep
 	rt-app				# the real rt-app, for comparisons and fixtures
 )

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Private to analyzer/input/: the trace handle behind analyzer/trace_input.h
+ * Private to analyzer/input/: the trace handle behind analyzer/input/trace_input.h
  * and what the format readers share (per-CPU bookkeeping, payload parsing).
  */
 #ifndef DLB_INPUT_LOCAL_H
@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../trace_input.h"
+#include "trace_input.h"
 
 #define DLB_TRACE_MAX_CPUS	4096	/* more than that in a text line is garbage */
 

@@ -11,6 +11,7 @@ if [ ! -f "$F/rtapp10.dat" ]; then
 	skip_rest "fixture analyzer/tests/fixtures/rtapp10.dat not in this tree"
 	exit 0
 fi
+# shellcheck disable=SC2054  # the commas are dlb-analyze -p's NAME=RUNTIME,DEADLINE,PERIOD
 P=(-p dl_a=2ms,10ms,10ms -p dl_b=3ms,15ms,20ms)
 rows() { grep -vc '^#' "$1"; }
 
@@ -35,7 +36,7 @@ if [ -f "$F/rtapp10.report-N.txt.gz" ]; then
 	expect_eq "text vs trace.dat: compare finds nothing worse either way (µs vs ns)" \
 		"$? $("$A" compare "$T/txt" "$T/dat" >/dev/null 2>&1; echo $?)" "0 0"
 else
-	for i in 1 2 3; do
+	for _ in 1 2 3; do
 		skip "text of the same recording" "fixture rtapp10.report-N.txt.gz not in this tree"
 	done
 fi

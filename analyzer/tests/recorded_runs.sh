@@ -15,6 +15,7 @@
 # record.txt's and is named in a note, to the run marker's with a warning.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
 plan 24
+# shellcheck disable=SC2054  # the commas are dlb-analyze -p's NAME=RUNTIME,DEADLINE,PERIOD
 P10=(-p dl_a=2ms,10ms,10ms -p dl_b=3ms,15ms,20ms)
 rows() { grep -vc '^#' "$1"; }
 jobs_of() { awk -v t="$2" '$1 == t { print $3 }' "$1"; }

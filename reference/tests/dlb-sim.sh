@@ -32,6 +32,7 @@ expect_eq "--admission R/P:PCT accepted" "$rc" 0
 # no randomness in the oracle (docs/reference.md, "No --seed"): the option is gone
 out=$("$SIM" --seed 1 "$D/two_dl.json" 2>&1); rc=$?
 expect_eq "--seed refused" "$rc" 2
+# shellcheck disable=SC2016  # $1 is the inner bash's
 check "help has no --seed" bash -c '! "$1" --help | grep -q -- --seed' _ "$SIM"
 
 out=$("$SIM" 2>&1); rc=$?

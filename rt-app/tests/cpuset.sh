@@ -9,7 +9,7 @@
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 plan 24
 
-need_root && need_sched_deadline || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
+require need_root need_sched_deadline
 CPUSET=$(awk '$3 == "cgroup" && $4 ~ /cpuset/ { print $2; exit }' /proc/mounts)
 [ -n "$CPUSET" ] || { skip_rest "no cgroup v1 cpuset hierarchy mounted"; exit 0; }
 [ "$(nproc)" -ge 2 ] || { skip_rest "needs 2 CPUs"; exit 0; }
@@ -28,7 +28,7 @@ left_behind() { find "$CPUSET" -maxdepth 1 -name 'dlbench-*' -type d | wc -l; }
 "$RTAPP" -q -n -o "$TMP/pin" "$DATA/pin.json" >"$TMP/pin.out" 2>&1 &
 pid=$!
 sleep 0.5
-allowed=$(for t in /proc/$pid/task/*; do
+allowed=$(for t in /proc/"$pid"/task/*; do
 	[ "$(awk '$1 == "policy" { print $3 }' "$t/sched")" = 6 ] || continue
 	echo "$(cat "$t/comm")=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")"
 done | sort | tr '\n' ' ')

@@ -9,7 +9,7 @@
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 plan 35
 
-need_root && need_sched_deadline && need_tracefs || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
+require need_root need_sched_deadline need_tracefs
 exec 9>/tmp/dlbench-kernel.lock
 flock 9
 
@@ -26,6 +26,7 @@ cleanup() {
 trap cleanup EXIT
 
 # DL threads alive on the machine (ps shows class DLN for SCHED_DEADLINE)
+# shellcheck disable=SC2009  # pgrep cannot select by scheduling class
 dl_threads() { ps -eLo cls= | grep -c DLN; }
 # data lines of an rt-app log
 log_lines() { grep -vc '^#' "$1"; }
@@ -48,6 +49,7 @@ check "dl_a log has 200 +-1 jobs (got $na)" near "$na" 200 1
 check "dl_b log has 100 +-1 jobs (got $nb)" near "$nb" 100 1
 mapfile -t tids < <(json_get "$S" tid)
 mapfile -t jobs < <(json_get "$S" jobs)
+# shellcheck disable=SC2016  # expanded by eval
 check "summary jobs 200/100 +-1 (got ${jobs[*]})" eval 'near "${jobs[0]}" 200 1 && near "${jobs[1]}" 100 1'
 begins() { grep -c "dlb_job: tid=$1 job=[0-9]* event=begin" "$TMP/trace.txt"; }
 ends() { grep -c "dlb_job: tid=$1 job=[0-9]* event=end" "$TMP/trace.txt"; }
@@ -129,6 +131,7 @@ grep -o 'dlb_job: .*event=begin.*' "$INST/trace" >"$TMP/fifo.begins"
 rmdir "$INST"
 check "FIFO job begin markers carry rel= ($(wc -l <"$TMP/fifo.begins") of them)" \
 	grep -q ' rel=[0-9]' "$TMP/fifo.begins"
+# shellcheck disable=SC2016  # expanded by eval
 check "and no dl= (a FIFO job has no deadline to miss; docs/markers.md)" \
 	eval '! grep -q " dl=" "$TMP/fifo.begins"'
 
@@ -145,7 +148,7 @@ in_2pct() { [ "$1" -ge 4900 ] && [ "$1" -le 5100 ]; }
 # Busy percentage of all CPUs over half a second, from /proc/stat.
 cpu_busy_pct() {
 	local a b
-	a=($(head -1 /proc/stat)); sleep 0.5; b=($(head -1 /proc/stat))
+	read -ra a < /proc/stat; sleep 0.5; read -ra b < /proc/stat
 	local idle=$(( (b[4] + b[5]) - (a[4] + a[5]) )) total=0 i
 	for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
 	echo $(( total > 0 ? 100 * (total - idle) / total : 0 ))

@@ -25,7 +25,7 @@ expect_eq "summary: backend, clock, status" \
 expect_eq "summary jobs exactly 200 and 100" "$(json_get "$S" jobs | tr '\n' ' ')" "200 100 "
 expect_eq "dl_a log: 200 jobs" "$(grep -vc '^#' "$TMP/a/rt-app-dl_a-0.log")" 200
 expect_eq "dl_b log: 100 jobs" "$(grep -vc '^#' "$TMP/a/rt-app-dl_b-1.log")" 100
-expect_eq "same files as the kernel backend, plus trace.txt" "$(cd "$TMP/a" && ls | tr '\n' ' ')" \
+expect_eq "same files as the kernel backend, plus trace.txt" "$(cd "$TMP/a" && printf '%s ' *)" \
 	"rt-app-dl_a-0.log rt-app-dl_a-0.sched rt-app-dl_b-1.log rt-app-dl_b-1.sched summary.json trace.txt "
 mapfile -t tids < <(json_get "$S" tid)
 # release k of dl_a at exactly k * 10 ms, deadline 10 ms later; dl_b every 20 ms

@@ -82,7 +82,7 @@ expect_eq "reference: relative mode restarts the shared timer from now for both 
 		"late 0$(seq_ns $((24 * MS)) $((20 * MS)) $((84 * MS)))" | sort)"
 
 # ---- kernel ----
-need_root && need_sched_deadline && need_tracefs || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
+require need_root need_sched_deadline need_tracefs
 exec 9>/tmp/dlbench-kernel.lock
 flock 9
 INST=$(tracefs_dir)/instances/dlb-rtapp-timer-$$

@@ -3,12 +3,12 @@
 #
 # tests/fault/adversarial.sh [--markdown]
 #
-# Runs each bad input of the adversarial-inputs table (docs/hardening.md)
+# Runs each bad input of the adversarial-inputs table (docs/notes/hardening.md)
 # through the tool that reads it and records the exact first line of its
 # error output (its first line starting with the tool's name) and its
 # exit code.
 #
-#   --markdown   print the table that docs/hardening.md carries, nothing else
+#   --markdown   print the table that docs/notes/hardening.md carries, nothing else
 #                (regenerate it with this, never edit it by hand)
 #   (no option)  TAP test: each input ends with its exit code and an error
 #                line, and the docs table equals the --markdown output
@@ -93,6 +93,7 @@ markdown() {
 	local c
 	for c in "${CASES[@]}"; do
 		run_case "${c##*|}"
+		# shellcheck disable=SC2016  # the backquotes are markdown
 		printf '| %s | `%s` | `%s` | %s |\n' "${c%%|*}" "${c##*|}" "${MSG//|/\\|}" "$RC"
 	done
 }
@@ -111,9 +112,9 @@ for c in "${CASES[@]}"; do
 		test "$RC" = "$want" -a -n "$MSG"
 done
 markdown > table.md
-sed -n '/^<!-- adversarial:begin/,/^<!-- adversarial:end/p' "$SRC/docs/hardening.md" |
+sed -n '/^<!-- adversarial:begin/,/^<!-- adversarial:end/p' "$SRC/docs/notes/hardening.md" |
 	sed '1d;$d' > doc.md
-name="docs/hardening.md table = tests/fault/adversarial.sh --markdown"
+name="docs/notes/hardening.md table = tests/fault/adversarial.sh --markdown"
 if [ "$(basename "${DLB_BUILD:-build}")" != build ]; then
 	# a sanitizer in the reader's probe child ends it with exit 1, not the
 	# signal the plain build names: the table is the plain build's

@@ -9,9 +9,11 @@
 . "$DLB_SRC/tests/fault/kernel-lib.sh"
 plan 29
 
-need_root && need_sched_deadline && need_tracefs || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
-command -v unshare >/dev/null && command -v setpriv >/dev/null ||
-	{ skip_rest "needs unshare and setpriv (util-linux)"; exit 0; }
+require need_root need_sched_deadline need_tracefs
+if ! command -v unshare >/dev/null || ! command -v setpriv >/dev/null; then
+	skip_rest "needs unshare and setpriv (util-linux)"
+	exit 0
+fi
 exec 9>/tmp/dlbench-kernel.lock
 flock 9
 
@@ -24,7 +26,7 @@ R=$BIN/dlb-rtapp
 W=$KFAULT_WL
 
 clean() {
-	[ "$(kfault_dl_threads)" = 0 ] && [ -z "$(ls "$TRACEFS/instances" | grep dlbench)" ]
+	[ "$(kfault_dl_threads)" = 0 ] && ! compgen -G "$TRACEFS/instances/*dlbench*" >/dev/null
 }
 # summary.json is whole (parses, has a status) or absent; never a .tmp left
 summary_ok() {

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# tests/fuzz: libFuzzer harnesses, one per parser (docs/hardening.md).
+# tests/fuzz: libFuzzer harnesses, one per parser (docs/notes/hardening.md).
 #
 #   make fuzz FUZZ_SECONDS=600    each corpus for N seconds (default 60)
 #   make fuzz-smoke               each corpus briefly (FUZZ_SMOKE_SECONDS, 30), for CI,

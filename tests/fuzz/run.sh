@@ -35,8 +35,8 @@ for c in "${corpora[@]}"; do
 	bin=$build/fuzz/$(harness_of "$c")
 	work=$build/corpus/$c
 	log=$build/fuzz-$c.log
-	regress=
-	[ -d "tests/fuzz/regress/$c" ] && regress=tests/fuzz/regress/$c
+	regress=()
+	[ -d "tests/fuzz/regress/$c" ] && regress=("tests/fuzz/regress/$c")
 	mkdir -p "$work" "$build/artifacts"
 	# libtracecmd believes a corrupt header's sizes and asks calloc() for
 	# tens of GB (regress/trace_dat/oom-chunks-info.dat); glibc returns NULL
@@ -59,7 +59,7 @@ for c in "${corpora[@]}"; do
 	printf '%-12s %4ss ... ' "$c" "$secs"
 	if ASAN_OPTIONS=$asan nice -n 19 "$bin" -max_total_time="$secs" "${limits[@]}" -rss_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 \
-		-artifact_prefix="$build/artifacts/$c-" "$work" "tests/fuzz/corpus/$c" $regress >"$log" 2>&1; then
+		-artifact_prefix="$build/artifacts/$c-" "$work" "tests/fuzz/corpus/$c" "${regress[@]}" >"$log" 2>&1; then
 		grep -E '^stat::number_of_executed_units' "$log" | sed 's/.*: */runs /' | tr -d '\n'
 		echo " ok"
 	else

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dlbench/error.h"
-#include "../../analyzer/schedstat.h"
+#include "../../analyzer/input/schedstat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

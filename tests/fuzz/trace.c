@@ -23,7 +23,7 @@
 
 #include "dlbench/error.h"
 #include "dlbench/event.h"
-#include "../../analyzer/trace_input.h"
+#include "../../analyzer/input/trace_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

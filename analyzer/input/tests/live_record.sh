@@ -10,7 +10,7 @@ FIX=$DLB_SRC/analyzer/tests/fixtures
 TS=$DLB_BUILD/analyzer/input/tests/tracestat
 TR=/sys/kernel/tracing
 plan 6
-need_root && need_tracefs || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
+require need_root need_tracefs
 for c in trace-cmd rt-app unshare; do
 	command -v $c > /dev/null || { skip_rest "$c not installed"; exit 0; }
 done

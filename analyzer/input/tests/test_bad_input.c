@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "dlbench/exitcode.h"
-#include "../../trace_input.h"
+#include "../trace_input.h"
 
 static char tmp[64];
 

@@ -11,7 +11,7 @@
 
 #include "dlbench/exitcode.h"
 #include "dlbench/marker.h"
-#include "../../trace_input.h"
+#include "../trace_input.h"
 
 struct counts {
 	u64 by_type[DLB_EV_LOST + 1];

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "dlbench/exitcode.h"
-#include "../../trace_input.h"
+#include "../trace_input.h"
 
 #define MAX_EV 64
 

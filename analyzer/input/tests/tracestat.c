@@ -18,7 +18,7 @@
 
 #include "dlbench/exitcode.h"
 #include "dlbench/event.h"
-#include "../../trace_input.h"
+#include "../trace_input.h"
 
 struct stat_ctx {
 	u64 by_type[DLB_EV_LOST + 1];

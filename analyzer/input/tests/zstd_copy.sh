@@ -4,7 +4,7 @@
 # uncompressed copy (trace-cmd convert; libtracecmd 1.3 keeps every chunk
 # it decompresses, dat.c): the same stream and quality record as reading it
 # directly, the copy removed; without trace-cmd on PATH it is read directly.
-# (The memory it saves is measured by analyzer/input/bench/bench_input.sh.)
+# (The memory it saves is measured by bench/input/bench_input.sh.)
 . "$DLB_SRC/tests/lib.sh"
 # Under SANITIZE the Makefile asks ASan for full stack unwinding on every
 # malloc (fast_unwind_on_malloc=0) so that leaks inside libtracecmd, which

@@ -56,11 +56,11 @@ expect_eq "costs.csv: every CPU count, one header" \
 expect_eq "page: a table row per CPU count" "$(grep -cE '^\| (2|4|16) \|' "$S/ospert.md")" 3
 check "page: kernel skip said" grep -q 'Kernel sweep skipped: --no-kernel given' "$S/ospert.md"
 if command -v gnuplot >/dev/null; then
-	expect_eq "figures" "$(cd "$S/figures" && ls | tr '\n' ' ')" \
+	expect_eq "figures" "$(cd "$S/figures" && printf '%s ' *)" \
 		"extension.png extension.svg find.png find.svg set.png set.svg "
 	rm -rf "$S/figures" "$S/ospert.md"
 	bash "$DLB_SRC/bench/ospert/run.sh" --plot-only "$S" > /dev/null 2>&1; rc=$?
-	expect_eq "--plot-only redoes figures and page" "$rc:$(ls "$S/figures" | wc -l):$(test -s "$S/ospert.md" && echo page)" "0:6:page"
+	expect_eq "--plot-only redoes figures and page" "$rc:$(find "$S/figures" -mindepth 1 -maxdepth 1 | wc -l):$(test -s "$S/ospert.md" && echo page)" "0:6:page"
 else
 	skip "figures" "gnuplot not installed"
 	skip "--plot-only" "gnuplot not installed"

@@ -22,8 +22,8 @@
 
 #include "dlbench/workload.h"
 
-#include "sched.h"
-#include "sim.h"
+#include "../../reference/sched.h"
+#include "../../reference/sim.h"
 
 static double wall(void)
 {

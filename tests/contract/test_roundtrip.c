@@ -2,17 +2,17 @@
 /*
  * The contract between the reference and the analyzer: every event the
  * simulator emits, written as text by dlb_event_format(), comes back
- * identical through the analyzer's trace reader (analyzer/trace_input.h);
+ * identical through the analyzer's trace reader (analyzer/input/trace_input.h);
  * every schedstats snapshot written by dlb_sim_write_sched() comes back
- * through dlb_task_sched_parse() (analyzer/schedstat.h).
+ * through dlb_task_sched_parse() (analyzer/input/schedstat.h).
  */
 #include "dlb_test.h"
 
 #include <stdarg.h>
 
-#include "../../analyzer/schedstat.h"
-#include "../../analyzer/trace_input.h"
-#include "wlbuild.h"
+#include "../../analyzer/input/schedstat.h"
+#include "../../analyzer/input/trace_input.h"
+#include "../../reference/tests/wlbuild.h"
 
 struct evlist {
 	struct dlb_event *ev;

@@ -11,9 +11,10 @@
 # shared kernel lock; a pipe ping-pong under SCHED_FIFO) and cached in
 # $DLB_BUILD/bench/; set DLB_BENCH_DAT=FILE to use another one.
 set -u
-: "${DLB_SRC:=$(cd "$(dirname "$0")/../../.." && pwd)}"
+: "${DLB_SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${DLB_BUILD:=$DLB_SRC/build}"
-T=$DLB_BUILD/analyzer/input/tests
+T=$DLB_BUILD/analyzer/input/tests	# tracestat
+B=$DLB_BUILD/bench/input		# bare_iter, sscanf_lines
 dir=$DLB_BUILD/bench
 dat=${DLB_BENCH_DAT:-$dir/input-3M.dat}
 txt=$dir/input-text.txt
@@ -44,8 +45,8 @@ record() {
 
 # seconds of wall time for "$@", best of 2
 secs() {
-	local best= s e d i
-	for i in 1 2; do
+	local best='' s e d
+	for _ in 1 2; do
 		s=$(date +%s.%N)
 		"$@" > /dev/null 2>&1
 		e=$(date +%s.%N)
@@ -77,10 +78,10 @@ dat_none=$dir/input-3M.none.dat
 [ -s "$dat_none" ] || trace-cmd convert --file-version 7 --compression none -i "$dat" \
 	-o "$dat_none" > /dev/null 2>&1
 # ours and bare alternate, best of 3 each: the machine is shared, load comes and goes
-ours= bare=
-for i in 1 2 3; do
+ours='' bare=''
+for _ in 1 2 3; do
 	o=$(secs1 "$T/tracestat" -n "$dat")
-	b=$(secs1 "$T/bare_iter" "$dat")
+	b=$(secs1 "$B/bare_iter" "$dat")
 	if [ -z "$ours" ] || awk -v x="$o" -v y="$ours" 'BEGIN { exit !(x < y) }'; then ours=$o; fi
 	if [ -z "$bare" ] || awk -v x="$b" -v y="$bare" 'BEGIN { exit !(x < y) }'; then bare=$b; fi
 done
@@ -89,7 +90,7 @@ ours_none=$( [ -s "$dat_none" ] && secs "$T/tracestat" -n "$dat_none" || echo 0)
 ours_direct=$(DLB_DAT_COPY_MIN=-1 secs "$T/tracestat" -n "$dat")
 report=$(secs1 trace-cmd report "$dat")
 text=$(secs "$T/tracestat" -n "$txt")
-naive=$(secs "$DLB_BUILD/analyzer/input/bench/sscanf_lines" "$txt")
+naive=$(secs "$B/sscanf_lines" "$txt")
 
 # anonymous memory after the read: streaming means it does not grow with the trace
 anon() { "$T/tracestat" -n -m "$1" | awk '/^rss_anon_kb/ { print $2 }'; }

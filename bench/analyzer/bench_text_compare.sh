@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# analyzer/bench/bench_text_compare.sh [BASE]: the text reader's speed, BASE
+# bench/analyzer/bench_text_compare.sh [BASE]: the text reader's speed, BASE
 # (default: the merge-base with main) against the working tree, side by side
 # in one run.  Never run by `make check`.
 #
@@ -59,7 +59,7 @@ kt=${DLB_BENCH_KTEXT:-$dir/compare-kernel.txt}
 dl=$dir/analyze-dl.txt
 if [ ! -s "$dl" ]; then
 	# bench_analyze.sh writes it; run its generator alone
-	DLB_SRC=$src DLB_BUILD=$src/build bash "$src/analyzer/bench/bench_analyze.sh" >/dev/null 2>&1 || true
+	DLB_SRC=$src DLB_BUILD=$src/build bash "$src/bench/analyzer/bench_analyze.sh" >/dev/null 2>&1 || true
 fi
 rep=$dir/input-text.txt	# bench_input.sh's `trace-cmd report -t` text
 inputs="kernel:$kt"

@@ -4,7 +4,7 @@
 # The whole analyzer against its reader and the yardsticks, in one run:
 #   dlb-analyze (reader + metric engine)  vs  the reader alone (tracestat -n)
 #   vs  a bare libtracecmd iteration  vs  trace-cmd report > /dev/null,
-# on the trace.dat the input bench records (analyzer/input/bench/bench_input.sh,
+# on the trace.dat the input bench records (bench/input/bench_input.sh,
 # cached in $DLB_BUILD/bench/; DLB_BENCH_DAT=FILE for another one), and on a
 # synthetic deadline-heavy text trace (4 DL tasks, a job each per period,
 # markers, wake-ups, migrations) where the engine has the most to do.
@@ -14,7 +14,8 @@ set -u
 : "${DLB_SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${DLB_BUILD:=$DLB_SRC/build}"
 A=$DLB_BUILD/bin/dlb-analyze
-T=$DLB_BUILD/analyzer/input/tests
+T=$DLB_BUILD/analyzer/input/tests	# tracestat
+B=$DLB_BUILD/bench/input		# bare_iter, sscanf_lines
 dir=$DLB_BUILD/bench
 dat=${DLB_BENCH_DAT:-$dir/input-3M.dat}
 syn=$dir/analyze-dl.txt
@@ -28,8 +29,8 @@ secs() {
 	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", e - s }'
 }
 best() {	# best of 3: the machine is shared
-	local b= x i
-	for i in 1 2 3; do
+	local b='' x
+	for _ in 1 2 3; do
 		x=$(secs "$@")
 		if [ -z "$b" ] || awk -v x="$x" -v y="$b" 'BEGIN { exit !(x < y) }'; then b=$x; fi
 	done
@@ -79,13 +80,13 @@ if command -v /usr/bin/time > /dev/null; then
 fi
 
 if [ ! -s "$dat" ]; then
-	echo "# no $dat: run analyzer/input/bench/bench_input.sh first (it records one)"
+	echo "# no $dat: run bench/input/bench_input.sh first (it records one)"
 	exit 0
 fi
 events=$("$T/tracestat" -n "$dat" | awk '{ print $2 }')
 an=$(best "$A" -q -A -m -1 "$dat")
 rd=$(best "$T/tracestat" -n "$dat")
-bare=$(best "$T/bare_iter" "$dat")
+bare=$(best "$B/bare_iter" "$dat")
 report=$(secs trace-cmd report "$dat")
 printf '# dlb-analyze on %s (%s events)\n' "$(basename "$dat")" "$events"
 printf '%-36s %8s s %8s M events/s\n' "dlb-analyze (reader + metrics)" "$an" "$(rate "$events" "$an")"

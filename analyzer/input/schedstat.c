@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Parsers of /proc/PID/sched, /proc/PID/schedstat, sched/debug's dl_rq
- * blocks and /proc/schedstat (analyzer/schedstat.h).  The kernel's lines
+ * blocks and /proc/schedstat (analyzer/input/schedstat.h).  The kernel's lines
  * are "key : value" (sched, debug) or "name n n n" (schedstat); keys we do
  * not know are skipped, because every kernel version adds some.
  */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# reference/bench-compare.sh [BASE]: the simulator's speed, BASE (default: the
+# bench/reference/bench-compare.sh [BASE]: the simulator's speed, BASE (default: the
 # merge-base with main) against the working tree, side by side in one run.
 #
 # Builds BASE from `git archive` in a temporary directory, then runs both
@@ -16,7 +16,7 @@
 # Prints new/base ratios (> 1: the new tree is faster).  Never run by `make check`.
 set -eu
 
-src=$(cd "$(dirname "$0")/.." && pwd)
+src=$(cd "$(dirname "$0")/../.." && pwd)
 base=${1:-$(git -C "$src" merge-base HEAD main)}
 n=${DLB_COMPARE_N:-7}
 tmp=$(mktemp -d /tmp/dlb-compare.XXXXXX)

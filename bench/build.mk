@@ -1,0 +1,24 @@
+# bench/: every benchmark (make bench), one folder per component measured,
+# plus the OSPERT 2011 reproduction (bench/ospert/build.mk) and the soak run
+# (bench/soak.sh, by hand: docs/notes/soak.md).  Reported, never timed tests.
+include bench/ospert/build.mk
+
+# dlb-sim-bench: what the reference costs (events/s, wall time per simulation).
+$(BUILD)/bin/dlb-sim-bench: $(call objs,bench/reference/dlb-sim-bench.c) $(LIBDLBREF) $(LIBDLB)
+
+# The input bench's yardsticks: the bare libtracecmd iteration the reader is
+# compared with, and fgets + sscanf, the naive text parser.
+$(BUILD)/bench/input/bare_iter: $(call objs,bench/input/bare_iter.c)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
+$(BUILD)/bench/input/sscanf_lines: $(call objs,bench/input/sscanf_lines.c)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ -o $@
+
+# Built by make check too, so that a change that breaks them is seen.
+BENCH_TOOLS	:= $(BUILD)/bin/dlb-sim-bench $(BUILD)/bench/input/bare_iter \
+		   $(BUILD)/bench/input/sscanf_lines
+TEST_TOOLS	+= $(BENCH_TOOLS)
+bench: $(BENCH_TOOLS) $(BUILD)/analyzer/input/tests/tracestat
+
+# In this order: bench_input.sh records the trace.dat bench_analyze.sh reads.
+BENCHES		+= $(BUILD)/bin/dlb-sim-bench bench/input/bench_input.sh \
+		   bench/analyzer/bench_analyze.sh bench/accuracy.sh
