@@ -113,6 +113,8 @@ void dlb_report_verdict(const struct dlb_metrics *m, const struct dlb_report_inf
 		.have_trace = !ri->no_trace,
 		.baseline_exit = ri->have_baseline ? ri->baseline_exit : -1,
 		.baseline_detail = ri->baseline_detail,
+		.kernel_check = ri->kernel_check,
+		.kernel_finding = ri->kernel_finding,
 	};
 
 	snprintf(o.watch, sizeof(o.watch), "%s", ri->watch ? ri->watch : "");

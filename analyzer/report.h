@@ -51,6 +51,8 @@ struct dlb_report_info {
 	bool have_baseline;
 	int baseline_exit;		/* dlb-analyze compare's code against --baseline */
 	char baseline_detail[256];
+	const char *kernel_check;	/* a kernel check that found a defect ("dl_accounting") */
+	const char *kernel_finding;	/* its detail; NULL: no finding */
 	int nr_notes;
 	char notes[DLB_REPORT_MAX_NOTES][192];
 	int nr_ops;			/* decision costs (reference run folders) */

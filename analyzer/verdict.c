@@ -245,15 +245,15 @@ static void decide(struct dlb_verdict *v, int code, const char *reason)
 /*
  * The order of precedence: an interrupted run is incomplete whatever else
  * it shows; a suite entry that expects a refusal is judged by admission
- * alone; then an unexpected refusal (the environment), a failed run,
- * incomplete data (numbers from a trace with holes cannot say there was no
+ * alone; then an unexpected refusal (the environment), a failed run, a
+ * defect found in the kernel itself (its data are whole), incomplete data (numbers from a trace with holes cannot say there was no
  * miss, nor that there was one), misses over the limit, a regression
  * against the baseline.
  */
 void dlb_verdict_make(const struct dlb_metrics *m, const struct dlb_verdict_opts *o,
 		      const struct dlb_verdict_input *in, struct dlb_verdict *v)
 {
-	const struct dlb_verdict_check *run, *adm, *dq = NULL, *mis = NULL, *base;
+	const struct dlb_verdict_check *run, *adm, *dq = NULL, *mis = NULL, *base, *kern;
 	int fail_code;
 
 	memset(v, 0, sizeof(*v));
@@ -263,6 +263,8 @@ void dlb_verdict_make(const struct dlb_metrics *m, const struct dlb_verdict_opts
 		dq = check_quality(v, m, o);
 		mis = check_misses(v, m, o);
 	}
+	kern = in->kernel_finding ? add(v, in->kernel_check ? in->kernel_check : "kernel", "fail",
+					"kernel finding: %s", in->kernel_finding) : NULL;
 	check_baseline(v, in);
 	base = find(v, "baseline");
 	fail_code = o->run_exit > 0 ? o->run_exit : DLB_EXIT_ENV;
@@ -276,6 +278,9 @@ void dlb_verdict_make(const struct dlb_metrics *m, const struct dlb_verdict_opts
 		decide(v, DLB_EXIT_ENV, adm->detail);
 	else if (is(run, "error"))
 		decide(v, fail_code, run->detail);
+	else if (kern)
+		/* the kernel under test failed, as with misses; the data are whole */
+		decide(v, DLB_EXIT_REGRESSION, kern->detail);
 	else if (!in->have_trace)
 		decide(v, DLB_EXIT_BAD_INPUT, "no trace to judge");
 	else if (is(dq, "incomplete"))

@@ -53,6 +53,12 @@ struct dlb_verdict_input {
 	bool have_trace;
 	int baseline_exit;		/* compare's code; -1: no baseline */
 	const char *baseline_detail;	/* compare's one-line summary */
+	/*
+	 * A defect the run found in the kernel itself (summary.json's kernel
+	 * checks, e.g. the DL bandwidth accounting left changed): NULL none,
+	 * else check @kernel_check failed with this detail.
+	 */
+	const char *kernel_check, *kernel_finding;
 };
 
 /* One row: a check and what it found ("pass", "fail", "error", "incomplete", "skip"). */
