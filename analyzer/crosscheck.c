@@ -5,9 +5,11 @@
  * lib/runlog.c) and with the input half (analyzer/input/schedstat.c).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "crosscheck.h"
@@ -15,6 +17,7 @@
 #include "dlbench/runlog.h"
 #include "dlbench/summary.h"
 #include "input/schedstat.h"
+#include "input/trace_input.h"
 
 /* The generator's environment strings, referenced by the report info until exit. */
 static struct {
@@ -42,6 +45,82 @@ void dlb_crosscheck_jobs(struct dlb_metrics *m, const char *what, u64 trace_jobs
 				 "%s: first logged job at %llu ns, the trace covers %llu..%llu ns",
 				 what, (unsigned long long)log_first_ns,
 				 (unsigned long long)r->first_ts, (unsigned long long)r->last_ts);
+}
+
+/* A file of the folder that is never its trace: ours, the generator's, rt-app's logs. */
+static bool not_a_trace(const char *name)
+{
+	static const char *const files[] = {
+		"report.txt", "record.txt", "env.txt", "commands.sh",
+	};
+	static const char *const exts[] = {
+		".log", ".json", ".csv", ".sched", ".png", ".svg", ".gz", ".md",
+	};
+	size_t i, len = strlen(name);
+
+	if (name[0] == '.')
+		return true;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (!strcmp(name, files[i]))
+			return true;
+	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
+		if (len > strlen(exts[i]) && !strcmp(name + len - strlen(exts[i]), exts[i]))
+			return true;
+	return false;
+}
+
+/* Is @path a regular file one of our readers recognises? */
+static bool is_trace(const char *path)
+{
+	struct dlb_err err = { 0 };
+	struct dlb_trace *t;
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	t = dlb_trace_open(path, &err);
+	dlb_trace_close(t);
+	return t != NULL;
+}
+
+int dlb_crosscheck_find_trace(const char *dir, char *path, size_t size, struct dlb_err *err)
+{
+	static const char *const names[] = { "trace.dat", "trace.txt" };
+	char found[2][256];
+	struct dirent *de;
+	int n = 0;
+	size_t i;
+	DIR *d;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, size, "%s/%s", dir, names[i]);
+		if (access(path, F_OK) == 0)
+			return 0;
+	}
+	d = opendir(dir);
+	if (!d)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		if (not_a_trace(de->d_name))
+			continue;
+		snprintf(path, size, "%s/%s", dir, de->d_name);
+		if (!is_trace(path))
+			continue;
+		if (n < 2)
+			snprintf(found[n], sizeof(found[n]), "%s", de->d_name);
+		n++;
+	}
+	closedir(d);
+	if (n == 1) {
+		snprintf(path, size, "%s/%s", dir, found[0]);
+		return 0;
+	}
+	if (n > 1)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %d traces in this folder (%s, %s%s): "
+				   "give the one to read", dir, n, found[0], found[1],
+				   n > 2 ? ", ..." : "");
+	return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: no trace in this folder (trace.dat, "
+			   "trace.txt, or another trace file)", dir);
 }
 
 /* @ri NULL: a failure is not noted again (dlb_crosscheck_before did). */

@@ -15,6 +15,15 @@
 #include "metrics.h"
 #include "report.h"
 
+/*
+ * The trace of run folder @dir into @path: trace.dat, else trace.txt (our
+ * recorder's names), else the one trace among the folder's other files (a
+ * folder as rt-app leaves it: NAME.dat or a text trace next to its logs).
+ * Returns 0, or -1 with @err (DLB_EXIT_BAD_INPUT) when there is none or
+ * more than one.
+ */
+int dlb_crosscheck_find_trace(const char *dir, char *path, size_t size, struct dlb_err *err);
+
 /* Before the trace is read: parameters and environment from summary.json. */
 int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_report_info *ri,
 			  struct dlb_err *err);

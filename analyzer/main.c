@@ -328,28 +328,22 @@ static FILE *open_out(const char *dir, const char *name, struct dlb_err *err)
 }
 
 /*
- * The trace of a run folder: trace.dat, else trace.txt.  A folder without
+ * The trace of a run folder (dlb_crosscheck_find_trace).  A folder without
  * one is still judged when the run says why (summary.json: refused by
- * admission, failed; or --run-exit): 1, @path empty.
+ * admission, failed; or --run-exit): 1, @path empty, the reason in a note.
  */
 static int find_trace(const struct opts *o, const char *dir, char *path, size_t size,
-		      struct dlb_err *err)
+		      struct dlb_report_info *ri, struct dlb_err *err)
 {
-	static const char *const names[] = { "trace.dat", "trace.txt" };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, size, "%s/%s", dir, names[i]);
-		if (access(path, F_OK) == 0)
-			return 0;
-	}
+	if (!dlb_crosscheck_find_trace(dir, path, size, err))
+		return 0;
 	snprintf(path, size, "%s/summary.json", dir);
-	if (o->run_exit >= 0 || access(path, F_OK) == 0) {
-		path[0] = '\0';
-		return 1;
-	}
-	return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: no trace.dat or trace.txt in this folder",
-			   dir);
+	if (o->run_exit < 0 && access(path, F_OK))
+		return -1;
+	dlb_report_note(ri, "%s", err->msg);
+	dlb_err_clear(err);
+	path[0] = '\0';
+	return 1;
 }
 
 /* verdict.txt: the verdict as key=value lines, for shell scripts (run.sh) */
@@ -524,7 +518,7 @@ static int analyze(struct opts *o, struct dlb_err *err)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 	if (stat(o->input, &st) == 0 && S_ISDIR(st.st_mode)) {
 		folder = o->input;
-		found = find_trace(o, folder, tpath, sizeof(tpath), err);
+		found = find_trace(o, folder, tpath, sizeof(tpath), ri, err);
 		if (found < 0)
 			goto out;
 		ri->no_trace = found;
@@ -538,7 +532,8 @@ static int analyze(struct opts *o, struct dlb_err *err)
 		goto out;
 	}
 	/* the verdict's inputs: how to judge, what the generator said */
-	ri->accepted = o->accepted;
+	/* -m -1 asks for no miss verdict: jobs without a deadline then cost nothing */
+	ri->accepted = o->accepted | (o->max_misses.n < 0 ? 1u << DLB_Q_MISSES_NOT_JUDGED : 0);
 	ri->max_misses = o->max_misses.n;
 	ri->max_misses_pct = o->max_misses.pct;
 	ri->expect = o->expect;

@@ -7,16 +7,19 @@
  * (mainline has no deadline tracepoints):
  *   running    switched in by sched_switch, until switched out;
  *   ready      woken (sched_wakeup) or switched out runnable (prev_state 0);
- *   throttled  switched out runnable with the job's runtime used up, until
- *              its scheduling deadline passes (the CBS replenishment
- *              instant), or between dl_throttle and dl_replenish events
- *              when a trace has them (the reference does).
+ *   throttled  between dl_throttle and dl_replenish events when a trace
+ *              has them (the reference does); else switched out runnable
+ *              with its CBS budget used up, until the replenishment, as
+ *              the task's CBS replayed from the trace says (cbs.h): the
+ *              budget is the kernel's, per period and carried across jobs,
+ *              not the job's own execution time.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cbs.h"
 #include "dlbench/cpumask.h"
 #include "dlbench/exitcode.h"
 #include "metrics.h"
@@ -27,10 +30,15 @@ struct task {
 	u64 run_since;			/* switch-in instant */
 	u64 seg_start;			/* start of the running segment counted in exec */
 	int wait_idx;			/* index in m->waiting, -1 when not ready */
+	u64 inv_from;			/* account_inversion: waiting inverted since */
 	bool throttled, throttle_explicit;
 	u64 throttle_until;
 	bool sched_dl_valid;		/* sched_dl: the deadline EDF compares */
 	u64 sched_dl;
+	bool dl_now;			/* its last sched event showed it SCHED_DEADLINE */
+	struct dlb_cbs cbs;		/* its CBS, replayed (traces without dl_* events) */
+	u64 cbs_from;			/* running: CPU time charged up to here */
+	bool stat_runtime;		/* the kernel's own charges (sched_stat_runtime) seen */
 	bool predicted;			/* sched_dl was predicted at wake-up */
 	bool mig_pending;		/* migrated, not yet running on mig_dest */
 	u64 mig_ts;
@@ -53,7 +61,9 @@ struct task {
 
 	/* for inferring releases (rt-app markers) and predicting deadlines */
 	bool woke_since_done, last_valid;
-	u64 last_wakeup, last_rel, last_dl;
+	u64 last_wakeup, last_rel, last_dl, last_end;
+	bool zero_valid;		/* rt-app's zero time, which its timer counts from */
+	u64 zero;
 };
 
 struct cpu {
@@ -84,10 +94,17 @@ struct dlb_metrics {
 	struct task **waiting;		/* ready DL tasks */
 	size_t nr_waiting, waiting_alloc;
 	bool started, finished, dirty;
+	bool explicit_dl;		/* the trace has dl_throttle / dl_replenish events */
 	u64 last_ts;
+	/* the last rt-app zero time (CLOCK_REF marker), for the threads that start after it */
+	bool clock_ref_valid;
+	u64 clock_ref;
 	/* CPU summary for inversion, recomputed when dirty */
-	bool any_free, max_valid;
-	u64 max_dl;
+	int nr_known;			/* CPUs whose occupant is known */
+	int nr_dl_unknown;		/* of those, running a DL task of unknown deadline */
+	int nr_run_dl;			/* running DL tasks of known deadline ... */
+	u64 run_dl[DLB_MAX_CPUS];	/* ... their deadlines, sorted */
+	struct task **elig;		/* scratch: waiting tasks that may be inverted */
 	struct dlb_err perr;
 };
 
@@ -141,6 +158,8 @@ const char *dlb_rel_src_str(enum dlb_rel_src s)
 	case DLB_REL_WAKEUP:	return "wakeup";
 	case DLB_REL_PERIOD:	return "period";
 	case DLB_REL_BEGIN:	return "begin";
+	case DLB_REL_CLOCK_REF:	return "clock_ref";
+	case DLB_REL_LATE_END:	return "late_end";
 	}
 	return "unknown";
 }
@@ -317,6 +336,33 @@ static void task_name(struct dlb_metrics *m, struct task *t, const char *comm)
 	task_named(m, t);
 }
 
+/*
+ * Is @comm a name parameters were given for?  Such a thread is followed
+ * from its first sched event, before it is a DL task: rt-app 1.0 renames
+ * its threads and makes them DL only then, and a first job that ends
+ * without a switch (a late one) would otherwise end before its name is
+ * known, and without its deadline.
+ */
+static bool named_wanted(const struct dlb_metrics *m, const char *comm)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_named && comm && comm[0]; i++)
+		if (!strncmp(m->named[i].name, comm, DLB_COMM_LEN))
+			return true;
+	return false;
+}
+
+/* The task of @pid, created if it is a DL task or a named one; -1: out of memory. */
+static int task_lookup(struct dlb_metrics *m, int pid, bool dl, const char *comm, struct task **tp)
+{
+	*tp = task_find(m, pid);
+	if (*tp || (!dl && !named_wanted(m, comm)))
+		return 0;
+	*tp = task_get(m, pid);
+	return *tp ? 0 : -1;
+}
+
 int dlb_metrics_set_params_by_name(struct dlb_metrics *m, const char *name, u64 runtime,
 				   u64 deadline, u64 period)
 {
@@ -350,6 +396,138 @@ int dlb_metrics_set_params(struct dlb_metrics *m, int tid, const char *name,
 	return 0;
 }
 
+/* ---- the CBS, replayed where the trace does not show it ---- */
+
+/*
+ * The task's CBS, when it is to be replayed: a DL task right now, its
+ * parameters known, and a trace without the scheduler's own dl_throttle /
+ * dl_replenish events (those, where present, are the truth).
+ */
+static struct dlb_cbs *task_cbs(const struct dlb_metrics *m, struct task *t)
+{
+	const struct dlb_task_metrics *p = &t->pub;
+
+	if (m->explicit_dl || !t->dl_now || p->param_src == DLB_PARAM_NONE || !p->runtime)
+		return NULL;
+	if (t->cbs.dl_runtime != p->runtime || t->cbs.dl_deadline != p->deadline ||
+	    t->cbs.dl_period != (p->period ? p->period : p->deadline))
+		dlb_cbs_init(&t->cbs, p->runtime, p->deadline, p->period);
+	return &t->cbs;
+}
+
+/* The kernel's EDF compares the CBS's scheduling deadline: so do we, where it is replayed. */
+static void cbs_sync(struct dlb_metrics *m, struct task *t)
+{
+	struct dlb_cbs *c = task_cbs(m, t);
+
+	if (!c || !c->valid)
+		return;
+	t->sched_dl = c->deadline;
+	t->sched_dl_valid = true;
+	m->dirty = true;
+}
+
+/* @t stops running at @ts (or moves on): charge its CBS the CPU time since cbs_from. */
+static void cbs_stop(struct dlb_metrics *m, struct task *t, u64 ts)
+{
+	struct dlb_cbs *c = task_cbs(m, t);
+
+	/* parameters learnt while it ran (a marker after its switch-in): since then */
+	if (c && !c->valid && t->cpu >= 0)
+		dlb_cbs_new_period(c, t->cbs_from);
+	if (c && t->cpu >= 0 && !t->stat_runtime && dl_time_before(t->cbs_from, ts))
+		dlb_cbs_charge(c, ts - t->cbs_from);
+	t->cbs_from = ts;
+}
+
+/*
+ * sched_stat_runtime: what the kernel charged the task, the truth where
+ * the trace has it.  It differs from the time between switches: the
+ * kernel charges from its rq clock's last update, which can precede the
+ * switch-in by hundreds of µs (seen here: 325 µs charged to a task 8 µs
+ * after it was switched in, from the replenishment instant), and a CBS
+ * replayed from switch times alone then keeps a task ready that the kernel
+ * had already throttled.
+ */
+static void ev_runtime(struct dlb_metrics *m, const struct dlb_event *ev)
+{
+	struct task *t = task_find(m, ev->rt.pid);
+	struct dlb_cbs *c;
+
+	if (!t)
+		return;
+	c = task_cbs(m, t);
+	if (!c)
+		return;
+	if (!t->stat_runtime) {
+		/* from now on only the kernel's charges count: settle the interval so far */
+		if (t->cpu >= 0 && dl_time_before(t->cbs_from, ev->ts))
+			cbs_stop(m, t, ev->ts - (ev->rt.runtime < ev->ts - t->cbs_from ?
+						 ev->rt.runtime : ev->ts - t->cbs_from));
+		t->stat_runtime = true;
+	}
+	if (!c->valid)
+		dlb_cbs_new_period(c, ev->ts - ev->rt.runtime);
+	dlb_cbs_charge(c, ev->rt.runtime);
+}
+
+/*
+ * @t leaves the CPU at @ts: with its CBS budget used up, the kernel
+ * throttles it until the replenishment timer, at deadline - D + P (a
+ * timer that would already have fired replenishes at once).  Returns
+ * whether it is throttled.
+ */
+static bool cbs_throttle(struct dlb_metrics *m, struct task *t, u64 ts)
+{
+	struct dlb_cbs *c = task_cbs(m, t);
+	u64 until;
+
+	if (!c || !dlb_cbs_exhausted(c))
+		return false;
+	until = dlb_cbs_next_period(c);
+	if (!dl_time_before(ts, until)) {
+		dlb_cbs_replenish(c, ts);
+		cbs_sync(m, t);
+		return false;
+	}
+	t->throttled = true;
+	t->throttle_explicit = false;
+	t->throttle_until = until;
+	t->pub.throttles_inferred++;
+	return true;
+}
+
+/*
+ * A wake-up: a task still throttled stays so until its timer (the kernel
+ * does not enqueue it before); one whose timer fired while it slept was
+ * replenished then; then the CBS wake-up rule.
+ */
+static void cbs_wakeup(struct dlb_metrics *m, struct task *t, u64 ts)
+{
+	struct dlb_cbs *c = task_cbs(m, t);
+
+	if (!c)
+		return;
+	if (t->throttled && !t->throttle_explicit) {
+		if (dl_time_before(ts, t->throttle_until))
+			return;
+		dlb_cbs_replenish(c, t->throttle_until);
+		t->throttled = false;
+	}
+	dlb_cbs_wakeup(c, ts);
+	cbs_sync(m, t);
+}
+
+/* A sched event showed whether @t is SCHED_DEADLINE now; leaving it forgets its CBS. */
+static void task_dl_now(struct task *t, bool dl)
+{
+	if (dl)
+		t->pub.is_dl = true;
+	else if (t->dl_now)
+		t->cbs.valid = false;
+	t->dl_now = dl;
+}
+
 /* ---- ready set ---- */
 
 static int task_set_ready(struct dlb_metrics *m, struct task *t, bool ready)
@@ -374,6 +552,10 @@ static int task_set_ready(struct dlb_metrics *m, struct task *t, bool ready)
 		if (!w)
 			return -1;
 		m->waiting = w;
+		w = realloc(m->elig, n * sizeof(*w));
+		if (!w)
+			return -1;
+		m->elig = w;
 		m->waiting_alloc = n;
 	}
 	t->wait_idx = (int)m->nr_waiting;
@@ -419,74 +601,124 @@ static void cpu_account(struct cpu *c, u64 ts, int pid, bool dl, u64 since)
 }
 
 /*
- * Global EDF promises that the M earliest-deadline ready jobs run.  So a
- * ready job is inverted while some CPU it may use is idle, runs a non-DL
- * task, or runs a DL job with a later deadline.  Affinity is taken as every
- * CPU (the trace does not say otherwise); a CPU whose occupant we do not
- * know yet (before its first sched_switch) never counts as inverting.
+ * Global EDF promises that the M earliest-deadline ready jobs run (M: the
+ * CPUs).  So a ready job is inverted while fewer than M jobs with earlier
+ * deadlines are ready or running: then some CPU it may use is idle, runs
+ * a non-DL task, or runs a DL job with a later deadline, and no earlier
+ * waiting job has a better claim to it.  (Counting every waiter behind a
+ * free CPU, as "some CPU is free" would, counts one free CPU for several
+ * waiters: seen on the kernel, two tasks queued behind one CPU that ran a
+ * fair task for 1.6 ms both counted.)  Ties: a running job of the same
+ * deadline is ahead (G-EDF may run either); equal waiting deadlines are
+ * ordered by tid.  Affinity is taken as every CPU (the trace does not say
+ * otherwise); a CPU whose occupant we do not know yet (before its first
+ * sched_switch) is not counted, and one running a DL task of unknown
+ * deadline counts as ahead of everyone.
  */
+static int cmp_dl(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return dl_time_before(x, y) ? -1 : x != y;
+}
+
 static void cpu_summary(struct dlb_metrics *m)
 {
 	int i;
 
-	m->any_free = false;
-	m->max_valid = false;
+	m->nr_known = m->nr_dl_unknown = m->nr_run_dl = 0;
 	for (i = 0; i <= m->max_cpu && i < m->nr_cpus_alloc; i++) {
 		struct cpu *c = &m->cpus[i];
 
 		if (!c->known)
 			continue;
-		if (c->curr_pid == 0 || !c->curr_dl) {
-			m->any_free = true;
+		m->nr_known++;
+		if (c->curr_pid == 0 || !c->curr_dl)
 			continue;
-		}
 		if (!c->curr || !c->curr->sched_dl_valid)
-			continue;
-		if (!m->max_valid || dl_time_before(m->max_dl, c->curr->sched_dl)) {
-			m->max_dl = c->curr->sched_dl;
-			m->max_valid = true;
-		}
+			m->nr_dl_unknown++;
+		else
+			m->run_dl[m->nr_run_dl++] = c->curr->sched_dl;
 	}
+	qsort(m->run_dl, (size_t)m->nr_run_dl, sizeof(m->run_dl[0]), cmp_dl);
 	m->dirty = false;
 }
 
-/* The CBS replenishes a throttled task at its deadline and postpones it by a period. */
-static void task_unthrottle(struct task *t)
+/* Running DL jobs whose deadline is not later than @dl. */
+static int running_ahead(const struct dlb_metrics *m, u64 dl)
 {
-	t->throttled = false;
-	if (t->sched_dl_valid && t->pub.period)
-		t->sched_dl += t->pub.period;
+	int lo = 0, hi = m->nr_run_dl;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (dl_time_before(dl, m->run_dl[mid]))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
 }
 
-/* Charge the interval [last_ts, ts) to the inverted ready tasks. */
+static int cmp_waiting(const void *a, const void *b)
+{
+	const struct task *x = *(struct task *const *)a, *y = *(struct task *const *)b;
+
+	if (x->sched_dl != y->sched_dl)
+		return dl_time_before(x->sched_dl, y->sched_dl) ? -1 : 1;
+	return x->pub.tid < y->pub.tid ? -1 : x->pub.tid > y->pub.tid;
+}
+
+/* The replenishment timer fires at @at: a period's runtime per period the deadline moves on. */
+static void task_unthrottle(struct dlb_metrics *m, struct task *t, u64 at)
+{
+	struct dlb_cbs *c = task_cbs(m, t);
+
+	t->throttled = false;
+	if (c)
+		dlb_cbs_replenish(c, at);
+	cbs_sync(m, t);
+}
+
+/*
+ * Charge the interval [last_ts, ts) to the inverted ready tasks: those
+ * with fewer than M earlier jobs ready or running (cpu_summary).  A
+ * throttled task is not ready: it joins at its replenishment (the
+ * dl_replenish event, or the replayed CBS's timer, inside the interval).
+ */
 static void account_inversion(struct dlb_metrics *m, u64 ts)
 {
 	u64 union_from = ts;
-	size_t i;
+	size_t i, n = 0;
 
 	if (!m->nr_waiting || ts == m->last_ts)
 		return;
-	if (m->dirty)
-		cpu_summary(m);
 	for (i = 0; i < m->nr_waiting; i++) {
 		struct task *w = m->waiting[i];
-		u64 from = m->last_ts;
 
+		w->inv_from = m->last_ts;
 		if (w->throttled) {
 			if (w->throttle_explicit || !dl_time_before(w->throttle_until, ts))
 				continue;
-			if (dl_time_before(from, w->throttle_until))
-				from = w->throttle_until;
-			task_unthrottle(w);
-			m->dirty = true;
+			if (dl_time_before(w->inv_from, w->throttle_until))
+				w->inv_from = w->throttle_until;
+			task_unthrottle(m, w, w->throttle_until);
 		}
-		if (!w->sched_dl_valid)
+		if (w->sched_dl_valid)
+			m->elig[n++] = w;
+	}
+	if (m->dirty)
+		cpu_summary(m);
+	if (n > 1)
+		qsort(m->elig, n, sizeof(m->elig[0]), cmp_waiting);
+	for (i = 0; i < n; i++) {
+		struct task *w = m->elig[i];
+
+		if ((int)i + m->nr_dl_unknown + running_ahead(m, w->sched_dl) >= m->nr_known)
 			continue;
-		if (!m->any_free && !(m->max_valid && dl_time_before(w->sched_dl, m->max_dl)))
-			continue;
-		w->pub.inversion_ns += ts - from;
-		if (dl_time_before(from, union_from))
-			union_from = from;
+		w->pub.inversion_ns += ts - w->inv_from;
+		if (dl_time_before(w->inv_from, union_from))
+			union_from = w->inv_from;
 	}
 	m->run.inversion_ns += ts - union_from;
 }
@@ -560,29 +792,63 @@ static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 	t->last_valid = true;
 	t->last_rel = t->rel;
 	t->last_dl = t->dl_valid ? t->dl : 0;
+	t->last_end = end;
 }
 
 /*
- * Release of a job whose markers carry none (rt-app): the thread's wake-up
- * since its previous job ended (the timer's expiry wakes it), else the
- * previous release plus the period (the timer had already expired), else
- * the begin marker itself.
+ * Release of a job whose markers carry none (rt-app), as rt-app's timer
+ * sets it (src/rt-app.c, case rtapp_timer, identical in 1.0 and upstream):
+ *
+ *	t_next += period;			// t_next starts at the zero time
+ *	if (now < t_next)
+ *		clock_nanosleep(.., TIMER_ABSTIME, &t_next, NULL);
+ *	else if (timer.relative)		// the default mode
+ *		clock_gettime(CLOCK_MONOTONIC, &t_next);
+ *
+ * So the first job is released at rt-app's zero time ("[0] sets zero
+ * time"), or at the end of the thread's "delay" (a sleep after its start
+ * marker); job k + 1 at r_k + P when job k ended before that instant (the
+ * thread slept until it), else at job k's end (a late job re-arms the
+ * timer from its end and goes on without sleeping).  The previous
+ * release + P of a late job would be a release rt-app never made: it
+ * counts misses its logs do not show and lateness that grows with every
+ * late job.  P is the DL period: the timer's period is not in the trace.
+ * Two checks keep a wrong guess from running on: a wake-up before r_k + P
+ * (the timer cannot expire early: r_k was guessed too late, e.g. without
+ * a zero time) and a wake-up a period or more after it (no timer of period
+ * P: a sleep paces the loop) both make the wake-up the release.  A wake-up
+ * late by less than a period is the timer's: its lateness is wake-up
+ * latency (5.6 ms seen on a loaded 2-CPU VM), not a later release.
  */
 static void job_infer_release(struct task *t, u64 begin)
 {
 	const struct dlb_task_metrics *p = &t->pub;
+	u64 next = t->last_rel + p->period;
 
-	if (t->woke_since_done) {
+	if (!t->last_valid && t->woke_since_done) {
 		t->rel = t->last_wakeup;
 		t->rel_src = DLB_REL_WAKEUP;
-	} else if (t->last_valid && p->period) {
-		t->rel = t->last_rel + p->period;
+	} else if (!t->last_valid && t->zero_valid) {
+		t->rel = t->zero;
+		t->rel_src = DLB_REL_CLOCK_REF;
+	} else if (!t->last_valid || !p->period) {
+		t->rel = t->woke_since_done ? t->last_wakeup : begin;
+		t->rel_src = t->woke_since_done ? DLB_REL_WAKEUP : DLB_REL_BEGIN;
+	} else if (t->woke_since_done) {
+		bool timer = !dl_time_before(t->last_wakeup, next) &&
+			     t->last_wakeup - next < p->period;
+
+		t->rel = timer ? next : t->last_wakeup;
+		t->rel_src = timer ? DLB_REL_PERIOD : DLB_REL_WAKEUP;
+	} else if (dl_time_before(t->last_end, next)) {
+		/* ended in time but did not sleep: the timer had just expired */
+		t->rel = next;
 		t->rel_src = DLB_REL_PERIOD;
-		if (dl_time_before(begin, t->rel)) {
-			t->rel = begin;
-			t->rel_src = DLB_REL_BEGIN;
-		}
 	} else {
+		t->rel = t->last_end;
+		t->rel_src = DLB_REL_LATE_END;
+	}
+	if (dl_time_before(begin, t->rel)) {
 		t->rel = begin;
 		t->rel_src = DLB_REL_BEGIN;
 	}
@@ -641,6 +907,7 @@ static void job_begin(struct dlb_metrics *m, struct task *t, const struct dlb_ma
 	}
 	t->sched_dl = t->dl;
 	t->sched_dl_valid = t->dl_valid;
+	cbs_sync(m, t);
 	m->dirty = true;
 	/* the writer runs: a task first seen in its own begin marker is running now */
 	if (ev->pid == t->pub.tid && t->cpu != ev->cpu) {
@@ -706,6 +973,7 @@ static void marker_release(struct dlb_metrics *m, struct task *t, const struct d
 		t->sched_dl = mk->dl;
 		t->sched_dl_valid = true;
 		t->predicted = false;
+		cbs_sync(m, t);
 		m->dirty = true;
 	}
 }
@@ -751,7 +1019,8 @@ static int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 	 * as the released task), task attributes and run markers.
 	 */
 	if (r == 0 || mk.kind == DLB_MARK_JOB_BEGIN || mk.kind == DLB_MARK_JOB_END ||
-	    mk.kind == DLB_MARK_OTHER) {
+	    mk.kind == DLB_MARK_OTHER || mk.kind == DLB_MARK_TASK_START ||
+	    mk.kind == DLB_MARK_CLOCK_REF) {
 		struct cpu *c = cpu_get(m, ev->cpu);
 
 		if (c && ev->pid > 0)
@@ -767,6 +1036,10 @@ static int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 		marker_run(m, &mk);
 		return 0;
 	case DLB_MARK_OTHER:
+		return 0;
+	case DLB_MARK_CLOCK_REF:
+		m->clock_ref = ev->ts;
+		m->clock_ref_valid = true;
 		return 0;
 	default:
 		break;
@@ -790,6 +1063,16 @@ static int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 		m->run.job_markers++;
 		job_end(m, t, &mk, ev);
 		break;
+	case DLB_MARK_TASK_START:
+		/*
+		 * Its timer counts from the zero time set before it started (the
+		 * latest: of several rt-app processes, never an earlier one's);
+		 * what woke it so far was rt-app's start barrier, not a release.
+		 */
+		t->zero = m->clock_ref;
+		t->zero_valid = m->clock_ref_valid;
+		t->woke_since_done = false;
+		break;
 	case DLB_MARK_TASK_EXIT:
 	default:
 		break;
@@ -804,6 +1087,7 @@ static void switch_out(struct dlb_metrics *m, struct task *t, const struct dlb_e
 	struct dlb_task_metrics *p = &t->pub;
 	u64 ts = ev->ts;
 
+	cbs_stop(m, t, ts);
 	if (t->cpu >= 0) {
 		p->cpu_time += ts - t->run_since;
 		if (t->in_job && dl_time_before(t->seg_start, ts))
@@ -818,34 +1102,41 @@ static void switch_out(struct dlb_metrics *m, struct task *t, const struct dlb_e
 			t->expect_end = true;
 		}
 		t->cpu = -1;
+		/* the kernel throttles an exhausted task on its way out too */
+		cbs_throttle(m, t, ts);
 		return;
 	}
 	t->cpu = -1;
-	/*
-	 * Switched out runnable: preempted, or throttled if the job has used
-	 * its runtime (the kernel dequeues it until the CBS replenishment at
-	 * its deadline).
-	 */
-	if (p->is_dl && t->in_job && p->param_src != DLB_PARAM_NONE && t->exec >= p->runtime &&
-	    t->sched_dl_valid && dl_time_before(ts, t->sched_dl)) {
-		t->throttled = true;
-		t->throttle_explicit = false;
-		t->throttle_until = t->sched_dl;
-		p->throttles_inferred++;
-	} else if (!t->throttled) {
-		p->preemptions++;
-		t->preempt_job++;
-	}
 	task_set_ready(m, t, true);
+	if (t->throttled)	/* by a dl_throttle event just before */
+		return;
+	/*
+	 * Switched out runnable: throttled if its CBS budget is used up,
+	 * else preempted.  The budget is the CBS's, not the job's: a task
+	 * that overran pays it back in the following periods.
+	 */
+	if (cbs_throttle(m, t, ts))
+		return;
+	p->preemptions++;
+	t->preempt_job++;
 }
 
 /* @t starts running on @cpu at @ts: a migration pending to @cpu is complete. */
 static void task_runs_on(struct dlb_metrics *m, struct task *t, int cpu, u64 ts)
 {
+	struct dlb_cbs *c = task_cbs(m, t);
+
+	/* it runs: the kernel replenished it, whatever our replay said */
+	if (c && t->throttled && !t->throttle_explicit)
+		dlb_cbs_replenish(c, ts);
+	else if (c && !c->valid)
+		dlb_cbs_new_period(c, ts);	/* first seen as a DL task */
 	t->cpu = cpu;
 	t->run_since = ts;
 	t->seg_start = ts;
+	t->cbs_from = ts;
 	t->throttled = false;
+	cbs_sync(m, t);
 	task_set_ready(m, t, false);
 	if (t->mig_pending) {
 		if (t->mig_dest == cpu)
@@ -867,30 +1158,22 @@ static int ev_switch(struct dlb_metrics *m, struct cpu *c, const struct dlb_even
 
 	m->run.switches++;
 	c->pub.switches++;
-	if (ev->sw.prev_pid) {
-		prev = prev_dl ? task_get(m, ev->sw.prev_pid) : task_find(m, ev->sw.prev_pid);
-		if (prev_dl && !prev)
-			return -1;
-	}
-	if (ev->sw.next_pid) {
-		next = next_dl ? task_get(m, ev->sw.next_pid) : task_find(m, ev->sw.next_pid);
-		if (next_dl && !next)
-			return -1;
-	}
+	if (ev->sw.prev_pid && task_lookup(m, ev->sw.prev_pid, prev_dl, ev->sw.prev_comm, &prev))
+		return -1;
+	if (ev->sw.next_pid && task_lookup(m, ev->sw.next_pid, next_dl, ev->sw.next_comm, &next))
+		return -1;
 	/* what ran before the first switch on this CPU is what it switches away from */
 	if (c->known)
 		cpu_account(c, ev->ts, c->curr_pid, c->curr_dl, c->since);
 	else
 		cpu_account(c, ev->ts, ev->sw.prev_pid, prev_dl, c->pub.first_ts);
 	if (prev) {
-		if (prev_dl)
-			prev->pub.is_dl = true;
+		task_dl_now(prev, prev_dl);
 		task_name(m, prev, ev->sw.prev_comm);
 		switch_out(m, prev, ev);
 	}
 	if (next) {
-		if (next_dl)
-			next->pub.is_dl = true;
+		task_dl_now(next, next_dl);
 		task_name(m, next, ev->sw.next_comm);
 		switch_in(m, next, ev);
 	}
@@ -903,40 +1186,50 @@ static int ev_switch(struct dlb_metrics *m, struct cpu *c, const struct dlb_even
 	return 0;
 }
 
+/*
+ * The job a wake-up releases has not said its deadline yet (begin comes
+ * when it runs).  The kernel's EDF compares the CBS's, which the replay
+ * has just set; without one: rt-app's is the wake-up + D, ours is the
+ * release marker's, or predicted as the last one + P.
+ */
+static void wakeup_deadline(struct dlb_metrics *m, struct task *t, u64 ts)
+{
+	const struct dlb_task_metrics *p = &t->pub;
+
+	if (task_cbs(m, t) && t->cbs.valid)
+		return;
+	if (t->rtapp && p->param_src != DLB_PARAM_NONE) {
+		t->sched_dl = ts + p->deadline;
+		t->sched_dl_valid = true;
+	} else if (t->pend_rel && t->pend_dl_valid) {
+		t->sched_dl = t->pend_dl;
+		t->sched_dl_valid = true;
+	} else if (t->last_valid && t->last_dl && p->period) {
+		t->sched_dl = t->last_dl + p->period;
+		t->sched_dl_valid = true;
+		t->predicted = true;
+	}
+}
+
 static int ev_wakeup(struct dlb_metrics *m, const struct dlb_event *ev)
 {
 	bool dl = ev->wake.prio == DLB_PRIO_DL;
-	struct task *t = dl ? task_get(m, ev->wake.pid) : task_find(m, ev->wake.pid);
-	struct dlb_task_metrics *p;
+	struct task *t;
 
 	m->run.wakeups++;
+	if (task_lookup(m, ev->wake.pid, dl, ev->wake.comm, &t))
+		return -1;
 	if (!t)
-		return dl ? -1 : 0;
-	p = &t->pub;
-	if (dl)
-		p->is_dl = true;
+		return 0;
+	task_dl_now(t, dl);
 	task_name(m, t, ev->wake.comm);
 	if (t->cpu >= 0)
 		return 0;
+	cbs_wakeup(m, t, ev->ts);
 	if (!t->in_job) {
 		t->last_wakeup = ev->ts;
 		t->woke_since_done = true;
-		/*
-		 * The job this wake-up releases has not said its deadline yet
-		 * (begin comes when it runs): rt-app's is the wake-up + D, ours
-		 * is the release marker's, or predicted as the last one + P.
-		 */
-		if (t->rtapp && p->param_src != DLB_PARAM_NONE) {
-			t->sched_dl = ev->ts + p->deadline;
-			t->sched_dl_valid = true;
-		} else if (t->pend_rel && t->pend_dl_valid) {
-			t->sched_dl = t->pend_dl;
-			t->sched_dl_valid = true;
-		} else if (t->last_valid && t->last_dl && p->period) {
-			t->sched_dl = t->last_dl + p->period;
-			t->sched_dl_valid = true;
-			t->predicted = true;
-		}
+		wakeup_deadline(m, t, ev->ts);
 	}
 	return task_set_ready(m, t, true);
 }
@@ -949,8 +1242,7 @@ static int ev_migrate(struct dlb_metrics *m, const struct dlb_event *ev)
 
 	if (!t)
 		return dl ? -1 : 0;
-	if (dl)
-		t->pub.is_dl = true;
+	task_dl_now(t, dl);
 	if (!t->pub.is_dl)
 		return 0;
 	task_name(m, t, ev->mig.comm);
@@ -978,6 +1270,7 @@ static void ev_dl(struct dlb_metrics *m, const struct dlb_event *ev)
 	if (!t)
 		return;
 	m->dirty = true;
+	m->explicit_dl = true;
 	if (ev->type == DLB_EV_THROTTLE) {
 		t->pub.throttles++;
 		t->throttled = true;
@@ -995,6 +1288,7 @@ static void ev_exit(struct dlb_metrics *m, const struct dlb_event *ev)
 
 	if (!t)
 		return;
+	cbs_stop(m, t, ev->ts);
 	task_set_ready(m, t, false);
 	t->cpu = -1;
 }
@@ -1015,6 +1309,7 @@ static void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struc
 	if (c->known) {
 		cpu_account(c, ev->ts, c->curr_pid, c->curr_dl, c->since);
 		if (c->curr && c->curr != t && c->curr->cpu == ev->cpu) {
+			cbs_stop(m, c->curr, ev->ts);
 			c->curr->pub.cpu_time += ev->ts - c->curr->run_since;
 			c->curr->cpu = -1;
 		}
@@ -1023,8 +1318,10 @@ static void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struc
 		c->curr = t;
 		c->since = ev->ts;
 	}
-	if (t->cpu >= 0)
+	if (t->cpu >= 0) {
+		cbs_stop(m, t, ev->ts);
 		t->pub.cpu_time += ev->ts - t->run_since;
+	}
 	task_runs_on(m, t, ev->cpu, ev->ts);
 	m->dirty = true;
 }
@@ -1083,6 +1380,9 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 	case DLB_EV_EXIT:
 		ev_exit(m, ev);
 		return 0;
+	case DLB_EV_RUNTIME:
+		ev_runtime(m, ev);
+		return 0;
 	case DLB_EV_LOST:
 		dlb_metrics_flag(m, DLB_Q_LOST_EVENTS, ev->lost.count ? ev->lost.count : 1,
 				 "CPU %d lost events at %llu ns", ev->cpu,
@@ -1100,6 +1400,32 @@ static int cmp_task(const void *a, const void *b)
 	const struct task *x = *(struct task *const *)a, *y = *(struct task *const *)b;
 
 	return x->pub.tid < y->pub.tid ? -1 : x->pub.tid > y->pub.tid;
+}
+
+/*
+ * A deadline task whose jobs have no deadline (rt-app 1.0 markers carry
+ * none, and neither the folder nor --params gave its parameters): "0
+ * misses" would be a verdict on nothing.  Say so, naming the first task.
+ */
+static void flag_no_deadline(struct dlb_metrics *m)
+{
+	char who[DLB_NAME_MAX];
+	size_t i;
+
+	for (i = 0; i < m->nr_tasks; i++) {
+		const struct dlb_task_metrics *p = &m->sorted[i]->pub;
+
+		if (!p->is_dl || !p->jobs_no_dl)
+			continue;
+		if (p->name[0])
+			snprintf(who, sizeof(who), "%s", p->name);
+		else
+			snprintf(who, sizeof(who), "%d", p->tid);
+		dlb_metrics_flag(m, DLB_Q_MISSES_NOT_JUDGED, p->jobs_no_dl,
+				 "task %s (tid %d): %llu of %llu jobs without a deadline; give its "
+				 "parameters: -p %s=RUNTIME,DEADLINE,PERIOD", who, p->tid,
+				 (unsigned long long)p->jobs_no_dl, (unsigned long long)p->jobs, who);
+	}
 }
 
 void dlb_metrics_finish(struct dlb_metrics *m)
@@ -1142,6 +1468,7 @@ void dlb_metrics_finish(struct dlb_metrics *m)
 	}
 	qsort(m->sorted, n, sizeof(*m->sorted), cmp_task);
 	m->run.jobs_open_at_end = open;
+	flag_no_deadline(m);
 	if (!m->run.events)
 		dlb_metrics_flag(m, DLB_Q_NO_EVENTS, 1, "not one event in the trace");
 	if (m->run.events && !m->run.switches)
@@ -1206,5 +1533,6 @@ void dlb_metrics_free(struct dlb_metrics *m)
 	free(m->sorted);
 	free(m->cpus);
 	free(m->waiting);
+	free(m->elig);
 	free(m);
 }

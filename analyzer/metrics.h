@@ -36,9 +36,12 @@ enum dlb_param_src {
 /* Where a job's release and deadline came from. */
 enum dlb_rel_src {
 	DLB_REL_MARKER,		/* rel=/dl= of our markers */
-	DLB_REL_WAKEUP,		/* rt-app markers: the wake-up before begin, + D */
-	DLB_REL_PERIOD,		/* rt-app markers, no wake-up: previous release + P */
+	DLB_REL_WAKEUP,		/* rt-app markers: the wake-up before begin */
+	DLB_REL_PERIOD,		/* rt-app markers: previous release + P (rt-app's timer) */
 	DLB_REL_BEGIN,		/* nothing better: the begin marker itself */
+	DLB_REL_CLOCK_REF,	/* rt-app markers, first job: rt-app's zero time */
+	DLB_REL_LATE_END,	/* rt-app markers: the previous job's end (a late job
+				 * re-arms rt-app's timer from its end) */
 };
 
 /* One finished job, handed to the job callback (a jobs.csv row). */
@@ -78,7 +81,7 @@ struct dlb_task_metrics {
 	struct dlb_stat lateness, response, wakeup_lat, exec;
 	u64 overruns, overrun_last, overrun_max;
 	u64 throttles;			/* dl_throttle events */
-	u64 throttles_inferred;		/* switched out runnable with runtime used up */
+	u64 throttles_inferred;		/* of its CBS replayed from the trace (cbs.h) */
 	u64 migrations, migrated_jobs;
 	struct dlb_stat mig_delay;	/* migration -> running on the destination */
 	struct dlb_stat exec_migrated, exec_unmigrated;
@@ -114,6 +117,7 @@ struct dlb_cpu_metrics {
 	X(NO_SCHED_SWITCH,	"no_sched_switch",	1, "no sched_switch events: execution time, migrations and inversion unknown") \
 	X(NO_EVENTS,		"no_events",		1, "the trace holds no events")	\
 	X(RUN_INCOMPLETE,	"run_incomplete",	1, "the generator says its run did not complete") \
+	X(MISSES_NOT_JUDGED,	"misses_not_judged",	1, "jobs of deadline tasks have no known deadline: their misses were not judged") \
 	X(SCHEDSTAT_DISAGREE,	"schedstat_disagree",	0, "the kernel's schedstats disagree with the trace") \
 	X(CLOCK_HEADER,		"clock_header",		0, "the trace file's header names another clock than the generator used")
 

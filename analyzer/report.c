@@ -76,7 +76,8 @@ void dlb_report_auto_notes(struct dlb_report_info *ri, const struct dlb_metrics 
 			continue;
 		if (t->rel_inferred)
 			dlb_report_note(ri, "task %s (tid %d): %s markers carry no release; %llu "
-					"releases inferred (from wake-ups), deadline = release + D (D %s)",
+					"releases inferred as rt-app's timer sets them, deadline = "
+					"release + D (D %s)",
 					t->name, t->tid, dialect_str(t->dialect),
 					(unsigned long long)t->rel_inferred,
 					param_src_str(t->param_src));
@@ -465,6 +466,15 @@ static void txt_header(FILE *f, const struct dlb_metrics *m, const struct dlb_re
 	fprintf(f, "# times in us; lateness = end - deadline; response = end - release\n");
 }
 
+/* Misses, or "-" when none of the task's jobs had a deadline to miss (not judged). */
+static void put_misses(FILE *f, const struct dlb_task_metrics *t)
+{
+	if (t->jobs && t->jobs_no_dl == t->jobs)
+		fprintf(f, " %6s", "-");
+	else
+		fprintf(f, " %6llu", (unsigned long long)t->misses);
+}
+
 static void txt_tasks(FILE *f, const struct dlb_metrics *m)
 {
 	size_t i;
@@ -479,8 +489,8 @@ static void txt_tasks(FILE *f, const struct dlb_metrics *m)
 		if (!task_reported(t))
 			continue;
 		dlb_report_task_key(m, i, key, sizeof(key));
-		fprintf(f, "%-16.16s %7d %7llu %6llu", key, t->tid, (unsigned long long)t->jobs,
-			(unsigned long long)t->misses);
+		fprintf(f, "%-16.16s %7d %7llu", key, t->tid, (unsigned long long)t->jobs);
+		put_misses(f, t);
 		put_us(f, 11, t->lateness.count > 0, t->lateness.max);
 		put_pct(f, 11, &t->response, 50);
 		put_pct(f, 11, &t->response, 99);

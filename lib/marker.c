@@ -572,8 +572,15 @@ static int parse_rtapp10(const char *s, const char *end, int writer_tid, struct 
 		m->kind = DLB_MARK_TASK_EXIT;
 		return 1;
 	}
-	if (tok_eq(p, (size_t)(end - p), "starts") ||
-	    tok_eq(p, (size_t)(end - p), "sets zero time") || !eat(&p, end, "executing ")) {
+	if (tok_eq(p, (size_t)(end - p), "starts")) {
+		m->kind = DLB_MARK_TASK_START;
+		return 1;
+	}
+	if (tok_eq(p, (size_t)(end - p), "sets zero time")) {
+		m->kind = DLB_MARK_CLOCK_REF;
+		return 1;
+	}
+	if (!eat(&p, end, "executing ")) {
 		m->kind = DLB_MARK_OTHER;
 		return 1;
 	}
@@ -641,11 +648,15 @@ static int parse_rtapp(const char *s, const char *end, int writer_tid, struct dl
 			m->kind = DLB_MARK_RUN_START;
 		else if (tok_eq(ev->v, ev->vlen, "end"))
 			m->kind = DLB_MARK_RUN_END;
+		else if (tok_eq(ev->v, ev->vlen, "clock_ref"))
+			m->kind = DLB_MARK_CLOCK_REF;
 		return 1;
 	}
 	if (tok_eq(ml.type, ml.tlen, "rtapp_task")) {
 		if (tok_eq(ev->v, ev->vlen, "end"))
 			m->kind = DLB_MARK_TASK_EXIT;
+		else if (start)
+			m->kind = DLB_MARK_TASK_START;
 		return 1;
 	}
 	if (!tok_eq(ml.type, ml.tlen, "rtapp_loop"))

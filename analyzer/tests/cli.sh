@@ -82,7 +82,7 @@ expect_eq "missing file" "$rc $(cat "$T/err")" \
 mkdir "$T/emptydir"
 run "$A" "$T/emptydir"
 expect_eq "folder without a trace" "$rc $(cat "$T/err")" \
-	"2 dlb-analyze: $T/emptydir: no trace.dat or trace.txt in this folder"
+	"2 dlb-analyze: $T/emptydir: no trace in this folder (trace.dat, trace.txt, or another trace file)"
 run "$A" --bogus "$D/miss.txt"
 expect_eq "unknown option" "$rc $(cat "$T/err")" \
 	"2 dlb-analyze: unknown option '--bogus' (try --help)"

@@ -78,6 +78,21 @@ static inline struct dlb_event eb_mark(u64 ts_us, int cpu, int pid, const char *
 	return e;
 }
 
+/* sched_stat_runtime: the kernel charged @pid @runtime_us. */
+static inline struct dlb_event eb_runtime(u64 ts_us, int cpu, int pid, u64 runtime_us)
+{
+	struct dlb_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts_us * US;
+	e.cpu = cpu;
+	e.pid = pid;
+	e.type = DLB_EV_RUNTIME;
+	e.rt.pid = pid;
+	e.rt.runtime = runtime_us * US;
+	return e;
+}
+
 static inline struct dlb_event eb_lost(u64 ts_us, int cpu, u64 count)
 {
 	struct dlb_event e;

@@ -6,7 +6,7 @@
 # shutdown), no misses, releases inferred from wake-ups; the trace.dat and
 # its `trace-cmd report -N` text give the same job counts.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 12
+plan 16
 if [ ! -f "$F/rtapp10.dat" ]; then
 	skip_rest "fixture analyzer/tests/fixtures/rtapp10.dat not in this tree"
 	exit 0
@@ -51,6 +51,18 @@ tail -n 3 "$F/rtapp10.log/rt-dl_b-1.log" >>"$T/run/rt-dl_b-1.log"
 run "$A" -q "${P[@]}" "$T/run"
 expect_eq "rt-app folder: a log with more jobs than the trace: exit 4" "$rc $(cat "$T/err")" \
 	"4 dlb-analyze: incomplete data: missing_jobs (task dl_b (tid 16396): 51 jobs in the trace, 53 in its log)"
+
+# without parameters rt-app 1.0's jobs have no deadline: misses not judged,
+# which the table, report.json and the verdict say (not "0 misses, ok")
+run "$A" -o "$T/nop" "$F/rtapp10.dat"
+expect_eq "no -p: exit 4, misses_not_judged named" "$rc $(cat "$T/err")" \
+	"4 dlb-analyze: incomplete data: misses_not_judged (task dl_a (tid 16395): 101 of 101 jobs without a deadline; give its parameters: -p dl_a=RUNTIME,DEADLINE,PERIOD)"
+expect_eq "no -p: the table's misses column says '-', not 0" \
+	"$(awk '$1 == "dl_a" || $1 == "dl_b" { printf "%s ", $4 }' "$T/out")" "- - "
+check "no -p: report.json flags misses_not_judged, data not complete" grep -q \
+	'"name": "misses_not_judged"' "$T/nop/report.json"
+run "$A" -q -m -1 "$F/rtapp10.dat"
+expect_eq "no -p, -m -1 (no miss verdict asked): exit 0" "$rc $(cat "$T/err")" "0 "
 
 # a recording that lost events (a stray trace_pipe_raw reader)
 run "$A" -q -m -1 "$F/lost.dat"

@@ -55,8 +55,9 @@ static s64 pct(const struct dlb_stat *s, double p)
  * One CPU.  Job 0 (rel 0, dl 10 ms) is preempted by a non-DL task from 1010
  * to 9010 µs (8 ms of inversion), runs 3 ms in all (1 ms overrun of its
  * 2 ms runtime) and ends at 11010 µs: 1010 µs late.  Job 1 wakes at
- * 20000 (deadline predicted 10 ms + 10 ms: wrong, it is 30 ms), waits 5 µs on an idle
- * CPU, runs 1 ms and meets its deadline.
+ * 20000 (its CBS, replayed: deadline 10 ms passed, so a new one, 30 ms; not
+ * the 10 + 10 ms a prediction from the last job would say), waits 5 µs on
+ * an idle CPU, runs 1 ms and meets its deadline.
  */
 static void test_miss_overrun_inversion(void **state)
 {
@@ -100,9 +101,9 @@ static void test_miss_overrun_inversion(void **state)
 	assert_int_equal(t->preemptions, 1);
 	assert_int_equal(t->throttles_inferred, 0);
 	assert_int_equal(t->inversion_ns, 8005 * US);
-	/* job 1 came a period late: the deadline predicted at its wake-up (20 ms) was wrong */
-	assert_int_equal(t->dl_predicted, 1);
-	assert_int_equal(t->dl_mispredicted, 1);
+	/* the waiting deadline is the replayed CBS's: nothing predicted */
+	assert_int_equal(t->dl_predicted, 0);
+	assert_int_equal(t->dl_mispredicted, 0);
 	assert_int_equal(t->switches_in, 3);
 	assert_int_equal(t->cpu_time, (11010 - 0 - 8000 + 1015) * US);
 	r = dlb_metrics_run(m);
@@ -166,7 +167,7 @@ static void test_migration(void **state)
 	assert_int_equal(jobs[0].cpu_end, 1);
 	assert_int_equal(jobs[1].migrations, 0);
 	assert_int_equal(t->overruns, 0);
-	assert_int_equal(t->dl_predicted, 1);
+	assert_int_equal(t->dl_predicted, 0);	/* the replayed CBS's deadline */
 	assert_int_equal(t->dl_mispredicted, 0);
 	assert_int_equal(dlb_metrics_nr_cpus(m), 2);
 	c0 = dlb_metrics_cpu(m, 0);
@@ -230,9 +231,10 @@ static void test_inversion_gedf(void **state)
 
 /*
  * A job uses its 1 ms runtime and is switched out runnable: throttled
- * until its deadline (5 ms), not inverted meanwhile although the CPU
- * idles; after the replenishment (deadline 5 + 10 ms) it waits 200 µs
- * on the idle CPU: that is inversion.
+ * until the replenishment timer, at deadline - D + P = 10 ms (mainline's
+ * dl_next_period; D = 5, P = 10 ms), not inverted meanwhile although the
+ * CPU idles; replenished (deadline 15 ms), it waits 200 µs on the idle
+ * CPU: that is inversion.
  */
 static void test_throttle(void **state)
 {
@@ -242,9 +244,9 @@ static void test_throttle(void **state)
 			"runtime=1000000 deadline=5000000 period=10000000"),
 		eb_mark(0, 0, 100, "dlb_job: tid=100 job=0 event=begin rel=0 dl=5000000"),
 		eb_switch(1000, 0, 100, R, 0, 0, 120),
-		eb_switch(5200, 0, 0, 120, 0, 100, R),
-		eb_mark(5300, 0, 100, "dlb_job: tid=100 job=0 event=end"),
-		eb_switch(5300, 0, 100, R, 1, 0, 120),
+		eb_switch(10200, 0, 0, 120, 0, 100, R),
+		eb_mark(10300, 0, 100, "dlb_job: tid=100 job=0 event=end"),
+		eb_switch(10300, 0, 100, R, 1, 0, 120),
 	};
 	struct dlb_metrics *m = mk();
 	const struct dlb_task_metrics *t;
@@ -258,7 +260,89 @@ static void test_throttle(void **state)
 	assert_int_equal(t->exec.max, 1100 * US);
 	assert_int_equal(t->overrun_max, 100 * US);
 	assert_int_equal(t->misses, 1);
-	assert_int_equal(t->lateness.max, 300 * US);
+	assert_int_equal(t->lateness.max, 5300 * US);
+	dlb_metrics_free(m);
+}
+
+/*
+ * The CBS budget is the kernel's, per period and carried across periods,
+ * not the job's; and it is what the kernel charged (sched_stat_runtime),
+ * not the time between switches.  A greedy task (Q 2 ms, D = P = 10 ms)
+ * on one CPU, one job: it runs 0..3000 (the kernel notices the exhausted
+ * budget at a tick: 1 ms overrun), throttled until 10000 (deadline - D +
+ * P), replenished there with 2 - 1 = 1 ms and deadline 20 ms; it runs
+ * 10000..10600 but the kernel charges it 1000 µs (from a stale rq clock),
+ * so it is throttled again, not preempted, until 20000; then it runs and
+ * ends.  The CPU idles meanwhile: no inversion, the task was not ready.
+ * (Before: the throttles were guessed from the job's execution time
+ * against the job's deadline, the second one was taken for a preemption,
+ * and the 9.4 ms until 20000 counted as inversion.)
+ */
+static void test_throttle_cbs(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(0, 0, 100, "dlb_task: tid=100 name=g policy=deadline prio=0 "
+			"runtime=2000000 deadline=10000000 period=10000000"),
+		eb_wake(0, 0, 100, R),
+		eb_switch(0, 0, 0, 120, 0, 100, R),
+		eb_mark(0, 0, 100, "dlb_job: tid=100 job=0 event=begin rel=0 dl=10000000"),
+		eb_runtime(3000, 0, 100, 3000),
+		eb_switch(3000, 0, 100, R, 0, 0, 120),
+		eb_switch(10000, 0, 0, 120, 0, 100, R),
+		eb_runtime(10600, 0, 100, 1000),
+		eb_switch(10600, 0, 100, R, 0, 0, 120),
+		eb_switch(20000, 0, 0, 120, 0, 100, R),
+		eb_runtime(21000, 0, 100, 1000),
+		eb_mark(21000, 0, 100, "dlb_job: tid=100 job=0 event=end"),
+		eb_switch(21000, 0, 100, R, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_task_metrics *t;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	t = dlb_metrics_task(m, 0);
+	assert_int_equal(t->throttles_inferred, 2);
+	assert_int_equal(t->preemptions, 0);
+	assert_int_equal(t->inversion_ns, 0);
+	assert_int_equal(dlb_metrics_run(m)->inversion_ns, 0);
+	assert_int_equal(t->misses, 1);
+	assert_int_equal(t->exec.max, 4600 * US);
+	dlb_metrics_free(m);
+}
+
+/*
+ * G-EDF owes a free CPU to the earliest waiting job only.  Two CPUs: CPU 0
+ * runs A (dl 10 ms), CPU 1 a fair task; B (dl 12 ms) and C (dl 14 ms) wake
+ * at 1000 and wait until 1500: B is inverted (it should have CPU 1), C is
+ * not (A and B come first: two jobs for two CPUs).  Then B runs on CPU 1
+ * and C waits behind A and B: no inversion.
+ */
+static void test_inversion_rank(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 0, 0, 120, 0, 101, R),
+		eb_mark(0, 0, 101, "dlb_job: tid=101 job=0 event=begin rel=0 dl=10000000"),
+		eb_switch(0, 1, 0, 120, 0, 200, 120),
+		eb_mark(1000, 0, 101, "dlb_job: tid=102 job=0 event=release rel=1000000 dl=12000000"),
+		eb_wake(1000, 0, 102, R),
+		eb_mark(1000, 0, 101, "dlb_job: tid=103 job=0 event=release rel=1000000 dl=14000000"),
+		eb_wake(1000, 0, 103, R),
+		eb_switch(1500, 1, 200, 120, 0, 102, R),
+		eb_mark(1500, 1, 102, "dlb_job: tid=102 job=0 event=begin rel=1000000 dl=12000000"),
+		eb_mark(2000, 1, 102, "dlb_job: tid=102 job=0 event=end"),
+		eb_switch(2000, 1, 102, R, 1, 103, R),
+		eb_mark(2000, 1, 103, "dlb_job: tid=103 job=0 event=begin rel=1000000 dl=14000000"),
+		eb_mark(2500, 1, 103, "dlb_job: tid=103 job=0 event=end"),
+	};
+	struct dlb_metrics *m = mk();
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	assert_int_equal(dlb_metrics_task_by_tid(m, 102)->inversion_ns, 500 * US);
+	assert_int_equal(dlb_metrics_task_by_tid(m, 103)->inversion_ns, 0);
+	assert_int_equal(dlb_metrics_run(m)->inversion_ns, 500 * US);
+	assert_int_equal(dlb_metrics_run(m)->inversion_sum_ns, 500 * US);
 	dlb_metrics_free(m);
 }
 
@@ -441,6 +525,151 @@ static void test_rtapp10(void **state)
 	dlb_metrics_free(m);
 }
 
+/*
+ * rt-app 1.0 re-arms its timer from a late job's end (src/rt-app.c, timer
+ * event, relative mode).  Zero time at 0, P = D = 10 ms.  Job 0 (released
+ * at the zero time) works until 12000 µs: late, no sleep; job 1 is released
+ * at that end (not at 10000: rt-app never released a job there), works
+ * 3 ms and sleeps until 22000, its timer's expiry (the wake-up at 22030 is
+ * 30 µs of latency).  Job 2 ends at 24000.  The first job's name comes only
+ * with its end: parameters given by name still give it a deadline.
+ */
+static void test_rtapp10_late_rearm(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(0, 0, 100, "[0] sets zero time"),
+		eb_mark(50, 0, 100, "[0] starts"),
+		eb_mark(100, 0, 100, "[0] begins loop 0 phase 0 step 0"),
+		eb_switch(6000, 0, 100, 120, 0, 0, 120),
+		eb_wake(6001, 0, 100, 120),	/* a CFS sleep before sched_setattr */
+		eb_switch(6002, 0, 0, 120, 0, 100, R),
+		eb_mark(12000, 0, 100, "[0] end loop 0 phase 0 step 0"),
+		eb_mark(12001, 0, 100, "[0] begins loop 1 phase 0 step 0"),
+		eb_switch(15001, 0, 100, R, 1, 0, 120),
+		eb_wake(22030, 0, 100, R),
+		eb_switch(22031, 0, 0, 120, 0, 100, R),
+		eb_mark(22032, 0, 100, "[0] end loop 1 phase 0 step 0"),
+		eb_mark(22033, 0, 100, "[0] begins loop 2 phase 0 step 0"),
+		eb_switch(24000, 0, 100, R, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_task_metrics *t;
+	int i;
+
+	(void)state;
+	evs[3].sw.prev_comm[0] = '\0';
+	for (i = 4; i < (int)(sizeof(evs) / sizeof(evs[0])); i++) {
+		if (evs[i].type == DLB_EV_SWITCH)
+			snprintf(evs[i].sw.prev_pid == 100 ? evs[i].sw.prev_comm :
+				 evs[i].sw.next_comm, DLB_COMM_LEN, "dl_a");
+		if (evs[i].type == DLB_EV_WAKEUP)
+			snprintf(evs[i].wake.comm, DLB_COMM_LEN, "dl_a");
+	}
+	assert_int_equal(dlb_metrics_set_params_by_name(m, "dl_a", 2000 * US, 10000 * US,
+							10000 * US), 0);
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	t = dlb_metrics_task(m, 0);
+	assert_int_equal(t->jobs, 3);
+	assert_int_equal(t->jobs_no_dl, 0);
+	assert_int_equal(jobs[0].rel_src, DLB_REL_CLOCK_REF);
+	assert_int_equal(jobs[0].rel, 0);
+	assert_int_equal(jobs[0].end, 12000 * US);
+	assert_true(jobs[0].dl_known);
+	assert_int_equal(jobs[0].lateness, 2000 * US);
+	assert_int_equal(jobs[1].rel_src, DLB_REL_LATE_END);
+	assert_int_equal(jobs[1].rel, 12000 * US);
+	assert_int_equal(jobs[1].lateness, -6999 * US);
+	assert_false(jobs[1].miss);
+	assert_int_equal(jobs[2].rel_src, DLB_REL_PERIOD);
+	assert_int_equal(jobs[2].rel, 22000 * US);
+	assert_int_equal(jobs[2].wakeup_lat, 33 * US);
+	assert_int_equal(t->misses, 1);
+	assert_int_equal(t->lateness.max, 2000 * US);
+	assert_int_equal(dlb_metrics_run(m)->quality[DLB_Q_MISSES_NOT_JUDGED].count, 0);
+	dlb_metrics_free(m);
+}
+
+/*
+ * Release guesses that cannot be rt-app's timer are dropped for the
+ * wake-up: a thread that sleeps after its start marker (rt-app's "delay")
+ * is first released when it wakes; a wake-up before r + P (the timer
+ * cannot expire early), or a period or more after it (not a timer of
+ * period P), is the release.  P = D = 10 ms, no zero time in the trace.
+ */
+static void test_rtapp10_wakeup_guards(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(0, 0, 100, "[0] starts"),
+		eb_switch(1, 0, 100, R, 1, 0, 120),
+		eb_wake(5000, 0, 100, R),		/* delay ends */
+		eb_switch(5001, 0, 0, 120, 0, 100, R),
+		eb_mark(5002, 0, 100, "[0] begins loop 0 phase 0 step 0"),
+		eb_switch(6000, 0, 100, R, 1, 0, 120),
+		eb_wake(14990, 0, 100, R),		/* before 5000 + P */
+		eb_switch(14991, 0, 0, 120, 0, 100, R),
+		eb_mark(14992, 0, 100, "[0] end loop 0 phase 0 step 0"),
+		eb_mark(14993, 0, 100, "[0] begins loop 1 phase 0 step 0"),
+		eb_switch(16000, 0, 100, R, 1, 0, 120),
+		eb_wake(40000, 0, 100, R),		/* 15 ms after 14990 + P */
+		eb_switch(40001, 0, 0, 120, 0, 100, R),
+		eb_mark(40002, 0, 100, "[0] end loop 1 phase 0 step 0"),
+		eb_mark(40003, 0, 100, "[0] begins loop 2 phase 0 step 0"),
+		eb_switch(41000, 0, 100, R, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+
+	(void)state;
+	assert_int_equal(dlb_metrics_set_params(m, 100, "dl_a", 2000 * US, 10000 * US, 10000 * US),
+			 0);
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	assert_int_equal(nr_jobs, 3);
+	assert_int_equal(jobs[0].rel_src, DLB_REL_WAKEUP);
+	assert_int_equal(jobs[0].rel, 5000 * US);
+	assert_int_equal(jobs[1].rel_src, DLB_REL_WAKEUP);
+	assert_int_equal(jobs[1].rel, 14990 * US);
+	assert_int_equal(jobs[2].rel_src, DLB_REL_WAKEUP);
+	assert_int_equal(jobs[2].rel, 40000 * US);
+	assert_int_equal(dlb_metrics_task(m, 0)->misses, 0);
+	dlb_metrics_free(m);
+}
+
+/*
+ * rt-app 1.0 without parameters: its DL threads' jobs have no deadline,
+ * so "0 misses" would judge nothing: misses_not_judged (incomplete) names
+ * the task and how to give its parameters.  A SCHED_OTHER rt-app thread
+ * has no deadline to miss: not counted.
+ */
+static void test_rtapp10_no_params(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 0, 0, 120, 0, 100, R),
+		eb_mark(1, 0, 100, "[0] begins loop 0 phase 0 step 0"),
+		eb_switch(1001, 0, 100, R, 1, 200, 120),
+		eb_mark(1002, 0, 200, "[1] begins loop 0 phase 0 step 0"),
+		eb_switch(2002, 0, 200, 120, 1, 0, 120),
+		eb_wake(10000, 0, 100, R),
+		eb_switch(10004, 0, 0, 120, 0, 100, R),
+		eb_mark(10005, 0, 100, "[0] end loop 0 phase 0 step 0"),
+		eb_mark(10006, 0, 100, "[0] begins loop 1 phase 0 step 0"),
+		eb_switch(11006, 0, 100, R, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+	const struct dlb_run_metrics *r;
+
+	(void)state;
+	snprintf(evs[0].sw.next_comm, DLB_COMM_LEN, "dl_a");
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	r = dlb_metrics_run(m);
+	assert_int_equal(r->jobs, 3);	/* 2 of dl_a, 1 of the SCHED_OTHER thread */
+	assert_int_equal(r->misses, 0);
+	assert_int_equal(dlb_quality_severity(DLB_Q_MISSES_NOT_JUDGED), 1);
+	assert_int_equal(r->quality[DLB_Q_MISSES_NOT_JUDGED].count, 2);
+	assert_string_equal(r->quality[DLB_Q_MISSES_NOT_JUDGED].detail,
+			    "task dl_a (tid 100): 2 of 2 jobs without a deadline; give its "
+			    "parameters: -p dl_a=RUNTIME,DEADLINE,PERIOD");
+	dlb_metrics_free(m);
+}
+
 /* Upstream rt-app: parameters from rtapp_attrs, jobs from rtapp_loop start/end. */
 static void test_rtapp_upstream(void **state)
 {
@@ -486,12 +715,17 @@ int main(void)
 		cmocka_unit_test(test_migration),
 		cmocka_unit_test(test_inversion_gedf),
 		cmocka_unit_test(test_throttle),
+		cmocka_unit_test(test_throttle_cbs),
+		cmocka_unit_test(test_inversion_rank),
 		cmocka_unit_test(test_lost_events),
 		cmocka_unit_test(test_job_without_deadline),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_no_sched_switch),
 		cmocka_unit_test(test_unmatched_and_clock),
 		cmocka_unit_test(test_rtapp10),
+		cmocka_unit_test(test_rtapp10_late_rearm),
+		cmocka_unit_test(test_rtapp10_wakeup_guards),
+		cmocka_unit_test(test_rtapp10_no_params),
 		cmocka_unit_test(test_rtapp_upstream),
 	};
 

@@ -49,6 +49,9 @@ enum dlb_marker_kind {
 	DLB_MARK_JOB_BEGIN,
 	DLB_MARK_JOB_END,
 	DLB_MARK_TASK_EXIT,		/* rt-app "[0] exiting", rtapp_main exit */
+	DLB_MARK_TASK_START,		/* rt-app "[1] starts", rtapp_task start: its loop follows */
+	DLB_MARK_CLOCK_REF,		/* rt-app "[0] sets zero time", rtapp_main clock_ref:
+					 * the instant its timers count from */
 	DLB_MARK_OTHER,			/* a recognised marker with no job meaning */
 };
 

@@ -213,8 +213,8 @@ static const struct {
 	{ "main creates threads", DLB_MARK_RUN_START, -1, -1, -1, -1 },
 	{ "main shutdown\n", DLB_MARK_OTHER, -1, -1, -1, -1 },
 	{ "main ends", DLB_MARK_RUN_END, -1, -1, -1, -1 },
-	{ "[0] sets zero time", DLB_MARK_OTHER, 0, -1, -1, -1 },
-	{ "[1] starts", DLB_MARK_OTHER, 1, -1, -1, -1 },
+	{ "[0] sets zero time", DLB_MARK_CLOCK_REF, 0, -1, -1, -1 },
+	{ "[1] starts", DLB_MARK_TASK_START, 1, -1, -1, -1 },
 	{ "[0] begins loop 3 phase 1 step 12", DLB_MARK_JOB_BEGIN, 0, 3, 1, 12 },
 	{ "[0] executing 2", DLB_MARK_OTHER, 0, -1, -1, -1 },
 	{ "[12] end loop 3 phase 1 step 12\n", DLB_MARK_JOB_END, 12, 3, 1, 12 },
@@ -252,11 +252,11 @@ static void test_rtapp_upstream(void **state)
 	assert_int_equal(m.dialect, DLB_DIALECT_RTAPP);
 	assert_int_equal(m.kind, DLB_MARK_RUN_START);
 	assert_int_equal(parse("rtapp_main: event=clock_ref data=471324860", 10, &m, &err), 1);
-	assert_int_equal(m.kind, DLB_MARK_OTHER);
+	assert_int_equal(m.kind, DLB_MARK_CLOCK_REF);
 	assert_int_equal(parse("rtapp_main: event=end", 10, &m, &err), 1);
 	assert_int_equal(m.kind, DLB_MARK_RUN_END);
 	assert_int_equal(parse("rtapp_task: event=start", 11, &m, &err), 1);
-	assert_int_equal(m.kind, DLB_MARK_OTHER);
+	assert_int_equal(m.kind, DLB_MARK_TASK_START);
 	assert_int_equal(parse("rtapp_task: event=end", 11, &m, &err), 1);
 	assert_int_equal(m.kind, DLB_MARK_TASK_EXIT);
 	assert_int_equal(m.tid, 11);
