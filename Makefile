@@ -11,6 +11,7 @@
 #   make CROSS_COMPILE=aarch64-linux-gnu-      (or arm-linux-gnueabihf-; see docs/cross.md)
 #   make SANITIZE=address,undefined check
 #   make check-all            what CI runs: check, the sanitizer check, fuzz-smoke (tests/check-all.sh)
+#   make guest-x86_64 guest-aarch64   static guest binaries for qemu runs (docs/guest.md)
 #   make V=1                  show the commands
 
 CROSS_COMPILE	?=
@@ -38,9 +39,22 @@ else
 BUILD		?= build
 endif
 
+# STATIC=1: the guest binaries (guest/build.mk: make guest-x86_64, guest-aarch64),
+# static and without libtracecmd, which Debian ships without a static library:
+# the guest records text from tracefs.
+STATIC		?=
+ifeq ($(STATIC),1)
+PKGS		:= libtraceevent libtracefs json-c
+PKG_STATIC	:= --static
+STATIC_LDFLAGS	:= -static
+ifneq ($(SANITIZE),)
+$(error STATIC=1 builds the guest binaries, without sanitizers: drop SANITIZE)
+endif
+else
 PKGS		:= libtracecmd libtraceevent libtracefs json-c
+endif
 PKG_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS	:= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+PKG_LIBS	:= $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs $(PKGS) 2>/dev/null)
 ifeq ($(filter deps clean distclean help,$(MAKECMDGOALS)),)
 ifeq ($(PKG_LIBS),)
 $(error pkg-config cannot find $(PKGS): run tools/deps.sh (as root it installs them))
@@ -67,9 +81,11 @@ CFLAGS		?= $(OPT) -g
 ALL_CFLAGS	:= -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) -fno-strict-aliasing
 ALL_CPPFLAGS	:= -Iinclude -D_GNU_SOURCE -DDLB_VERSION='"$(VERSION)"' $(CROSS_CPPFLAGS) \
 		   $(PKG_CFLAGS) $(CPPFLAGS)
-ALL_LDFLAGS	:= $(SAN_FLAGS) $(CROSS_LDFLAGS) -Wl,--as-needed $(LDFLAGS)
+ALL_LDFLAGS	:= $(SAN_FLAGS) $(STATIC_LDFLAGS) $(CROSS_LDFLAGS) -Wl,--as-needed $(LDFLAGS)
 LDLIBS_ALL	:= $(PKG_LIBS) -lpthread -lm $(LDLIBS)
 TEST_LIBS	:= $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+# A test linked with these allocates through tests/fault/failalloc.c (fault injection).
+FAILALLOC_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup
 
 ifneq ($(V),1)
 Q		:= @
@@ -89,7 +105,7 @@ DATA		:=	# files installed under DATADIR, with their path
 # make check fails if one of them runs no test: a rename cannot quietly
 # drop a component's tests.
 COMPONENTS	:= lib reference analyzer/input analyzer rt-app workloads recorder \
-		   bench tests tests/contract tests/fault
+		   bench tests tests/contract tests/fault guest
 
 all:
 
@@ -108,7 +124,7 @@ include tests/fuzz/fuzz.mk
 
 # The driver, run.sh, is at the top; installed, it finds beside it
 # (DATADIR) the exit codes it reads and the scripts it runs.
-DATA		+= plots/plot.sh plots/figures.gp farm/lava-nightly.yaml
+DATA		+= plots/plot.sh plots/figures.gp tools/csv.awk tools/csv.sh farm/lava-nightly.yaml
 
 all: $(PROGS)
 
@@ -169,7 +185,7 @@ distclean:
 	rm -rf build build-* 
 
 help:
-	@sed -n '3,13p' Makefile
+	@sed -n '3,14p' Makefile
 
 .PHONY: all check check-all check-cross bench deps install clean distclean help
 .DELETE_ON_ERROR:

@@ -48,7 +48,8 @@ usage: ./run.sh [COMMAND] [ARGS]     (COMMAND --help for its options)
   (none)     install what is missing, build, run the smoke suite on the reference
              backend, and on the kernel backend when this machine can (root,
              SCHED_DEADLINE, tracefs); results/DATE-smoke/, a verdict per workload
-  run        WORKLOAD.json [--backend kernel|reference] [-m CPUS] [--duration S]
+  run        WORKLOAD.json [--backend kernel|reference|qemu] [-m CPUS] [--duration S]
+             [--kernel IMAGE --arch ARCH --append ARGS: qemu, docs/guest.md]
   analyze    DIR|trace.dat|trace.txt: (re-)analyze existing data
   compare    BASE NEW: two result folders or report.json files
   nightly    [--suite NAME] [--baseline DIR] [--junit FILE] [--tap] [--max-duration S]
@@ -56,8 +57,9 @@ usage: ./run.sh [COMMAND] [ARGS]     (COMMAND --help for its options)
   ospert     [--quick] [--plot-only DIR]: the OSPERT 2011 push-structure costs (cpudl,
              cpupri, linear scan) on the reference, 2..1024 CPUs, and miss ratio vs U
              on this kernel; results/ospert-DATE/ (docs/ospert.md)
-  test       install what is missing, build, run every test: make check, the
-             sanitizer check and the short fuzz runs (make check-all)
+  test       install what is missing (qemu and two guest kernels too: tools/deps.sh
+             --qemu), build, run every test: make check, the sanitizer check and the
+             short fuzz runs (make check-all)
   deps       install missing Debian packages (root) or print the command
   help       this text
 
@@ -102,6 +104,7 @@ check_workload() {
 	die "$EXIT_BAD_INPUT" "$cmd: ${msg#dlb-workload: }"
 }
 
+QEMU_KERNEL='' QEMU_ARCH='' QEMU_APPEND=''
 cmd_run() {
 	local wl='' be='' cpus='' dur='' out='' max=0 online
 	while [ $# -gt 0 ]; do
@@ -111,14 +114,21 @@ cmd_run() {
 		-d|--duration)	need_arg run "$@"; dur=$2; shift ;;
 		-o|--output)	need_arg run "$@"; out=$2; shift ;;
 		-M|--max-misses) need_arg run "$@"; max=$2; shift ;;
+		-k|--kernel)	need_arg run "$@"; QEMU_KERNEL=$2; shift ;;
+		-a|--arch)	need_arg run "$@"; QEMU_ARCH=$2; shift ;;
+		-A|--append)	need_arg run "$@"; QEMU_APPEND=$2; shift ;;
 		-h|--help)	cat <<'EOF2'
 usage: ./run.sh run WORKLOAD.json [options]
-One workload, recorded (kernel) or simulated (reference), analyzed, judged and plotted.
+One workload, recorded (kernel, qemu) or simulated (reference), analyzed, judged and
+plotted.
 
-  -b, --backend kernel|reference  default: kernel when possible, else reference
-  -m, --cpus N                    reference: simulated CPUs (default: online CPUs);
-                                  the kernel backend runs on this machine's CPUs
-                                  (pin tasks with "cpus" in the workload)
+  -b, --backend kernel|reference|qemu  default: kernel when possible, else reference
+  -m, --cpus N                    reference: simulated CPUs; qemu: guest CPUs (default:
+                                  online CPUs); the kernel backend runs on this
+                                  machine's CPUs (pin tasks with "cpus" in the workload)
+  -k, --kernel IMAGE              qemu: the kernel image to boot (docs/guest.md)
+  -a, --arch x86_64|arm64         qemu: checked against the image (default: the image's)
+  -A, --append ARGS               qemu: more kernel command line
   -d, --duration S                run length above 0 (e.g. 2s; default: the workload's)
   -o, --output DIR                run folder (default results/DATE-run-NAME)
   -M, --max-misses N|N%           misses allowed before the verdict fails (default 0)
@@ -130,7 +140,10 @@ EOF2
 		shift
 	done
 	[ -n "$wl" ] || die "$EXIT_BAD_INPUT" "run: no workload given (try --help)"
-	case $be in ""|kernel|reference) ;; *) die "$EXIT_BAD_INPUT" "run: --backend: '$be' is not kernel or reference" ;; esac
+	case $be in ""|kernel|reference|qemu) ;; *) die "$EXIT_BAD_INPUT" "run: --backend: '$be' is not kernel, reference or qemu" ;; esac
+	[ "$be" = qemu ] && [ -z "$QEMU_KERNEL" ] && die "$EXIT_BAD_INPUT" "run: --backend qemu needs --kernel IMAGE"
+	[ "$be" != qemu ] && [ -n "$QEMU_KERNEL$QEMU_ARCH$QEMU_APPEND" ] &&
+		die "$EXIT_BAD_INPUT" "run: --kernel, --arch, --append are for --backend qemu"
 	[ -z "$cpus" ] || cpus_ok "$cpus" || die "$EXIT_BAD_INPUT" "run: --cpus: '$cpus' is not a number of CPUs in 1..1024"
 	[ -z "$dur" ] || dur_ok "$dur" || die "$EXIT_BAD_INPUT" "run: --duration: '$dur' is not a duration above 0 (e.g. 2s, 500ms)"
 	limit_ok "$max" || die "$EXIT_BAD_INPUT" "run: --max-misses: '$max' is not N, N% (0..100) or -1"
@@ -156,6 +169,7 @@ EOF2
 	log "run: $be $(basename "$wl") -> $out"
 	one_run "$wl" "$be" "$out" "$cpus" "$dur" ok "$max" "*"
 	[ -r "$out/jobs.csv" ] && [ "${QUIET:-0}" -eq 0 ] && sed -n '/^task/,/^$/p' "$out/report.txt"
+	[ "$be" = qemu ] && log "$(tail -1 "$out/guest-run.log" 2>/dev/null)"
 	# the tool's own message, for the user (the verdict does not read it)
 	case $WHY in "run failed"*) grep -v '^#' "$out/run.log" 2>/dev/null | tail -3 >&2 ;; esac
 	log "$VERDICT: $WHY"
@@ -315,13 +329,17 @@ cmd_test() {
 	case ${1:-} in
 	-h|--help)
 		echo "usage: ./run.sh test"
-		echo "Install what is missing, build, and run every test: make check, the sanitizer"
-		echo "check and the short fuzz runs (tests/check-all.sh, as CI does)."
+		echo "Install what is missing (qemu and two guest kernels too: tools/deps.sh --qemu), build,"
+		echo "run every test: make check, the sanitizer check and the short fuzz runs (as CI does)."
 		return 0 ;;
 	"")	;;
 	*)	die "$EXIT_BAD_INPUT" "test: unknown argument '$1' (try --help)" ;;
 	esac
 	bootstrap
+	# qemu, the arm64 cross toolchain and two Debian kernels for the guest tests;
+	# without them those tests skip, counted
+	"$DLB_SRC/tools/deps.sh" --qemu ||
+		echo "run.sh: guest (qemu) test prerequisites incomplete: those tests skip" >&2
 	exec "$DLB_SRC/tests/check-all.sh"
 }
 

@@ -24,6 +24,26 @@ static struct {
 	char backend[16], clock[16], workload[256];
 } env;
 
+/* The kernel's DL accounting check of the run, referenced by the report info until exit. */
+static struct dlb_summary_dlbw dlbw;
+
+/* summary.json's dl_accounting (kernel runs) into the report: its cpus move with it. */
+static void take_dlbw(struct dlb_summary *s, struct dlb_report_info *ri)
+{
+	if (s->dlbw.status == DLB_DLBW_ABSENT)
+		return;
+	free(dlbw.cpus);
+	dlbw = s->dlbw;
+	s->dlbw.cpus = NULL;
+	s->dlbw.nr_cpus = 0;
+	ri->dlbw = &dlbw;
+	if (dlbw.status == DLB_DLBW_FINDING) {
+		/* the verdict's kernel check (verdict.h): a finding fails the run */
+		ri->kernel_check = "dl_accounting";
+		ri->kernel_finding = dlbw.detail;
+	}
+}
+
 /* Clocks agree if the generator's first logged job lies inside the trace (1 s of slack). */
 #define CLOCK_SLACK_NS	NSEC_PER_SEC
 
@@ -451,6 +471,7 @@ int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_rep
 		ri->clock_from = "summary.json";
 	}
 	ri->workload = env.workload;
+	take_dlbw(s, ri);
 	if (s->cpus > 0)
 		ri->cpus = s->cpus;
 	/* for the verdict: the generator's own account, never its messages */

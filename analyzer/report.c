@@ -116,10 +116,88 @@ void dlb_report_verdict(const struct dlb_metrics *m, const struct dlb_report_inf
 		.baseline_detail = ri->baseline_detail,
 		.kernel_check = ri->kernel_check,
 		.kernel_finding = ri->kernel_finding,
+		.kernel_version = ri->dlbw && ri->dlbw->kernel[0] ? ri->dlbw->kernel : ri->kernel,
 	};
 
 	snprintf(o.watch, sizeof(o.watch), "%s", ri->watch ? ri->watch : "");
 	dlb_verdict_make(m, &o, &in, v);
+}
+
+/* ---- kernel checks (summary.json's dl_accounting) ---- */
+
+static struct json_object *json_dlbw_cpus(const struct dlb_summary_dlbw *d)
+{
+	struct json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < d->nr_cpus; i++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "cpu", json_object_new_int(d->cpus[i].cpu));
+		json_object_object_add(o, "total_bw_before", json_object_new_int64(d->cpus[i].before));
+		json_object_object_add(o, "total_bw_after", json_object_new_int64(d->cpus[i].after));
+		json_object_object_add(o, "total_bw_repaired",
+				       json_object_new_int64(d->cpus[i].repaired));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* "kernel_checks": {"dl_accounting": {...}}, every key present (null when not run). */
+static struct json_object *json_kernel_checks(const struct dlb_report_info *ri)
+{
+	const struct dlb_summary_dlbw *d = ri->dlbw;
+	struct json_object *o = json_object_new_object(), *c = json_object_new_object();
+	bool have = d && d->status != DLB_DLBW_ABSENT;
+	bool numbers = have && d->status != DLB_DLBW_NOT_CHECKED;
+
+#define S(k, v)	json_object_object_add(c, k, have && (v)[0] ? json_object_new_string(v) : NULL)
+#define N(k, v)	json_object_object_add(c, k, numbers ? json_object_new_uint64(v) : NULL)
+	json_object_object_add(c, "status", json_object_new_string(
+		dlb_dlbw_status_str(have ? d->status : DLB_DLBW_ABSENT)));
+	S("detail", d->detail);
+	S("kernel", d->kernel);
+	S("teardown", d->teardown);
+	N("fair_server_bw", d->fair_bw);
+	S("fair_server_source", d->fair_source);
+	N("other_dl_tasks_before", (u64)d->other_tasks_before);
+	N("other_dl_bw_before", d->other_bw_before);
+	N("other_dl_tasks_after", (u64)d->other_tasks_after);
+	N("other_dl_bw_after", d->other_bw_after);
+	N("release_wait_ns", d->release_wait_ns);
+	N("settle_ns", d->settle_ns);
+	S("repair", d->repair);
+	json_object_object_add(c, "cpus", numbers ? json_dlbw_cpus(d) : NULL);
+#undef S
+#undef N
+	json_object_object_add(o, "dl_accounting", c);
+	return o;
+}
+
+/* "# kernel check:" line(s) of report.txt. */
+static void txt_kernel_checks(FILE *f, const struct dlb_report_info *ri)
+{
+	const struct dlb_summary_dlbw *d = ri->dlbw;
+
+	if (!d || d->status == DLB_DLBW_ABSENT)
+		return;
+	switch (d->status) {
+	case DLB_DLBW_OK:
+		fprintf(f, "# kernel check: dl_accounting ok: total_bw %lld before and after on "
+			"every CPU (%s teardown, settled in %.1f ms)\n",
+			d->nr_cpus ? (long long)d->cpus[0].before : 0LL, d->teardown,
+			(double)d->settle_ns / 1e6);
+		break;
+	case DLB_DLBW_FINDING:
+		fprintf(f, "# kernel check: dl_accounting FINDING (kernel %s, %s teardown): %s\n",
+			d->kernel, d->teardown, d->detail);
+		fprintf(f, "# kernel check: dl_accounting %s\n", d->repair[0] ? d->repair :
+			"not repaired");
+		break;
+	default:
+		fprintf(f, "# kernel check: dl_accounting NOT CHECKED: %s\n", d->detail);
+		break;
+	}
 }
 
 int dlb_report_exit(const struct dlb_metrics *m, const struct dlb_report_info *ri,
@@ -381,6 +459,12 @@ static struct json_object *json_verdict(const struct dlb_metrics *m,
 		json_object_array_add(arr, c);
 	}
 	jadd(v, "checks", arr);
+	/* the kernel checks that found a defect in the kernel itself (kernel_checks) */
+	arr = json_object_new_array();
+	if (ri->kernel_finding)
+		json_object_array_add(arr, json_object_new_string(ri->kernel_check ?
+								  ri->kernel_check : "kernel"));
+	jadd(v, "findings", arr);
 	return v;
 }
 
@@ -409,6 +493,7 @@ int dlb_report_json(FILE *f, const struct dlb_metrics *m, const struct dlb_repor
 	for (c = 0; c < ri->nr_notes; c++)
 		json_object_array_add(arr, json_object_new_string(ri->notes[c]));
 	jadd(root, "notes", arr);
+	jadd(root, "kernel_checks", json_kernel_checks(ri));
 	jadd(root, "verdict", json_verdict(m, ri));
 	if (fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 			JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
@@ -560,6 +645,7 @@ int dlb_report_txt(FILE *f, const struct dlb_metrics *m, const struct dlb_report
 	}
 	if (!any)
 		fprintf(f, "# data quality: complete\n");
+	txt_kernel_checks(f, ri);
 	for (q = 0; q < ri->nr_notes; q++)
 		fprintf(f, "# note: %s\n", ri->notes[q]);
 	return ferror(f) ? -1 : 0;

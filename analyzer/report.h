@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "dlbench/error.h"
+#include "dlbench/summary.h"
 #include "metrics.h"
 #include "verdict.h"
 
@@ -57,6 +58,8 @@ struct dlb_report_info {
 	char notes[DLB_REPORT_MAX_NOTES][192];
 	int nr_ops;			/* decision costs (reference run folders) */
 	struct dlb_report_op ops[DLB_REPORT_MAX_OPS];
+	/* the kernel's DL accounting around the run (summary.json), NULL if none */
+	const struct dlb_summary_dlbw *dlbw;
 };
 
 /* Add a note (printf format); silently ignored past DLB_REPORT_MAX_NOTES. */

@@ -221,6 +221,17 @@ static void check_baseline(struct dlb_verdict *v, const struct dlb_verdict_input
 		    in->baseline_exit, d[0] ? ": " : "", d);
 }
 
+/* "kernel finding on VERSION: CHECK: DETAIL" (docs/kernel-findings.md) */
+static const struct dlb_verdict_check *check_kernel(struct dlb_verdict *v,
+						    const struct dlb_verdict_input *in)
+{
+	const char *k = in->kernel_version && in->kernel_version[0] ? in->kernel_version : NULL;
+
+	return add(v, in->kernel_check ? in->kernel_check : "kernel", "fail",
+		   "kernel finding%s%s: %s: %s", k ? " on " : "", k ? k : "",
+		   in->kernel_check ? in->kernel_check : "kernel", in->kernel_finding);
+}
+
 static const struct dlb_verdict_check *find(const struct dlb_verdict *v, const char *name)
 {
 	int i;
@@ -243,10 +254,12 @@ static void decide(struct dlb_verdict *v, int code, const char *reason)
 }
 
 /*
- * The order of precedence: an interrupted run is incomplete whatever else
- * it shows; a suite entry that expects a refusal is judged by admission
- * alone; then an unexpected refusal (the environment), a failed run, a
- * defect found in the kernel itself (its data are whole), incomplete data (numbers from a trace with holes cannot say there was no
+ * The order of precedence: a defect found in the kernel itself (a kernel
+ * check of summary.json) fails the run whatever else it shows, as misses
+ * do: nothing else in the run makes it up; then an interrupted run is
+ * incomplete; a suite entry that expects a refusal is judged by admission
+ * alone; then an unexpected refusal (the environment), a failed run,
+ * incomplete data (numbers from a trace with holes cannot say there was no
  * miss, nor that there was one), misses over the limit, a regression
  * against the baseline.
  */
@@ -263,13 +276,15 @@ void dlb_verdict_make(const struct dlb_metrics *m, const struct dlb_verdict_opts
 		dq = check_quality(v, m, o);
 		mis = check_misses(v, m, o);
 	}
-	kern = in->kernel_finding ? add(v, in->kernel_check ? in->kernel_check : "kernel", "fail",
-					"kernel finding: %s", in->kernel_finding) : NULL;
+	kern = in->kernel_finding ? check_kernel(v, in) : NULL;
 	check_baseline(v, in);
 	base = find(v, "baseline");
 	fail_code = o->run_exit > 0 ? o->run_exit : DLB_EXIT_ENV;
 
-	if (is(run, "incomplete"))
+	if (kern)
+		/* the kernel under test failed, as with misses; the data do not make it up */
+		decide(v, DLB_EXIT_REGRESSION, kern->detail);
+	else if (is(run, "incomplete"))
 		decide(v, DLB_EXIT_INCOMPLETE, run->detail);
 	else if (o->expect == DLB_EXPECT_REFUSED)
 		decide(v, is(adm, "pass") ? DLB_EXIT_OK : is(adm, "fail") ? DLB_EXIT_REGRESSION :
@@ -278,9 +293,6 @@ void dlb_verdict_make(const struct dlb_metrics *m, const struct dlb_verdict_opts
 		decide(v, DLB_EXIT_ENV, adm->detail);
 	else if (is(run, "error"))
 		decide(v, fail_code, run->detail);
-	else if (kern)
-		/* the kernel under test failed, as with misses; the data are whole */
-		decide(v, DLB_EXIT_REGRESSION, kern->detail);
 	else if (!in->have_trace)
 		decide(v, DLB_EXIT_BAD_INPUT, "no trace to judge");
 	else if (is(dq, "incomplete"))

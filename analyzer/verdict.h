@@ -59,6 +59,7 @@ struct dlb_verdict_input {
 	 * else check @kernel_check failed with this detail.
 	 */
 	const char *kernel_check, *kernel_finding;
+	const char *kernel_version;	/* the kernel the finding is about; NULL unknown */
 };
 
 /* One row: a check and what it found ("pass", "fail", "error", "incomplete", "skip"). */

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "dlbench/cli.h"
 
@@ -71,4 +73,31 @@ int dlb_cli_fail(const char *prog, int code, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return code;
+}
+
+void dlb_cli_progress(struct dlb_cli_progress *p, const char *prog, u64 now_ns, u64 end_ns,
+		      bool done)
+{
+	struct timespec ts;
+	u64 wall;
+
+	if (!p->tty)
+		p->tty = isatty(STDERR_FILENO) ? 1 : -1;
+	if (p->tty < 0)
+		return;
+	if (done) {
+		if (p->shown)
+			fputc('\n', stderr);
+		p->shown = false;
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	wall = (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+	if (p->last_ns && wall - p->last_ns < NSEC_PER_SEC)
+		return;
+	p->last_ns = wall;
+	p->shown = true;
+	fprintf(stderr, "\r%s: %.1f of %.1f s simulated (%.0f%%)", prog, (double)now_ns / 1e9,
+		(double)end_ns / 1e9, end_ns ? 100.0 * (double)now_ns / (double)end_ns : 0.0);
+	fflush(stderr);
 }

@@ -60,6 +60,49 @@ static json_object *thread_to_json(const struct dlb_summary_thread *t)
 	return o;
 }
 
+static const char *const dlbw_status_names[] = {
+	[DLB_DLBW_ABSENT] = "absent",
+	[DLB_DLBW_OK] = "ok",
+	[DLB_DLBW_FINDING] = "finding",
+	[DLB_DLBW_NOT_CHECKED] = "not_checked",
+};
+
+const char *dlb_dlbw_status_str(enum dlb_dlbw_status st)
+{
+	return st <= DLB_DLBW_NOT_CHECKED ? dlbw_status_names[st] : "unknown";
+}
+
+static json_object *dlbw_to_json(const struct dlb_summary_dlbw *d)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	size_t i;
+
+	add_str(o, "status", dlb_dlbw_status_str(d->status));
+	add_str(o, "detail", d->detail);
+	add_str(o, "kernel", d->kernel);
+	add_str(o, "teardown", d->teardown);
+	add_u64(o, "fair_server_bw", d->fair_bw);
+	add_str(o, "fair_server_source", d->fair_source);
+	add_int(o, "other_dl_tasks_before", d->other_tasks_before);
+	add_u64(o, "other_dl_bw_before", d->other_bw_before);
+	add_int(o, "other_dl_tasks_after", d->other_tasks_after);
+	add_u64(o, "other_dl_bw_after", d->other_bw_after);
+	add_u64(o, "release_wait_ns", d->release_wait_ns);
+	add_u64(o, "settle_ns", d->settle_ns);
+	add_str(o, "repair", d->repair);
+	for (i = 0; i < d->nr_cpus; i++) {
+		json_object *c = json_object_new_object();
+
+		add_int(c, "cpu", d->cpus[i].cpu);
+		add_int(c, "total_bw_before", d->cpus[i].before);
+		add_int(c, "total_bw_after", d->cpus[i].after);
+		add_int(c, "total_bw_repaired", d->cpus[i].repaired);
+		json_object_array_add(arr, c);
+	}
+	json_object_object_add(o, "cpus", arr);
+	return o;
+}
+
 int dlb_summary_write(const char *path, const struct dlb_summary *s, struct dlb_err *err)
 {
 	json_object *root = json_object_new_object(), *arr = json_object_new_array(), *adm;
@@ -79,6 +122,8 @@ int dlb_summary_write(const char *path, const struct dlb_summary *s, struct dlb_
 			       json_object_new_double(s->calibration_ns));
 	add_u64(root, "start_ns", s->start_ns);
 	add_u64(root, "end_ns", s->end_ns);
+	add_u64(root, "duration_ns", s->duration_ns);
+	add_str(root, "duration_source", s->duration_source);
 	add_str(root, "status", dlb_run_status_str(s->status));
 	adm = json_object_new_object();
 	add_str(adm, "outcome", dlb_admission_str(s->admission));
@@ -88,6 +133,8 @@ int dlb_summary_write(const char *path, const struct dlb_summary *s, struct dlb_
 	for (i = 0; i < s->nr_threads; i++)
 		json_object_array_add(arr, thread_to_json(&s->threads[i]));
 	json_object_object_add(root, "threads", arr);
+	if (s->dlbw.status != DLB_DLBW_ABSENT)
+		json_object_object_add(root, "dl_accounting", dlbw_to_json(&s->dlbw));
 
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE |
 					      JSON_C_TO_STRING_SPACED);
@@ -227,6 +274,74 @@ static int admission_from_json(struct rd *rd, json_object *root, struct dlb_summ
 			   "admitted, refused or not_reached", rd->path, outcome);
 }
 
+static int dlbw_cpu_from_json(struct rd *rd, json_object *o, struct dlb_dlbw_cpu *c)
+{
+	int64_t cpu;
+
+	if (get_i64(rd, o, "cpu", &cpu) || get_i64(rd, o, "total_bw_before", &c->before) ||
+	    get_i64(rd, o, "total_bw_after", &c->after) ||
+	    get_i64(rd, o, "total_bw_repaired", &c->repaired))
+		return -1;
+	c->cpu = (int)cpu;
+	return 0;
+}
+
+/* "dl_accounting": optional; when present every key is required. */
+static int dlbw_from_json(struct rd *rd, json_object *root, struct dlb_summary_dlbw *d)
+{
+	char status[32], where[64];
+	int64_t tb, ta;
+	json_object *o, *arr;
+	size_t i;
+
+	if (!json_object_object_get_ex(root, "dl_accounting", &o))
+		return 0;
+	rd->where = "dl_accounting.";
+	if (!json_object_is_type(o, json_type_object))
+		return dlb_err_set(rd->err, DLB_EXIT_BAD_INPUT, "%s: dl_accounting: expected "
+				   "object", rd->path);
+	if (get_str(rd, o, "status", status, sizeof(status)) ||
+	    get_str(rd, o, "detail", d->detail, sizeof(d->detail)) ||
+	    get_str(rd, o, "kernel", d->kernel, sizeof(d->kernel)) ||
+	    get_str(rd, o, "teardown", d->teardown, sizeof(d->teardown)) ||
+	    get_u64(rd, o, "fair_server_bw", &d->fair_bw) ||
+	    get_str(rd, o, "fair_server_source", d->fair_source, sizeof(d->fair_source)) ||
+	    get_i64(rd, o, "other_dl_tasks_before", &tb) ||
+	    get_u64(rd, o, "other_dl_bw_before", &d->other_bw_before) ||
+	    get_i64(rd, o, "other_dl_tasks_after", &ta) ||
+	    get_u64(rd, o, "other_dl_bw_after", &d->other_bw_after) ||
+	    get_u64(rd, o, "release_wait_ns", &d->release_wait_ns) ||
+	    get_u64(rd, o, "settle_ns", &d->settle_ns) ||
+	    get_str(rd, o, "repair", d->repair, sizeof(d->repair)) ||
+	    !(arr = get(rd, o, "cpus", json_type_array)))
+		return -1;
+	d->other_tasks_before = (int)tb;
+	d->other_tasks_after = (int)ta;
+	for (d->status = DLB_DLBW_OK; d->status <= DLB_DLBW_NOT_CHECKED; d->status++)
+		if (!strcmp(status, dlb_dlbw_status_str(d->status)))
+			break;
+	if (d->status > DLB_DLBW_NOT_CHECKED)
+		return dlb_err_set(rd->err, DLB_EXIT_BAD_INPUT, "%s: dl_accounting.status: '%s' "
+				   "is not ok, finding or not_checked", rd->path, status);
+	d->nr_cpus = json_object_array_length(arr);
+	d->cpus = calloc(d->nr_cpus ? d->nr_cpus : 1, sizeof(*d->cpus));
+	if (!d->cpus)
+		return dlb_err_set(rd->err, DLB_EXIT_INTERNAL, "%s: out of memory", rd->path);
+	for (i = 0; i < d->nr_cpus; i++) {
+		json_object *c = json_object_array_get_idx(arr, i);
+
+		if (!json_object_is_type(c, json_type_object))
+			return dlb_err_set(rd->err, DLB_EXIT_BAD_INPUT, "%s: dl_accounting.cpus[%zu]: "
+					   "expected object", rd->path, i);
+		snprintf(where, sizeof(where), "dl_accounting.cpus[%zu].", i);
+		rd->where = where;
+		if (dlbw_cpu_from_json(rd, c, &d->cpus[i]))
+			return -1;
+	}
+	rd->where = "";
+	return 0;
+}
+
 static int summary_from_json(struct rd *rd, json_object *root, struct dlb_summary *s)
 {
 	json_object *arr, *v;
@@ -253,6 +368,11 @@ static int summary_from_json(struct rd *rd, json_object *root, struct dlb_summar
 	    get_str(rd, root, "cmdline", s->cmdline, sizeof(s->cmdline)) ||
 	    !(arr = get(rd, root, "threads", json_type_array)))
 		return -1;
+	/* optional: older summaries have neither */
+	if (json_object_object_get_ex(root, "duration_source", NULL) &&
+	    (get_u64(rd, root, "duration_ns", &s->duration_ns) ||
+	     get_str(rd, root, "duration_source", s->duration_source, sizeof(s->duration_source))))
+		return -1;
 	s->cpus = (int)cpus;
 	s->calibration_ns = json_object_get_double(v);
 	s->nr_threads = json_object_array_length(arr);
@@ -270,7 +390,8 @@ static int summary_from_json(struct rd *rd, json_object *root, struct dlb_summar
 		if (thread_from_json(rd, t, &s->threads[i]))
 			return -1;
 	}
-	return 0;
+	rd->where = "";
+	return dlbw_from_json(rd, root, &s->dlbw);
 }
 
 int dlb_summary_read(const char *path, struct dlb_summary **out, struct dlb_err *err)
@@ -309,5 +430,6 @@ void dlb_summary_free(struct dlb_summary *s)
 	if (!s)
 		return;
 	free(s->threads);
+	free(s->dlbw.cpus);
 	free(s);
 }

@@ -25,7 +25,7 @@ struct wl_loc_dup {
 };
 
 /*
- * Index @buf.  Returns NULL only when out of memory.  If a key occurs twice
+ * Index @buf (which must outlive the index).  Returns NULL only when out of memory.  If a key occurs twice
  * in one object, @dup is filled for the duplicate that comes first in the
  * file (the caller frees dup->path); else dup->path is NULL.
  */
@@ -41,7 +41,13 @@ int wl_loc_find(const struct wl_loc *loc, const char *path, size_t *key_off, siz
  */
 const char *wl_loc_path_at(const struct wl_loc *loc, size_t off);
 
-/* 1-based line and column (in characters) of byte @off in @buf. */
+/*
+ * 1-based line and column (in characters) of byte @off in @buf (@off past
+ * the end: the end).  wl_loc_pos() counts from the start, for text the
+ * locator has not indexed; wl_loc_pos_of() gives the same answer from the
+ * index in constant time (the loader asks once per task, phase and event).
+ */
 struct wl_pos wl_loc_pos(const char *buf, size_t len, size_t off);
+struct wl_pos wl_loc_pos_of(const struct wl_loc *loc, size_t off);
 
 #endif

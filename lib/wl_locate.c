@@ -12,16 +12,44 @@
 
 #include "wl_local.h"
 
+/*
+ * Every key path of the file ("tasks.t0.dl-runtime", "tasks.t0.cpus[1]"),
+ * in file order.  The paths live in one arena (a path is its parent's path
+ * plus a key, built in place) and are found by a hash table: a malloc and a
+ * sort per key made the index of a 400k-task file cost more than parsing it.
+ */
 struct wl_loc_ent {
-	char *path;
+	size_t path;		/* offset of the path in the arena */
 	size_t key_off;
 	size_t val_off;
 	size_t end;		/* just past the value (or where the text ended) */
 };
 
+/*
+ * Positions are asked for once per task, phase and event: counting lines
+ * from byte 0 each time made loading quadratic in the number of tasks.  The
+ * index keeps the line:col of every WL_LOC_MARK-th byte, so a position costs
+ * at most WL_LOC_MARK bytes of counting, whatever the file's shape (one task
+ * a line, or all of it on one line).
+ */
+#define WL_LOC_MARK_SHIFT	6
+#define WL_LOC_MARK		((size_t)1 << WL_LOC_MARK_SHIFT)
+
+struct wl_loc_slot {
+	size_t ent;		/* entry index + 1, 0: empty */
+	size_t hash;		/* of its path: most probes need no strcmp */
+};
+
 struct wl_loc {
 	struct wl_loc_ent *ent;
 	size_t nr, cap;
+	char *arena;		/* NUL-terminated paths; offset 0 is "", the root */
+	size_t arena_len, arena_cap;
+	struct wl_loc_slot *slot;	/* open addressing by path */
+	size_t slot_mask;
+	const char *buf;
+	size_t len;
+	struct wl_pos *mark;	/* mark[k]: the position of byte k * WL_LOC_MARK */
 };
 
 struct wl_scan {
@@ -31,7 +59,12 @@ struct wl_scan {
 	bool oom;
 };
 
-static void scan_value(struct wl_scan *s, const char *path);
+static void scan_value(struct wl_scan *s, size_t path);
+
+static const char *ent_path(const struct wl_loc *l, size_t idx)
+{
+	return l->arena + l->ent[idx].path;
+}
 
 static void scan_skip_ws(struct wl_scan *s)
 {
@@ -68,47 +101,99 @@ static void utf8_put(char *out, size_t *n, unsigned int cp)
 	}
 }
 
-/* A quoted string at s->i, decoded as json-c decodes keys (BMP escapes). */
-static char *scan_string(struct wl_scan *s)
+/*
+ * Decode the quoted string at s->i into @out (NULL: only count), as json-c
+ * decodes keys (BMP escapes); returns its length and leaves s->i past it.
+ */
+static size_t scan_string_into(struct wl_scan *s, char *out)
 {
-	char q = s->b[s->i++], *out;
-	size_t n = 0;
+	char q = s->b[s->i++], u8[3];
+	size_t n = 0, k, w;
 
-	out = malloc(s->len - s->i + 1);
-	if (!out) {
-		s->oom = true;
-		return NULL;
-	}
 	while (s->i < s->len && s->b[s->i] != q) {
-		char c = s->b[s->i++];
+		char c = s->b[s->i++], d = c;
 		unsigned int cp;
 
-		if (c != '\\' || s->i >= s->len) {
-			out[n++] = c;
-			continue;
-		}
-		c = s->b[s->i++];
-		switch (c) {
-		case 'b': out[n++] = '\b'; break;
-		case 'f': out[n++] = '\f'; break;
-		case 'n': out[n++] = '\n'; break;
-		case 'r': out[n++] = '\r'; break;
-		case 't': out[n++] = '\t'; break;
-		case 'u':
-			if (s->i + 4 <= s->len && sscanf(s->b + s->i, "%4x", &cp) == 1) {
-				s->i += 4;
-				utf8_put(out, &n, cp);
+		if (c == '\\' && s->i < s->len) {
+			switch ((c = s->b[s->i++])) {
+			case 'b': d = '\b'; break;
+			case 'f': d = '\f'; break;
+			case 'n': d = '\n'; break;
+			case 'r': d = '\r'; break;
+			case 't': d = '\t'; break;
+			case 'u':
+				if (s->i + 4 <= s->len && sscanf(s->b + s->i, "%4x", &cp) == 1) {
+					s->i += 4;
+					w = 0;
+					utf8_put(u8, &w, cp);
+					for (k = 0; k < w; k++, n++)
+						if (out)
+							out[n] = u8[k];
+				}
+				continue;
+			default: d = c; break;
 			}
-			break;
-		default: out[n++] = c; break;
 		}
+		if (out)
+			out[n] = d;
+		n++;
 	}
 	s->i++;
-	out[n] = '\0';
-	return out;
+	return n;
 }
 
-static void loc_add(struct wl_scan *s, char *path, size_t key_off, size_t val_off)
+/* Room for @n more bytes in the arena; 0 or -1 (out of memory). */
+static int arena_reserve(struct wl_scan *s, size_t n)
+{
+	struct wl_loc *l = s->loc;
+	size_t cap = l->arena_cap ? l->arena_cap : 4096;
+	char *a;
+
+	if (l->arena_len + n <= l->arena_cap)
+		return 0;
+	while (cap < l->arena_len + n)
+		cap *= 2;
+	a = realloc(l->arena, cap);
+	if (!a) {
+		s->oom = true;
+		return -1;
+	}
+	l->arena = a;
+	l->arena_cap = cap;
+	return 0;
+}
+
+/*
+ * A child path in the arena: @parent's path, then ".key" (the key string at
+ * s->i, decoded) or "[idx]" when @key is false.  Returns its offset; s->oom
+ * on failure.
+ */
+static size_t arena_child(struct wl_scan *s, size_t parent, bool key, unsigned int idx)
+{
+	size_t plen = strlen(s->loc->arena + parent), start = s->i, n, off;
+	char *p;
+
+	n = key ? scan_string_into(s, NULL) : 12;	/* "[4294967295]" */
+	if (arena_reserve(s, plen + n + 2))
+		return 0;
+	off = s->loc->arena_len;
+	p = s->loc->arena + off;
+	memcpy(p, s->loc->arena + parent, plen);
+	p += plen;
+	if (key) {
+		if (plen)
+			*p++ = '.';
+		s->i = start;
+		p += scan_string_into(s, p);
+	} else {
+		p += sprintf(p, "[%u]", idx);
+	}
+	*p++ = '\0';
+	s->loc->arena_len = (size_t)(p - s->loc->arena);
+	return off;
+}
+
+static void loc_add(struct wl_scan *s, size_t path, size_t key_off, size_t val_off)
 {
 	struct wl_loc *l = s->loc;
 
@@ -118,7 +203,6 @@ static void loc_add(struct wl_scan *s, char *path, size_t key_off, size_t val_of
 
 		if (!e) {
 			s->oom = true;
-			free(path);
 			return;
 		}
 		l->ent = e;
@@ -127,17 +211,8 @@ static void loc_add(struct wl_scan *s, char *path, size_t key_off, size_t val_of
 	l->ent[l->nr++] = (struct wl_loc_ent){ path, key_off, val_off, s->len };
 }
 
-static char *path_join(const char *path, const char *key)
-{
-	char *p;
-
-	if (asprintf(&p, "%s%s%s", path, *path ? "." : "", key) < 0)
-		return NULL;
-	return p;
-}
-
 /* The value of the entry just added; record where it ends. */
-static void scan_entry_value(struct wl_scan *s, const char *path)
+static void scan_entry_value(struct wl_scan *s, size_t path)
 {
 	size_t idx = s->loc->nr - 1;
 
@@ -147,12 +222,11 @@ static void scan_entry_value(struct wl_scan *s, const char *path)
 	s->loc->ent[idx].end = s->i < s->len ? s->i : s->len;
 }
 
-static void scan_object(struct wl_scan *s, const char *path)
+static void scan_object(struct wl_scan *s, size_t path)
 {
 	s->i++;
 	while (!s->oom) {
-		size_t key_off, val_off;
-		char *key, *child;
+		size_t key_off, child;
 
 		scan_skip_ws(s);
 		if (s->i >= s->len || s->b[s->i] == '}')
@@ -166,33 +240,26 @@ static void scan_object(struct wl_scan *s, const char *path)
 			return;
 		}
 		key_off = s->i;
-		key = scan_string(s);
-		if (!key)
+		child = arena_child(s, path, true, 0);
+		if (s->oom)
 			return;
 		scan_skip_ws(s);
 		if (s->i < s->len && s->b[s->i] == ':')
 			s->i++;
 		scan_skip_ws(s);
-		val_off = s->i;
-		child = path_join(path, key);
-		free(key);
-		if (!child) {
-			s->oom = true;
-			return;
-		}
-		loc_add(s, child, key_off, val_off);
+		loc_add(s, child, key_off, s->i);
 		scan_entry_value(s, child);
 	}
 	s->i++;
 }
 
-static void scan_array(struct wl_scan *s, const char *path)
+static void scan_array(struct wl_scan *s, size_t path)
 {
 	unsigned int idx = 0;
 
 	s->i++;
 	while (!s->oom) {
-		char *child;
+		size_t child;
 
 		scan_skip_ws(s);
 		if (s->i >= s->len || s->b[s->i] == ']')
@@ -201,19 +268,18 @@ static void scan_array(struct wl_scan *s, const char *path)
 			s->i++;
 			continue;
 		}
-		if (asprintf(&child, "%s[%u]", path, idx++) < 0) {
-			s->oom = true;
+		child = arena_child(s, path, false, idx++);
+		if (s->oom)
 			return;
-		}
 		loc_add(s, child, s->i, s->i);
 		scan_entry_value(s, child);
 	}
 	s->i++;
 }
 
-static void scan_value(struct wl_scan *s, const char *path)
+static void scan_value(struct wl_scan *s, size_t path)
 {
-	char c, *str;
+	char c;
 
 	scan_skip_ws(s);
 	if (s->i >= s->len)
@@ -224,8 +290,7 @@ static void scan_value(struct wl_scan *s, const char *path)
 	} else if (c == '[') {
 		scan_array(s, path);
 	} else if (c == '"' || c == '\'') {
-		str = scan_string(s);
-		free(str);
+		scan_string_into(s, NULL);
 	} else {
 		size_t start = s->i;
 
@@ -242,36 +307,85 @@ static void scan_value(struct wl_scan *s, const char *path)
 	}
 }
 
-static int ent_cmp(const void *a, const void *b)
+static size_t path_hash(const char *p)
 {
-	const struct wl_loc_ent *x = a, *y = b;
-	int r = strcmp(x->path, y->path);
+	size_t h = 14695981039346656037ULL;	/* FNV-1a */
 
-	if (r)
-		return r;
-	return x->key_off < y->key_off ? -1 : x->key_off > y->key_off;
+	while (*p)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
+	return h;
 }
 
-/* After sorting, equal paths are neighbours: the first in file order wins. */
-static int loc_find_dup(struct wl_loc *l, struct wl_loc_dup *dup)
+/* The slot of @path (hashed to @h), or the empty slot where it would go. */
+static size_t loc_slot(const struct wl_loc *l, const char *path, size_t h)
 {
-	size_t i, best = 0;
-	bool found = false;
+	size_t i = h & l->slot_mask;
 
-	for (i = 1; i < l->nr; i++) {
-		if (strcmp(l->ent[i - 1].path, l->ent[i].path))
-			continue;
-		if (!found || l->ent[i].key_off < l->ent[best].key_off) {
-			best = i;
-			found = true;
+	while (l->slot[i].ent &&
+	       (l->slot[i].hash != h || strcmp(ent_path(l, l->slot[i].ent - 1), path)))
+		i = (i + 1) & l->slot_mask;
+	return i;
+}
+
+/*
+ * Index the entries by path, in file order: the first occurrence of a path
+ * is the one found, and the first path met twice is the duplicate the
+ * caller reports (its first and its second key).
+ */
+static int loc_index_paths(struct wl_loc *l, struct wl_loc_dup *dup)
+{
+	size_t size = 64, i, k, h;
+
+	while (size < 2 * l->nr)
+		size *= 2;
+	l->slot = calloc(size, sizeof(*l->slot));
+	if (!l->slot)
+		return -1;
+	l->slot_mask = size - 1;
+	for (i = 0; i < l->nr; i++) {
+		h = path_hash(ent_path(l, i));
+		k = loc_slot(l, ent_path(l, i), h);
+		if (!l->slot[k].ent) {
+			l->slot[k] = (struct wl_loc_slot){ i + 1, h };
+		} else if (!dup->path) {
+			dup->path = strdup(ent_path(l, i));
+			dup->first_key = l->ent[l->slot[k].ent - 1].key_off;
+			dup->second_key = l->ent[i].key_off;
+			if (!dup->path)
+				return -1;
 		}
 	}
-	if (!found)
-		return 0;
-	dup->path = strdup(l->ent[best].path);
-	dup->first_key = l->ent[best - 1].key_off;
-	dup->second_key = l->ent[best].key_off;
-	return dup->path ? 0 : -1;
+	return 0;
+}
+
+/* The position after bytes [@from, @to) of @buf, starting at @pos. */
+static struct wl_pos pos_advance(const char *buf, size_t from, size_t to, struct wl_pos pos)
+{
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		if (buf[i] == '\n') {
+			pos.line++;
+			pos.col = 1;
+		} else if (((unsigned char)buf[i] & 0xc0) != 0x80) {
+			pos.col++;	/* count characters, not UTF-8 continuation bytes */
+		}
+	}
+	return pos;
+}
+
+static int loc_index_positions(struct wl_loc *l)
+{
+	size_t k, nr = (l->len >> WL_LOC_MARK_SHIFT) + 1;
+
+	l->mark = malloc(nr * sizeof(*l->mark));
+	if (!l->mark)
+		return -1;
+	l->mark[0] = (struct wl_pos){ 1, 1 };
+	for (k = 1; k < nr; k++)
+		l->mark[k] = pos_advance(l->buf, (k - 1) << WL_LOC_MARK_SHIFT,
+					 k << WL_LOC_MARK_SHIFT, l->mark[k - 1]);
+	return 0;
 }
 
 struct wl_loc *wl_loc_create(const char *buf, size_t len, struct wl_loc_dup *dup)
@@ -282,50 +396,42 @@ struct wl_loc *wl_loc_create(const char *buf, size_t len, struct wl_loc_dup *dup
 	dup->path = NULL;
 	if (!l)
 		return NULL;
-	scan_value(&s, "");
-	if (s.oom)
+	l->buf = buf;
+	l->len = len;
+	if (loc_index_positions(l) || arena_reserve(&s, 1))
 		goto fail;
-	if (l->nr)
-		qsort(l->ent, l->nr, sizeof(*l->ent), ent_cmp);
-	if (loc_find_dup(l, dup) < 0)
+	l->arena[l->arena_len++] = '\0';	/* the root's path */
+	scan_value(&s, 0);
+	if (s.oom || loc_index_paths(l, dup))
 		goto fail;
 	return l;
 fail:
+	free(dup->path);
+	dup->path = NULL;
 	wl_loc_free(l);
 	return NULL;
 }
 
 void wl_loc_free(struct wl_loc *loc)
 {
-	size_t i;
-
 	if (!loc)
 		return;
-	for (i = 0; i < loc->nr; i++)
-		free(loc->ent[i].path);
 	free(loc->ent);
+	free(loc->arena);
+	free(loc->slot);
+	free(loc->mark);
 	free(loc);
 }
 
 int wl_loc_find(const struct wl_loc *loc, const char *path, size_t *key_off, size_t *val_off)
 {
-	size_t lo = 0, hi = loc->nr;
+	size_t k = loc_slot(loc, path, path_hash(path));
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int r = strcmp(loc->ent[mid].path, path);
-
-		if (r == 0) {
-			*key_off = loc->ent[mid].key_off;
-			*val_off = loc->ent[mid].val_off;
-			return 0;
-		}
-		if (r < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	if (!loc->slot[k].ent)
+		return -1;
+	*key_off = loc->ent[loc->slot[k].ent - 1].key_off;
+	*val_off = loc->ent[loc->slot[k].ent - 1].val_off;
+	return 0;
 }
 
 const char *wl_loc_path_at(const struct wl_loc *loc, size_t off)
@@ -337,26 +443,23 @@ const char *wl_loc_path_at(const struct wl_loc *loc, size_t off)
 		const struct wl_loc_ent *e = &loc->ent[i];
 
 		if (e->key_off <= off && off <= e->end &&
-		    (!best || strlen(e->path) > strlen(best)))
-			best = e->path;
+		    (!best || strlen(ent_path(loc, i)) > strlen(best)))
+			best = ent_path(loc, i);
 	}
 	return best;
 }
 
 struct wl_pos wl_loc_pos(const char *buf, size_t len, size_t off)
 {
-	struct wl_pos pos = { 1, 1 };
-	size_t i;
+	return pos_advance(buf, 0, off < len ? off : len, (struct wl_pos){ 1, 1 });
+}
 
-	if (off > len)
-		off = len;
-	for (i = 0; i < off; i++) {
-		if (buf[i] == '\n') {
-			pos.line++;
-			pos.col = 1;
-		} else if (((unsigned char)buf[i] & 0xc0) != 0x80) {
-			pos.col++;	/* count characters, not UTF-8 continuation bytes */
-		}
-	}
-	return pos;
+struct wl_pos wl_loc_pos_of(const struct wl_loc *loc, size_t off)
+{
+	size_t k;
+
+	if (off > loc->len)
+		off = loc->len;
+	k = off >> WL_LOC_MARK_SHIFT;
+	return pos_advance(loc->buf, k << WL_LOC_MARK_SHIFT, off, loc->mark[k]);
 }

@@ -40,9 +40,30 @@ struct wl_ctx {
 	struct workload *wl;
 	struct dlb_err *err;
 	size_t res_cap;
+	/*
+	 * Resources by name, for the loader only (one lookup per event: a
+	 * linear search made a workload of "unique" timers quadratic):
+	 * open addressing, res_slot[i] = index + 1, 0 empty; res_seen[r] is
+	 * the last task (ordinal + 1) counted as a user of barrier r.
+	 */
+	unsigned int *res_slot;
+	size_t res_slots;
+	size_t *res_seen;
 };
 
 enum wl_at { AT_KEY, AT_VAL };
+
+/* Copy @s to @out + @n, truncated to WL_PATH_MAX; the new length. */
+static size_t path_put(char *out, size_t n, const char *s)
+{
+	size_t l = strlen(s);
+
+	if (l > WL_PATH_MAX - 1 - n)
+		l = WL_PATH_MAX - 1 - n;
+	memcpy(out + n, s, l);
+	out[n + l] = '\0';
+	return n + l;
+}
 
 /* Position of @path, or of its nearest ancestor that the file has. */
 static struct wl_pos ctx_pos(struct wl_ctx *c, const char *path, enum wl_at at)
@@ -51,10 +72,10 @@ static struct wl_pos ctx_pos(struct wl_ctx *c, const char *path, enum wl_at at)
 	size_t key, val;
 	char *cut;
 
-	snprintf(p, sizeof(p), "%s", path);
+	path_put(p, 0, path);
 	for (;;) {
 		if (*p && wl_loc_find(c->loc, p, &key, &val) == 0)
-			return wl_loc_pos(c->buf, c->len, at == AT_KEY ? key : val);
+			return wl_loc_pos_of(c->loc, at == AT_KEY ? key : val);
 		if (!*p)
 			return (struct wl_pos){ 1, 1 };
 		cut = strrchr(p, '.');
@@ -100,9 +121,14 @@ static int ctx_oom(struct wl_ctx *c)
 	return dlb_err_set(c->err, DLB_EXIT_INTERNAL, "%s: out of memory", c->name);
 }
 
+/* "path.key", as snprintf would (truncated), at a fraction of its cost. */
 static void path_child(char *out, const char *path, const char *key)
 {
-	snprintf(out, WL_PATH_MAX, "%s%s%s", path, *path ? "." : "", key);
+	size_t n = path_put(out, 0, path);
+
+	if (*path)
+		n = path_put(out, n, ".");
+	path_put(out, n, key);
 }
 
 static const char *json_kind(struct json_object *o)
@@ -332,34 +358,74 @@ static const char *const res_type_names[] = {
 	[WL_RES_WAKEUP] = "suspend/resume point",
 };
 
+static size_t res_hash(const char *name)
+{
+	size_t h = 14695981039346656037ULL;	/* FNV-1a */
+
+	while (*name)
+		h = (h ^ (unsigned char)*name++) * 1099511628211ULL;
+	return h;
+}
+
+/* The slot holding @name, or the empty slot where it would go. */
+static size_t res_slot_of(const struct wl_ctx *c, const char *name)
+{
+	size_t mask = c->res_slots - 1, i = res_hash(name) & mask;
+
+	while (c->res_slot[i] && strcmp(c->wl->resources[c->res_slot[i] - 1].name, name))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Room for one more resource: the array, its barrier stamps, the name index. */
+static int res_grow(struct wl_ctx *c)
+{
+	struct workload *wl = c->wl;
+	size_t cap = c->res_cap ? 2 * c->res_cap : 8, i;
+	struct wl_resource *r;
+	size_t *seen;
+
+	r = realloc(wl->resources, cap * sizeof(*r));
+	if (!r)
+		return ctx_oom(c);
+	wl->resources = r;
+	seen = realloc(c->res_seen, cap * sizeof(*seen));
+	if (!seen)
+		return ctx_oom(c);
+	c->res_seen = seen;
+	c->res_cap = cap;
+	free(c->res_slot);
+	c->res_slots = 2 * cap;		/* at most half full */
+	c->res_slot = calloc(c->res_slots, sizeof(*c->res_slot));
+	if (!c->res_slot)
+		return ctx_oom(c);
+	for (i = 0; i < wl->nr_resources; i++)
+		c->res_slot[res_slot_of(c, wl->resources[i].name)] = (unsigned int)i + 1;
+	return 0;
+}
+
 static int res_add(struct wl_ctx *c, const char *name, enum wl_res_type type,
 		   const char *path, enum wl_at at)
 {
 	struct workload *wl = c->wl;
 	struct wl_resource *r;
-	int idx = wl_resource_find(wl, name);
+	size_t slot;
 
+	if (wl->nr_resources == c->res_cap && res_grow(c))
+		return -1;
+	slot = res_slot_of(c, name);
 	/*
 	 * rt-app creates resources by name as events use them.  It keys them
 	 * by name *and* type, so one name can silently be two objects; we
 	 * refuse that, it is always a typo.
 	 */
-	if (idx >= 0) {
-		r = &wl->resources[idx];
+	if (c->res_slot[slot]) {
+		r = &wl->resources[c->res_slot[slot] - 1];
 		if (r->type != type)
 			return ctx_fail(c, path, at, "'%s' is used as a %s here but as a %s at "
 					"line %d", name, res_type_names[type],
 					res_type_names[r->type], r->pos.line);
-		return idx;
-	}
-	if (wl->nr_resources == c->res_cap) {
-		size_t cap = c->res_cap ? 2 * c->res_cap : 8;
-
-		r = realloc(wl->resources, cap * sizeof(*r));
-		if (!r)
-			return ctx_oom(c);
-		wl->resources = r;
-		c->res_cap = cap;
+		return (int)c->res_slot[slot] - 1;
 	}
 	r = &wl->resources[wl->nr_resources];
 	memset(r, 0, sizeof(*r));
@@ -368,6 +434,8 @@ static int res_add(struct wl_ctx *c, const char *name, enum wl_res_type type,
 		return ctx_oom(c);
 	r->type = type;
 	r->pos = ctx_pos(c, path, at);
+	c->res_seen[wl->nr_resources] = 0;
+	c->res_slot[slot] = (unsigned int)wl->nr_resources + 1;
 	return (int)wl->nr_resources++;
 }
 
@@ -643,13 +711,14 @@ static int ev_classify(const char *key)
 {
 	size_t i;
 
-	/* rt-app keys that start like an event: "membind_nodes", "lock_order" */
-	if (in_list(key, task_unsupported) || in_list(key, phase_unsupported))
-		return -1;
 	for (i = 0; i < ARRAY_SIZE(ev_descs); i++)
 		if (!strncmp(key, ev_descs[i].prefix, strlen(ev_descs[i].prefix)))
-			return (int)i;
-	return -1;
+			break;
+	/* rt-app keys that start like an event: "membind_nodes", "lock_order" */
+	if (i == ARRAY_SIZE(ev_descs) || in_list(key, task_unsupported) ||
+	    in_list(key, phase_unsupported))
+		return -1;
+	return (int)i;
 }
 
 const char *wl_event_type_str(enum wl_event_type type)
@@ -1031,22 +1100,20 @@ static int check_unlocks(struct wl_ctx *c, const char *path, bool phases,
 }
 
 /* rt-app counts a barrier's users in thread instances. */
+/* Each thread of @t that waits on a barrier is one of the barrier's users. */
 static void count_barrier_users(struct wl_ctx *c, const struct wl_task *t)
 {
-	size_t r, p, e;
+	size_t stamp = (size_t)(t - c->wl->tasks) + 1, p, e;
 
-	for (r = 0; r < c->wl->nr_resources; r++) {
-		bool uses = false;
+	for (p = 0; p < t->nr_phases; p++) {
+		for (e = 0; e < t->phases[p].nr_events; e++) {
+			const struct wl_event *ev = &t->phases[p].events[e];
 
-		if (c->wl->resources[r].type != WL_RES_BARRIER)
-			continue;
-		for (p = 0; p < t->nr_phases && !uses; p++)
-			for (e = 0; e < t->phases[p].nr_events; e++)
-				if (t->phases[p].events[e].type == WL_EV_BARRIER &&
-				    t->phases[p].events[e].res == (int)r)
-					uses = true;
-		if (uses)
-			c->wl->resources[r].users += (unsigned int)t->instances;
+			if (ev->type != WL_EV_BARRIER || c->res_seen[ev->res] == stamp)
+				continue;
+			c->res_seen[ev->res] = stamp;
+			c->wl->resources[ev->res].users += (unsigned int)t->instances;
+		}
 	}
 }
 
@@ -1326,8 +1393,8 @@ static struct json_object *parse_json(struct wl_ctx *c)
 
 static int check_dups(struct wl_ctx *c, const struct wl_loc_dup *dup)
 {
-	struct wl_pos first = wl_loc_pos(c->buf, c->len, dup->first_key);
-	struct wl_pos second = wl_loc_pos(c->buf, c->len, dup->second_key);
+	struct wl_pos first = wl_loc_pos_of(c->loc, dup->first_key);
+	struct wl_pos second = wl_loc_pos_of(c->loc, dup->second_key);
 	const char *key = strrchr(dup->path, '.');
 
 	key = key ? key + 1 : dup->path;
@@ -1407,6 +1474,8 @@ static int load_buffer(const char *name, const char *buf, size_t len,
 out:
 	wl_free(c.wl);
 	wl_loc_free(c.loc);
+	free(c.res_slot);
+	free(c.res_seen);
 	free(dup.path);
 	json_object_put(root);
 	return ret;

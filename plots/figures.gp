@@ -1,23 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0
 # The four figures of a run; called by plots/plot.sh with
 #   fmt ('png' or 'svg'), D (data folder), O (output folder), N (tasks),
-#   C (CPUs), W0, W (Gantt window start and length, ms), names (task names),
-#   title_run.
+#   K (tasks named; the others are drawn together in grey), C (CPUs),
+#   W0, W (Gantt window start and length, ms), title_run, left (what was
+#   left out, '' if nothing); D/names.gp holds the K names and "other tasks".
+# Every plot reads each data file once (colours from a column): the cost
+# does not grow with the number of tasks.
 if (fmt eq 'png') {
 	set terminal pngcairo size 1200,520 font 'DejaVu Sans,10' noenhanced
 } else {
 	set terminal svg size 1200,520 font 'DejaVu Sans,10' noenhanced dynamic
 }
+load D.'/names.gp'
 set datafile missing 'NaN'
 set grid xtics ytics lc rgb '#dddddd'
 set key outside right top
-# a distinct colour per task, cycled past 10
-array pal[10] = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#bcbd22', '#7f7f7f', '#aec7e8']
-col(i) = pal[int(i) % 10 + 1]
+# a distinct colour per named task, cycled past 10; grey for the others
+array pal[10] = [0x1f77b4, 0xff7f0e, 0x2ca02c, 0x9467bd, 0x8c564b, 0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f, 0xaec7e8]
+grey = 0xc8c8c8
+col(i) = int(i) < K ? pal[int(i) % 10 + 1] : grey
+ngroups = N > K ? K + 1 : K
+subtitle = left eq '' ? '' : "\n(".left.')'
 
 # ---- Gantt: a row per CPU ---------------------------------------------------------------------
 set output O.'/gantt.'.fmt
-set title sprintf('%s: schedule, %.1f to %.1f ms (x: deadline miss, triangle: throttled or overran its runtime, arrow: migration)', title_run, W0, W0 + W)
+set title sprintf('%s: schedule, %.1f to %.1f ms (x: deadline miss, triangle: throttled or overran its runtime, arrow: migration%s)%s', title_run, W0, W0 + W, N > K ? '; of the named tasks' : '', subtitle)
 set xlabel 'time since the first release (ms)'
 set ylabel 'CPU'
 set xrange [W0:W0 + W]
@@ -25,11 +32,18 @@ set yrange [-0.7:C - 0.3]
 set ytics 1
 set style fill solid 0.9 border rgb '#333333'
 in_win(t) = (t >= W0 && t <= W0 + W) ? t : 1/0
-plot for [i=0:N-1] D.'/segments.dat' using (($2 + $3) / 2):($4 == i ? $1 : 1/0):(($3 - $2) / 2):(0.35) \
-		with boxxyerror lc rgb col(i) title word(names, i + 1), \
-	D.'/jobs.dat' using (in_win($3)):($6 == 1 ? $7 + 0.45 : 1/0) with points pt 2 ps 2 lw 3 lc rgb '#d62728' title 'miss', \
-	D.'/throttles.dat' using (in_win($1)):($2 - 0.45) with points pt 9 ps 1.2 lc rgb '#000000' title 'throttle', \
-	D.'/migrations.dat' using (in_win($1)):($2):(0):($3 - $2) with vectors head filled size screen 0.008,20 lw 1.5 lc rgb '#000000' title 'migration'
+named(i, v) = int(i) < K ? v : 1/0
+other(i, v) = int(i) < K ? 1/0 : v
+# the other tasks without borders (a grey band, not a black one); misses,
+# throttles and migrations of the named tasks only
+plot D.'/gantt.dat' using (other($4, ($2 + $3) / 2)):1:(($3 - $2) / 2):(0.35) \
+		with boxxyerror fs solid 1.0 noborder lc rgb grey notitle, \
+	D.'/gantt.dat' using (named($4, ($2 + $3) / 2)):1:(($3 - $2) / 2):(0.35):(col($4)) \
+		with boxxyerror lc rgb variable notitle, \
+	for [i=0:ngroups-1] keyentry with boxes fs solid 0.9 lc rgb col(i) title names[i + 1], \
+	D.'/jobs.dat' using (named($1, in_win($3))):($6 == 1 ? $7 + 0.45 : 1/0) with points pt 2 ps 2 lw 3 lc rgb '#d62728' title 'miss', \
+	D.'/throttles.dat' using (named($3, in_win($1))):($2 - 0.45) with points pt 9 ps 1.2 lc rgb '#000000' title 'throttle', \
+	D.'/migrations.dat' using (named($4, in_win($1))):($2):(0):($3 - $2) with vectors head filled size screen 0.008,20 lw 1.5 lc rgb '#000000' title 'migration'
 
 # ---- response-time CDF per task ----------------------------------------------------------------
 reset
@@ -37,12 +51,12 @@ set datafile missing 'NaN'
 set grid lc rgb '#dddddd'
 set key outside right top
 set output O.'/response_cdf.'.fmt
-set title title_run.': response time (end - release) CDF per task'
+set title title_run.': response time (end - release) CDF per task'.subtitle
 set xlabel 'response time (us)'
 set ylabel 'fraction of jobs'
 set yrange [0:1.02]
 set offsets graph 0.03, graph 0.03, 0, 0
-plot for [i=0:N-1] D.'/response_cdf.dat' index i using 1:2 with steps lw 2 lc rgb col(i) title word(names, i + 1)
+plot for [i=0:ngroups-1] D.'/response_cdf.dat' index i using 1:2 with steps lw 2 lc rgb col(i) title names[i + 1]
 
 # ---- lateness per job --------------------------------------------------------------------------
 reset
@@ -50,14 +64,15 @@ set datafile missing 'NaN'
 set grid lc rgb '#dddddd'
 set key outside right top
 set output O.'/lateness.'.fmt
-set title title_run.': lateness per job (end - absolute deadline; above 0 = deadline miss)'
+set title title_run.': lateness (end - absolute deadline; above 0 = deadline miss), per task the worst job of each 1/1000 of the run'.subtitle
 set xlabel 'job end (ms since the first release)'
 set ylabel 'lateness (us)'
 set xzeroaxis lt 1 lw 2 lc rgb '#d62728'
 # keep the deadline (0) in view even when every job is early
 set yrange [*:100<*]
 set offsets 0, 0, graph 0.05, graph 0.05
-plot for [i=0:N-1] D.'/jobs.dat' using ($1 == i ? $3 : 1/0):4 with points pt 7 ps 0.7 lc rgb col(i) title word(names, i + 1)
+plot D.'/lateness.dat' using 1:2:(col($3)) with points pt 7 ps 0.7 lc rgb variable notitle, \
+	for [i=0:ngroups-1] keyentry with points pt 7 ps 0.7 lc rgb col(i) title names[i + 1]
 
 # ---- DL utilisation per CPU --------------------------------------------------------------------
 reset

@@ -1,53 +1,128 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# plots/plot.sh RUNDIR [WINDOW_MS]
+# plots/plot.sh [-t TASKS] [-s SEGMENTS] RUNDIR [WINDOW_MS]
 #
 # Figures of one analyzed run folder into RUNDIR/plots/, PNG and SVG:
 #   gantt          a window of the schedule: a row per CPU, a colour per DL task,
 #                  misses (red x), throttles (triangles), migrations (arrows)
 #   response_cdf   response-time CDF per task
-#   lateness       lateness of every job, per task (above 0: a miss)
+#   lateness       lateness of the jobs, per task (above 0: a miss)
 #   dl_util        DL utilisation per CPU over time
-# Inputs: jobs.csv (dlb-analyze) and the trace (trace.txt, or trace.dat
-# through `trace-cmd report -N -t`); the data behind each figure is kept in
-# RUNDIR/plots/data/.  DL utilisation is per 50 ms bin.  The Gantt window is WINDOW_MS (default 100) long and
-# starts at 0, or just before the first miss.  Needs gnuplot, awk, sort.
+# Inputs: jobs.csv (dlb-analyze, read by column name) and the trace
+# (trace.txt, or trace.dat through `trace-cmd report -N -t`); the data behind
+# each figure is kept in RUNDIR/plots/data/.  DL utilisation is per 50 ms
+# bin.  The Gantt window is WINDOW_MS (default 100) long and starts at 0, or
+# just before the first miss.
+# The cost is bounded whatever the run's size: the figures name the TASKS
+# tasks (default 10) with the most misses, then the most CPU time; the
+# others are drawn together in grey.  The Gantt window is cut shorter when
+# it would hold more than SEGMENTS (default 20000) segments, and the lateness figure keeps,
+# per task and per 1/1000 of the run, the job with the largest lateness.  What was left out is
+# said in the figure and on stderr.  Every figure is written under a
+# temporary name and renamed when complete: no empty or partial file.
+# Writes only under RUNDIR/plots/.  Needs gnuplot, awk, sort.
+# Exit: 0 ok, 2 RUNDIR holds no analyzed run (no or empty jobs.csv), 3 no
+# gnuplot or RUNDIR/plots not writable, 4 interrupted, 5 gnuplot failed.
 set -u
-dir=${1:?usage: plots/plot.sh RUNDIR [WINDOW_MS]}
+usage() { sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; }
+ntop=10
+maxseg=20000	# Gantt segments drawn at most
+while getopts "t:s:h" o; do
+	case $o in
+	t) ntop=$OPTARG ;;
+	s) maxseg=$OPTARG ;;
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage >&2; exit 2; fi
+dir=$1
 win=${2:-100}
-bin=50	# ms per utilisation bin: 10 ms bins beat with 10 ms periods
+case $ntop in ''|*[!0-9]*|0) echo "plot.sh: -t: '$ntop' is not a task count >= 1" >&2; exit 2 ;; esac
+case $maxseg in ''|*[!0-9]*|0) echo "plot.sh: -s: '$maxseg' is not a segment count >= 1" >&2; exit 2 ;; esac
+case $win in ''|*[!0-9.]*) echo "plot.sh: '$win' is not a window in ms" >&2; exit 2 ;; esac
+bin=50		# ms per utilisation bin: 10 ms bins beat with 10 ms periods
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/../tools/csv.sh"
 out=$dir/plots
 data=$out/data
-[ -r "$dir/jobs.csv" ] || { echo "plot.sh: $dir/jobs.csv: none (analyze first)" >&2; exit 2; }
+jobs=$dir/jobs.csv
+[ -d "$dir" ] || { echo "plot.sh: $dir: not a folder" >&2; exit 2; }
+[ -r "$jobs" ] || { echo "plot.sh: $dir: no jobs.csv (not an analyzed run)" >&2; exit 2; }
 command -v gnuplot >/dev/null || { echo "plot.sh: gnuplot not installed" >&2; exit 3; }
-mkdir -p "$data" || exit 3
+progress() { [ -t 2 ] && echo "plot.sh: $*" >&2; return 0; }
 
-# tasks.dat: idx tid name (DL jobs' tasks, in tid order); t0 = first release
-awk -F, 'NR > 1 { gsub(/"/, "", $2); if (!($1 in n)) { n[$1] = $2 } }
-	END { for (t in n) print t, n[t] }' "$dir/jobs.csv" | sort -n | awk '{ print NR - 1, $1, $2 }' > "$data/tasks.dat"
+# Task stats, in one pass: tid name jobs misses exec_ns (names: control
+# characters and blanks become '?' and '_', for the legend), t0 = the first
+# release.
+stats=$(csv_awk 'FNR > 1 {
+		t = v("tid"); if (!(t in name)) { name[t] = v("name"); n++ }
+		jobs[t]++; miss[t] += (v("miss") == "1"); ex[t] += v("exec_ns")
+		r = v("release_ns"); if (r != "" && (t0 == "" || r + 0 < t0 + 0)) t0 = r
+	}
+	END {
+		if (_csv_bad) exit 2
+		print "t0", t0 + 0
+		for (t in name) {
+			s = name[t]; gsub(/[[:cntrl:]]/, "?", s); gsub(/[ \t]/, "_", s)
+			if (s == "") s = "?"
+			print t, s, jobs[t], miss[t], ex[t]
+		}
+	}' "$jobs") || { echo "plot.sh: $jobs: unreadable as a jobs table" >&2; exit 2; }
+t0=$(printf '%s\n' "$stats" | awk '$1 == "t0" { print $2 }')
+[ "$(printf '%s\n' "$stats" | wc -l)" -gt 1 ] || { echo "plot.sh: $jobs: no jobs (nothing to plot)" >&2; exit 2; }
+if ! mkdir -p "$data" 2>/dev/null || [ ! -w "$out" ]; then
+	echo "plot.sh: $out: cannot write" >&2; exit 3
+fi
+# tasks.dat: idx tid name jobs misses exec_ns, ranked: most misses, then most
+# CPU time, then tid; idx < TASKS are named in the figures
+printf '%s\n' "$stats" | awk '$1 != "t0"' | sort -k4,4nr -k5,5nr -k1,1n |
+	awk '{ print NR - 1, $0 }' > "$data/tasks.dat"
 ntasks=$(wc -l < "$data/tasks.dat")
-[ "$ntasks" -gt 0 ] || { echo "plot.sh: $dir/jobs.csv has no jobs" >&2; exit 2; }
-t0=$(awk -F, 'NR > 1 && $4 != "" && (m == "" || $4 + 0 < m + 0) { m = $4 } END { print m + 0 }' "$dir/jobs.csv")
+shown=$((ntasks < ntop ? ntasks : ntop))
+left=""
+if [ "$ntasks" -gt "$shown" ]; then
+	left="$shown of $ntasks tasks named (most misses, then most CPU time); the other $((ntasks - shown)) in grey"
+	echo "plot.sh: $left" >&2
+fi
+progress "$ntasks tasks, $(($(wc -l < "$jobs") - 1)) jobs"
 
 # jobs.dat: idx job t_end_ms lateness_us response_us miss cpu_end overran
-awk -F, -v t0="$t0" 'NR == FNR { split($0, a, " "); idx[a[2]] = a[1]; next }
-	FNR > 1 && ($1 in idx) {
-		lat = ($9 == "") ? "NaN" : $9 / 1000
-		rsp = ($10 == "") ? "NaN" : $10 / 1000
-		end = ($6 == "") ? "NaN" : ($6 - t0) / 1e6
-		print idx[$1], $3, end, lat, rsp, ($13 == "1"), $18, ($14 != "" && $14 + 0 > 0)
-	}' "$data/tasks.dat" "$dir/jobs.csv" > "$data/jobs.dat"
+csv_awk -v t0="$t0" 'NR == FNR { idx[$2] = $1; next }
+	FNR > 1 && (v("tid") in idx) {
+		lat = v("lateness_ns"); rsp = v("response_ns"); end = v("end_ns"); o = v("overrun_ns")
+		print idx[v("tid")], v("job"), (end == "") ? "NaN" : (end - t0) / 1e6,
+			(lat == "") ? "NaN" : lat / 1000, (rsp == "") ? "NaN" : rsp / 1000,
+			(v("miss") == "1"), v("cpu_end"), (o != "" && o + 0 > 0)
+	}
+	END { if (_csv_bad) exit 2 }' "$data/tasks.dat" "$jobs" > "$data/jobs.dat" || exit 2
 
-# response_cdf.dat: one block per task (gnuplot index = task idx): response_us fraction
-: > "$data/response_cdf.dat"
-for i in $(seq 0 $((ntasks - 1))); do
-	awk -v i="$i" '$1 == i && $5 != "NaN" { print $5 }' "$data/jobs.dat" | sort -g |
-		awk '{ v[NR] = $1 } END { if (!NR) print "NaN NaN"; for (k = 1; k <= NR; k++) print v[k], k / NR }' \
-		>> "$data/response_cdf.dat"
-	printf '\n\n' >> "$data/response_cdf.dat"
-done
+# response_cdf.dat: a block per named task (gnuplot index = idx), then one for
+# the others together: response_us fraction, at most 2000 points a block
+awk -v K="$shown" '$5 != "NaN" { print ($1 < K ? $1 : K), $5 }' "$data/jobs.dat" |
+	sort -k1,1n -k2,2g | awk -v K="$shown" -v N="$ntasks" '
+	function flush(   k, j, step) {
+		if (g < 0) return
+		step = n > 2000 ? n / 2000 : 1
+		for (j = step; j < n + step; j += step) { k = int(j + 0.5); if (k > n) k = n; print v[k], k / n }
+		printf "\n\n"
+	}
+	$1 != g { flush(); while (++g < $1) print "NaN NaN\n\n"; n = 0 }
+	{ v[++n] = $2 }
+	BEGIN { g = -1 }
+	END { flush(); last = (N > K) ? K : K - 1; while (++g <= last) print "NaN NaN\n\n" }' \
+	> "$data/response_cdf.dat"
+
+# lateness.dat: t_end_ms lateness_us group; per group (a named task, or the
+# others) and per 1/1000 of the run, the job with the largest lateness
+awk -v K="$shown" '$3 != "NaN" && $4 != "NaN" { if ($3 > tmax) tmax = $3; g[NR] = ($1 < K ? $1 : K); t[NR] = $3; l[NR] = $4 }
+	END {
+		w = tmax > 0 ? tmax / 1000 : 1
+		for (i in g) { k = g[i] SUBSEP int(t[i] / w); if (!(k in m) || l[i] > m[k]) { m[k] = l[i]; at[k] = t[i] } }
+		for (k in m) { split(k, p, SUBSEP); print at[k], m[k], p[1] }
+	}' "$data/jobs.dat" | sort -g > "$data/lateness.dat"
 
 # window start: 0, or half a window before the first miss
 wstart=$(awk -v w="$win" '$6 == 1 && $3 != "NaN" { s = $3 - w / 2; if (s < 0) s = 0; print s; exit }' "$data/jobs.dat")
@@ -58,6 +133,7 @@ trace=
 if [ -r "$dir/trace.txt" ]; then
 	trace=$dir/trace.txt
 elif [ -r "$dir/trace.dat" ] && command -v trace-cmd >/dev/null; then
+	progress "trace.dat to text"
 	trace-cmd report -N -t "$dir/trace.dat" > "$data/trace.txt" 2>/dev/null && trace=$data/trace.txt
 fi
 
@@ -65,6 +141,7 @@ fi
 # (t_ms orig dest idx), throttles.dat (t_ms cpu idx), util.dat (t_ms cpu pct).
 : > "$data/segments.dat"; : > "$data/migrations.dat"; : > "$data/throttles.dat"; : > "$data/util.dat"
 if [ -n "$trace" ]; then
+	progress "reading $(basename "$trace")"
 	awk -v t0="$t0" -v D="$data" -v B="$bin" '
 	NR == FNR { idx[$2] = $1; next }
 	/^#/ { next }
@@ -115,9 +192,45 @@ if [ ! -s "$data/throttles.dat" ]; then
 fi
 ncpus=$(awk 'NF { if ($1 + 1 > n) n = $1 + 1 } END { print n + 0 }' "$data/segments.dat")
 [ "$ncpus" -gt 0 ] || ncpus=$(awk '$7 != "" { if ($7 + 1 > n) n = $7 + 1 } END { print n + 0 }' "$data/jobs.dat")
-names=$(awk '{ printf "%s ", $3 }' "$data/tasks.dat")
 
+# gantt.dat: the window's segments, clipped (cpu start_ms end_ms idx); at most
+# maxseg of them: past that, the window ends where the last one starts
+sort -k2,2g "$data/segments.dat" | awk -v a="$wstart" -v w="$win" -v M="$maxseg" '
+	$3 > a && $2 < a + w {
+		if (++n > M) { print $2 - a > "/dev/stderr"; exit }
+		print $1, ($2 < a ? a : $2), ($3 > a + w ? a + w : $3), $4
+	}' > "$data/gantt.dat" 2> "$data/gantt.cut"
+if [ -s "$data/gantt.cut" ]; then
+	cut=$(awk '{ printf "%.3f", $1 }' "$data/gantt.cut")
+	note="window cut from $win to $cut ms: more than $maxseg segments"
+	echo "plot.sh: gantt: $note" >&2
+	win=$cut
+	awk -v e="$(awk -v a="$wstart" -v w="$win" 'BEGIN { print a + w }')" '$2 < e' \
+		"$data/gantt.dat" > "$data/gantt.tmp" && mv "$data/gantt.tmp" "$data/gantt.dat"
+	left="${left:+$left; }$note"
+fi
+rm -f "$data/gantt.cut"
+
+# the named tasks' legends, as gnuplot strings
+awk -v K="$shown" 'BEGIN { printf "array names[%d]\n", K + 1 }
+	$1 < K { s = $3; gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); printf "names[%d] = \"%s\"\n", $1 + 1, s }
+	END { printf "names[%d] = \"other tasks\"\n", K + 1 }' "$data/tasks.dat" > "$data/names.gp"
+
+# Draw into a temporary folder, then rename: never an empty or partial figure.
+title=$(basename "$dir" | tr -d "\"\\\\")	# a gnuplot string: no quote, no backslash
+tmp=$(mktemp -d "$out/.plot.XXXXXX") || { echo "plot.sh: $out: cannot write" >&2; exit 3; }
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 4' INT TERM HUP
 for fmt in png svg; do
-	gnuplot -e "fmt='$fmt'; D='$data'; O='$out'; N=$ntasks; C=$ncpus; W0=$wstart; W=$win; names='$names'; title_run='$(basename "$dir")'" \
-		"$here/figures.gp" || exit 5
+	progress "drawing $fmt"
+	if ! gnuplot -e "fmt='$fmt'; D='$data'; O='$tmp'; N=$ntasks; K=$shown; C=$ncpus; W0=$wstart; W=$win" \
+		-e "title_run=\"$title\"; left=\"$left\"" \
+		"$here/figures.gp" 2> "$tmp/gnuplot.err"; then
+		echo "plot.sh: gnuplot failed: $(grep -m1 . "$tmp/gnuplot.err")" >&2
+		exit 5
+	fi
 done
+for f in "$tmp"/*.png "$tmp"/*.svg; do
+	[ -s "$f" ] || { echo "plot.sh: gnuplot wrote an empty $(basename "$f")" >&2; exit 5; }
+done
+mv -f "$tmp"/*.png "$tmp"/*.svg "$out"/

@@ -44,8 +44,10 @@ static void usage(FILE *f)
 		"(or until SIGINT/SIGTERM or --duration), then save them.\n"
 		"\n"
 		"  -o, --output=DIR       folder for trace.dat or trace.txt and record.txt (default .)\n"
-		"  -f, --format=FMT       dat (trace-cmd extract), text (trace_pipe stream) or\n"
-		"                         auto (default: dat when trace-cmd is installed)\n"
+		"  -f, --format=FMT       dat (trace-cmd extract), text (trace_pipe stream),\n"
+		"                         buffer (text of the whole buffer, read after the run:\n"
+		"                         size -b for it) or auto (default: dat when trace-cmd\n"
+		"                         is installed, else text)\n"
 		"  -b, --buffer-kb=KB     ring buffer per CPU (default 8192)\n"
 		"  -C, --clock=CLOCK      trace clock (default mono: matches CLOCK_MONOTONIC logs)\n"
 		"  -d, --duration=TIME    stop after TIME (e.g. 5s); with COMMAND, SIGINT it then\n"
@@ -109,11 +111,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				o->rec.format = REC_FMT_DAT;
 			else if (!strcmp(optarg, "text"))
 				o->rec.format = REC_FMT_TEXT;
+			else if (!strcmp(optarg, "buffer"))
+				o->rec.format = REC_FMT_BUFFER;
 			else if (!strcmp(optarg, "auto"))
 				o->rec.format = REC_FMT_AUTO;
 			else
-				return fail(DLB_EXIT_BAD_INPUT, "--format: '%s' is not dat, text or auto",
-					   optarg);
+				return fail(DLB_EXIT_BAD_INPUT,
+					   "--format: '%s' is not dat, text, buffer or auto", optarg);
 			break;
 		case 'b':
 			if (dlb_parse_ll(optarg, 4, 4LL << 20, &v))
@@ -310,7 +314,8 @@ static int write_meta(const struct opts *o, struct rec *r, const struct run *st,
 		rec_instance_name(r), o->rec.clock, o->rec.buffer_kb);
 	fprintf(f, "top_on=%d\n", o->rec.top_on);
 	fprintf(f, "format=%s\nfile=%s\ncopy_trace_marker=%d\nevents=",
-		rec_format(r) == REC_FMT_DAT ? "dat" : "text", file ? file : "",
+		rec_format(r) == REC_FMT_DAT ? "dat" : rec_format(r) == REC_FMT_BUFFER ? "buffer" :
+		"text", file ? file : "",
 		o->rec.copy_marker);
 	for (i = 0; rec_default_events[i]; i++)
 		fprintf(f, "%s%s", i ? "," : "", rec_default_events[i]);

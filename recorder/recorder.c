@@ -437,6 +437,17 @@ int rec_save(struct rec *r, const char *out_dir, const char **file, struct dlb_e
 	char out[4096], log[4096];
 
 	rec_stop(r);
+	if (r->format == REC_FMT_BUFFER) {
+		/*
+		 * Read once, after the run, all CPUs' events committed: merged in
+		 * time order.  Streaming trace_pipe can emit an event after later
+		 * ones of other CPUs when its CPU committed it late (a vCPU the
+		 * host paused: seen under qemu as timestamps going backwards).
+		 */
+		snprintf(out, sizeof(out), "%s/trace.txt", out_dir);
+		*file = "trace.txt";
+		return dump_text(r, out, err);
+	}
 	if (r->format == REC_FMT_TEXT) {
 		*file = "trace.txt";
 		if (r->text_errno)

@@ -32,6 +32,7 @@ enum rec_format {
 	REC_FMT_AUTO,		/* dat when trace-cmd is there, text otherwise */
 	REC_FMT_DAT,		/* trace-cmd extract -> trace.dat */
 	REC_FMT_TEXT,		/* stream trace_pipe -> trace.txt */
+	REC_FMT_BUFFER,		/* the instance's `trace` after the run -> trace.txt */
 };
 
 struct rec_opts {

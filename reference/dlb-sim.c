@@ -29,6 +29,13 @@
 #include "sim.h"
 
 static const char *prog = "dlb-sim";
+static struct dlb_cli_progress progress;
+
+static void on_progress(u64 now, u64 end, void *arg)
+{
+	(void)arg;
+	dlb_cli_progress(&progress, prog, now, end, false);
+}
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
@@ -41,13 +48,16 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: %s [options] WORKLOAD.json\n"
-"Run an rt-app workload on the reference SCHED_DEADLINE v4 scheduler (simulated).\n"
+"Run an rt-app workload on the reference SCHED_DEADLINE scheduler (simulated).\n"
 "\n"
 "  -m, --cpus=N              simulated CPUs, 1..1024 (default 1)\n"
 "  -s, --cpu-select=SEL      heap (cpudl, patch 007; default) or linear\n"
 "                            (latest_cpu_find, patch 004)\n"
+"      --model=MODEL         the rules: v4 (the seeds; default), mainline (6.18)\n"
+"                            or mainline:MAJ.MIN (3.14..6.18; docs/reference.md)\n"
 "  -a, --admission=MODE      kernel: 950000/1000000 us less 5%% per CPU for the\n"
-"                            fair server (default); noreserve: without it;\n"
+"                            fair server (default; none for mainline < 6.12);\n"
+"                            noreserve: without it;\n"
 "                            off: admit anything; R/P[:PCT]: sched_rt_runtime_us\n"
 "                            R, sched_rt_period_us P, PCT %% reserved per CPU\n"
 "  -d, --duration=DUR        simulated time (default: the workload's duration;\n"
@@ -211,7 +221,7 @@ static void print_summary(struct dlb_sim *sim)
 	}
 }
 
-enum { OPT_CTX = 256, OPT_MIG, OPT_NOTIMING, OPT_RTEV };
+enum { OPT_CTX = 256, OPT_MIG, OPT_NOTIMING, OPT_RTEV, OPT_MODEL };
 
 int main(int argc, char **argv)
 {
@@ -226,6 +236,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "no-timing", no_argument, NULL, OPT_NOTIMING },
+		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "runtime-events", no_argument, NULL, OPT_RTEV },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -235,8 +246,9 @@ int main(int argc, char **argv)
 	struct dlb_sim *sim;
 	struct dlb_err err;
 	struct out out = { 0 };
-	const char *dir = NULL;
-	char path[4096];
+	const char *dir = NULL, *admission = NULL;
+	char path[4096], note[DLB_ERR_MAX];
+	struct wl_length len;
 	long long v;
 	int c, rc;
 
@@ -256,9 +268,12 @@ int main(int argc, char **argv)
 				return bad("--cpu-select: '%s' is neither heap nor linear", optarg);
 			break;
 		case 'a':
-			if (parse_admission(optarg, &so) < 0)
-				return bad("--admission: '%s' is not kernel, noreserve, off or R/P[:PCT]",
-					   optarg);
+			admission = optarg;	/* after --model: its kernel's reserve */
+			break;
+		case OPT_MODEL:
+			if (dlb_sim_opts_model(&so, optarg) < 0)
+				return bad("--model: '%s' is not v4, mainline or mainline:MAJ.MIN "
+					   "(3.14..6.18)", optarg);
 			break;
 		case 'd':
 			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &so.duration_ns) < 0)
@@ -298,11 +313,21 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return bad("%s", optind >= argc ? "no workload given" : "more than one workload given");
+	if (admission && parse_admission(admission, &so) < 0)
+		return bad("--admission: '%s' is not kernel, noreserve, off or R/P[:PCT]", admission);
 
 	if (wl_load_file(argv[optind], so.lim, &wl, &err) < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return err.code ? err.code : DLB_EXIT_BAD_INPUT;
 	}
+	len = wl_run_length(wl, so.duration_ns != 0, so.duration_ns);
+	so.duration_ns = len.ns;
+	if (len.source == WL_LEN_TASKS_END)
+		fprintf(stderr, "%s: %s (at most %llu s of simulated time)\n", prog,
+			wl_length_note(note, sizeof(note), wl, &len),
+			(unsigned long long)(so.max_time_ns / NSEC_PER_SEC));
+	else if (len.source == WL_LEN_DEFAULT)
+		fprintf(stderr, "%s: %s\n", prog, wl_length_note(note, sizeof(note), wl, &len));
 	sim = dlb_sim_create(wl, &so, &err);
 	if (!sim) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
@@ -332,8 +357,10 @@ int main(int argc, char **argv)
 		dlb_sim_set_event_hook(sim, on_event, &out);
 		dlb_sim_set_job_hook(sim, on_job, &out);
 	}
-	rc = DLB_EXIT_OK;
-	if (dlb_sim_run(sim, &err) < 0) {
+	dlb_sim_set_progress_hook(sim, on_progress, NULL);
+	rc = dlb_sim_run(sim, &err) < 0 ? -1 : DLB_EXIT_OK;
+	dlb_cli_progress(&progress, prog, 0, 0, true);
+	if (rc < 0) {
 		fprintf(stderr, "%s: %s\n", prog, out.err ? dlb_strerror(out.err) : err.msg);
 		rc = err.code ? err.code : DLB_EXIT_INTERNAL;
 	}

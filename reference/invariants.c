@@ -10,6 +10,11 @@
 
 #define FAIL(...) return dlb_err_set(err, DLB_EXIT_INTERNAL, __VA_ARGS__)
 
+static inline int on_dl_rq_(const struct task_struct *p)
+{
+	return !RB_EMPTY_NODE(&p->dl.rb_node);
+}
+
 static int check_dl_tree(struct sched *s, struct rq *rq, struct dlb_err *err)
 {
 	struct dl_rq *dl_rq = &rq->dl;
@@ -87,6 +92,9 @@ static int check_pushable(struct rq *rq, struct dlb_err *err)
 			FAIL("cpu %d: the running task %s is pushable", rq->cpu, p->comm);
 		if (p->dl.nr_cpus_allowed < 2)
 			FAIL("cpu %d: pinned %s is pushable", rq->cpu, p->comm);
+		/* [004] pick_next_pushable_dl_task(): BUG_ON(!p->se.on_rq), BUG_ON(!dl_task(p)) */
+		if (!p->on_rq || !dl_task(p))
+			FAIL("cpu %d: pushable %s is not a runnable -deadline task", rq->cpu, p->comm);
 		prev = p->dl.deadline;
 		first = 0;
 	}
@@ -118,14 +126,106 @@ static int check_heap(struct sched *s, struct dlb_err *err)
 	return 0;
 }
 
+/*
+ * The RT and fair stand-ins' run lists: linked both ways, ordered by prio,
+ * counted, and holding only runnable tasks of this CPU and of that class.
+ */
+static int check_list(struct rq *rq, struct list_rq *l, const struct sched_class *class,
+		      struct dlb_err *err)
+{
+	struct task_struct *p, *prev = NULL;
+	unsigned long n = 0;
+
+	for (p = l->head; p; prev = p, p = p->run_next) {
+		if (p->run_prev != prev || !p->on_list)
+			FAIL("cpu %d: %s run list broken at %s", rq->cpu, class->name, p->comm);
+		if (p->sched_class != class || task_cpu(p) != rq->cpu || !p->on_rq)
+			FAIL("cpu %d: %s on the %s run list is not a runnable %s task of this cpu",
+			     rq->cpu, p->comm, class->name, class->name);
+		if (prev && prev->prio > p->prio)
+			FAIL("cpu %d: %s run list out of prio order at %s", rq->cpu, class->name,
+			     p->comm);
+		if (++n > l->nr_running)
+			break;
+	}
+	if (n != l->nr_running || l->tail != prev)
+		FAIL("cpu %d: %s nr_running %lu, list holds %lu", rq->cpu, class->name,
+		     l->nr_running, n);
+	return 0;
+}
+
+/*
+ * Where a task is, from its state.  Every runnable task (on_rq) is
+ * TASK_RUNNING and is queued in its class on its CPU, or running there, or
+ * -deadline and throttled, waiting for its replenishment timer: a task
+ * that is none of these is lost, nobody will ever run it (issue 13, defect
+ * 1: enqueue_task_dl() returned early for a boosted owner and its CPU idled
+ * for good).  The seed says so where it relies on it: enqueue_task_dl()
+ * "if p is throttled, we do nothing ... the bandwidth timer callback will
+ * take care of this" and dl_task_timer() "we know a task is not on its
+ * dl_rq, since the fact that the timer was running means the task is
+ * throttled".  A task that is not runnable is queued nowhere.
+ */
+static int check_task_place(struct task_struct *p, struct dlb_err *err)
+{
+	struct rq *rq = task_rq(p);
+	int queued = on_dl_rq_(p) || p->on_list;
+
+	if (!p->on_rq) {
+		if (queued || !RB_EMPTY_NODE(&p->pushable_dl_tasks))
+			FAIL("%s is not runnable but queued", p->comm);
+		if (p->state == TASK_RUNNING)
+			FAIL("%s is TASK_RUNNING but not runnable (on_rq 0)", p->comm);
+		if (p->on_cpu)
+			FAIL("cpu %d: %s runs but is not runnable", rq->cpu, p->comm);
+		return 0;
+	}
+	if (p->state != TASK_RUNNING)
+		FAIL("%s is runnable (on_rq) in state %ld", p->comm, p->state);
+	if (dl_task(p)) {
+		if (p->on_list)
+			FAIL("%s is -deadline but on a lower class's run list", p->comm);
+		if (!on_dl_rq_(p) && !p->dl.dl_throttled)
+			FAIL("cpu %d: runnable -deadline %s is neither queued nor throttled: lost",
+			     rq->cpu, p->comm);
+	} else if (!p->on_list) {
+		FAIL("cpu %d: runnable %s (%s) is not on its run list: lost", rq->cpu, p->comm,
+		     p->sched_class->name);
+	}
+	/*
+	 * [006] replenish_dl_entity(): BUG_ON(pi_se->dl_runtime <= 0).  A task
+	 * in the -deadline class without the policy is there only by a boost,
+	 * and the chain of its top waiters must end at a -deadline task whose
+	 * parameters replenish it.
+	 */
+	if (dl_task(p) && !dl_prio(p->normal_prio)) {
+		struct task_struct *top = p->pi_top_task;
+		int depth = 0;
+
+		while (top && !dl_prio(top->normal_prio) && depth++ < 1024)
+			top = top->pi_top_task;
+		if (!p->dl.dl_boosted || !top || !dl_prio(top->normal_prio) ||
+		    !top->dl.dl_runtime)
+			FAIL("%s is -deadline by a boost with no -deadline task at the end of its "
+			     "chain of top waiters", p->comm);
+	}
+	rq->nr_running_seen++;
+	return 0;
+}
+
 static int check_tasks(struct sched *s, struct dlb_err *err)
 {
 	struct task_struct *p;
 	u64 bw = 0;
+	int i;
 
+	for (i = 0; i < s->nr_cpus; i++)
+		s->rqs[i].nr_running_seen = 0;
 	for (p = s->tasks; p; p = p->next_task) {
 		if (task_has_dl_policy(p))
 			bw += p->dl.dl_bw;
+		if (check_task_place(p, err) < 0)
+			return -1;
 		if (dl_task(p) && p->on_cpu) {
 			struct rq *rq = task_rq(p);
 
@@ -137,6 +237,11 @@ static int check_tasks(struct sched *s, struct dlb_err *err)
 		if (p->dl.dl_throttled && !p->dl.dl_timer.active && p->on_rq)
 			FAIL("%s is throttled without a replenishment timer", p->comm);
 	}
+	/* inc_nr_running()/dec_nr_running() in activate/deactivate_task (kernel/sched.c) */
+	for (i = 0; i < s->nr_cpus; i++)
+		if (s->rqs[i].nr_running != s->rqs[i].nr_running_seen)
+			FAIL("cpu %d: nr_running %lu, %lu runnable tasks here", i,
+			     s->rqs[i].nr_running, s->rqs[i].nr_running_seen);
 	if (bw != s->rd.dl_bw.total_bw)
 		FAIL("dl_bw: total_bw %llu is not the sum %llu of the -deadline tasks",
 		     (unsigned long long)s->rd.dl_bw.total_bw, (unsigned long long)bw);
@@ -156,6 +261,21 @@ int check_sched_invariants(struct sched *s, struct dlb_err *err)
 			return -1;
 		if (rq->curr->cpu != i || !rq->curr->on_cpu)
 			FAIL("cpu %d: curr %s does not belong here", i, rq->curr->comm);
+		if (check_list(rq, &rq->rt, &rt_sched_class, err) < 0 ||
+		    check_list(rq, &rq->cfs, &fair_sched_class, err) < 0)
+			return -1;
+		if (rq->curr != rq->idle && !rq->curr->on_rq)
+			FAIL("cpu %d: curr %s is not runnable", i, rq->curr->comm);
+		/*
+		 * Every enqueue on an idle CPU reschedules it (check_preempt_curr():
+		 * any class preempts idle), so an idle CPU with queued work has a
+		 * reschedule pending: otherwise it idles for good.
+		 */
+		if (rq->curr == rq->idle && !rq->need_resched &&
+		    (rq->dl.dl_nr_running || rq->rt.nr_running || rq->cfs.nr_running))
+			FAIL("cpu %d: idle with queued tasks (-deadline %lu, rt %lu, fair %lu) and no "
+			     "reschedule pending", i, rq->dl.dl_nr_running, rq->rt.nr_running,
+			     rq->cfs.nr_running);
 		dlo += rq->dl.overloaded;
 	}
 	if (dlo != s->rd.dlo_count)

@@ -71,6 +71,16 @@ struct rq;
 struct task_struct;
 struct rt_mutex;
 
+/*
+ * A task blocked on an rt_mutex: kernel/rtmutex.c keeps it on the stack of
+ * rt_mutex_slowlock(); here it lives in the task (a task blocks on one
+ * mutex at a time), so blocking allocates nothing.
+ */
+struct rt_mutex_waiter {
+	struct task_struct *task;
+	struct rt_mutex_waiter *next;	/* sorted: rt_mutex_waiter_less() */
+};
+
 struct sched_stats_dl {			/* patch 005 */
 	u64 last_dmiss;
 	u64 last_rorun;
@@ -137,6 +147,7 @@ struct task_struct {
 	/* PI (patch 006): the top waiter task, the mutex we block on */
 	struct task_struct *pi_top_task;
 	struct rt_mutex *pi_blocked_on;
+	struct rt_mutex_waiter pi_waiter;	/* on pi_blocked_on's waiter list */
 	struct rt_mutex *held_locks;	/* singly linked through rt_mutex.next_held */
 
 	u64 nr_switches;		/* voluntary + involuntary */
@@ -203,6 +214,7 @@ struct rq {
 	u64 nr_switches;
 	struct root_domain *rd;
 	struct sched *s;
+	unsigned long nr_running_seen;	/* invariants.c's count, nothing else */
 };
 
 struct sched_class {
@@ -218,6 +230,8 @@ struct sched_class {
 	void (*post_schedule)(struct rq *rq);
 	void (*task_woken)(struct rq *rq, struct task_struct *p);
 	void (*set_cpus_allowed)(struct task_struct *p, const struct dlb_cpumask *new_mask);
+	void (*rq_online)(struct rq *rq);
+	void (*rq_offline)(struct rq *rq);
 	void (*set_curr_task)(struct rq *rq);
 	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
 	void (*switched_from)(struct rq *rq, struct task_struct *p);
@@ -254,7 +268,44 @@ struct sched_ops {
 	void *arg;
 };
 
+/*
+ * The rules a run follows.  v4 (dl_model_v4, sched_dl.c) is the seeds'
+ * scheduler; mainline (sched_dl_mainline.c) is kernel/sched/deadline.c of
+ * the version asked for: each hook is one mainline function, on from the
+ * kernel version that brought it.  sched_dl.c calls the hooks where the
+ * kernel calls those functions; a NULL hook is a rule the version lacks.
+ */
+#define DL_KVER(maj, min)	((maj) * 1000u + (min))
+
+struct dl_model {
+	char name[24];			/* "v4", "mainline:6.18" */
+	unsigned int version;		/* DL_KVER(); 0 for v4 */
+	/* update_dl_entity(): the CBS wake-up rule */
+	void (*update_dl_entity)(struct sched_dl_entity *dl_se, struct sched_dl_entity *pi_se);
+	/* dl_check_constrained_dl(): enqueue_task_dl() of a constrained task */
+	void (*check_constrained_dl)(struct sched_dl_entity *dl_se);
+	/* the instant start_dl_timer() arms the replenishment timer for */
+	u64 (*timer_expiry)(struct sched_dl_entity *dl_se);
+	u64 fair_server_bw;		/* per CPU, BW_SHIFT units, counted by admission */
+};
+
+/*
+ * The fair server's default reservation (6.12, "sched/fair: Fair server
+ * interface"; fair_server_init(): 50 ms every 1 s per CPU), counted by
+ * admission as dl_server_apply_params() adds it to the root domain.
+ */
+#define DL_FAIR_SERVER_BW	((50ULL * NSEC_PER_MSEC << BW_SHIFT) / NSEC_PER_SEC)
+
+extern const struct dl_model dl_model_v4;
+/*
+ * "v4", "mainline" (the newest modelled) or "mainline:MAJ.MIN"; fills @m.
+ * -1 on a name or version not modelled.
+ */
+int dl_model_parse(const char *s, struct dl_model *m);
+void dl_model_mainline(unsigned int version, struct dl_model *m);
+
 struct sched {
+	const struct dl_model *model;	/* never NULL: &dl_model_v4 by default */
 	int nr_cpus;
 	struct rq *rqs;
 	struct task_struct *idle_tasks;
@@ -369,11 +420,6 @@ static inline int task_running(struct rq *rq, struct task_struct *p)
 
 
 /* --- PI mutex (rt_mutex with the v4 rb-tree/deadline ordering) ---------- */
-struct rt_mutex_waiter {
-	struct task_struct *task;
-	struct rt_mutex_waiter *next;	/* sorted: rt_mutex_waiter_less() */
-};
-
 struct rt_mutex {
 	struct task_struct *owner;
 	struct rt_mutex_waiter *waiters;	/* head = top waiter */
@@ -388,6 +434,7 @@ struct sched_create_opts {
 	bool admission;			/* refuse over-subscription (EBUSY) */
 	u64 rt_runtime_us, rt_period_us;	/* sched_rt_{runtime,period}_us */
 	u64 reserved_bw;		/* per CPU, BW_SHIFT units (fair server) */
+	const struct dl_model *model;	/* NULL: v4 */
 	bool timed;			/* time every push/pull/find/set */
 };
 
@@ -446,6 +493,27 @@ struct sched *sched_of(struct task_struct *p);
 void update_rq_clock(struct rq *rq);
 
 /* --- dl class (sched_dl.c) --------------------------------------------- */
+/* One virtual clock for every rq: rq->clock is always current. */
+static inline u64 rq_clock(struct rq *rq)
+{
+	return rq->s->now;
+}
+
+static inline struct rq *rq_of_dl_rq(struct dl_rq *dl_rq)
+{
+	return rb_entry(dl_rq, struct rq, dl);
+}
+
+static inline struct dl_rq *dl_rq_of_se(struct sched_dl_entity *dl_se)
+{
+	return &task_rq(dl_task_of(dl_se))->dl;
+}
+
+/* sched_dl.c, for the models' rules (sched_dl_mainline.c) too */
+void setup_new_dl_entity(struct sched_dl_entity *dl_se, struct sched_dl_entity *pi_se);
+int start_dl_timer(struct sched_dl_entity *dl_se, bool boosted);
+/* The -deadline task at the end of @p's chain of (boosted) top waiters, or NULL/not -deadline. */
+struct task_struct *pi_dl_top_task(struct task_struct *p);
 void dl_task_timer(struct sched *s, struct task_struct *p);
 int dl_bw_admit(struct sched *s, struct task_struct *p, u64 new_bw, struct dlb_err *err);
 void init_dl_rq(struct dl_rq *dl_rq);

@@ -310,6 +310,40 @@ const struct sched_class idle_sched_class = {
 
 /* ---- core ------------------------------------------------------------- */
 
+/*
+ * set_rq_online()/set_rq_offline() (kernel/sched.c of 3.2): a CPU joins or
+ * leaves its root domain and every class hears of it.  The simulator has no
+ * CPU hotplug and one root domain: every rq goes online at sched_create()
+ * and offline at sched_free().
+ */
+static void set_rq_online(struct rq *rq)
+{
+	const struct sched_class *class;
+
+	if (rq->online)
+		return;
+	dlb_cpumask_set(&rq->rd->online, (unsigned int)rq->cpu);
+	rq->online = 1;
+	for_each_class(class) {
+		if (class->rq_online)
+			class->rq_online(rq);
+	}
+}
+
+static void set_rq_offline(struct rq *rq)
+{
+	const struct sched_class *class;
+
+	if (!rq->online)
+		return;
+	for_each_class(class) {
+		if (class->rq_offline)
+			class->rq_offline(rq);
+	}
+	dlb_cpumask_clr(&rq->rd->online, (unsigned int)rq->cpu);
+	rq->online = 0;
+}
+
 static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	p->sched_class->enqueue_task(rq, p, flags);
@@ -600,9 +634,22 @@ static void rt_mutex_setprio(struct task_struct *p, int prio)
 	 *      --> -dl task blocks on mutex A and could preempt the
 	 *          running task
 	 */
+	/*
+	 * Seed bug fixed: the draft compares with p->pi_top_task's deadline
+	 * whatever that task is.  An RT top waiter's dl.deadline is unused
+	 * (0), so a throttled -deadline owner was "boosted" by an RT waiter,
+	 * un-throttled and, boosted, never throttled again until it unlocked
+	 * (test_golden.c: inheritance_rt_waiter).  As mainline 5.11
+	 * (2279f540ea7d): only a -deadline top waiter boosts, "pi_task &&
+	 * dl_prio(pi_task->prio) && dl_entity_preempt(&pi_task->dl, &p->dl)",
+	 * and in a chain that is the -deadline task at its end.
+	 */
 	if (dl_prio(prio)) {
+		struct task_struct *pi_task = pi_dl_top_task(p);
+
 		if (!dl_prio(p->normal_prio) ||
-		    (p->pi_top_task && dl_time_before(p->pi_top_task->dl.deadline, p->dl.deadline))) {
+		    (pi_task && dl_prio(pi_task->normal_prio) &&
+		     dl_time_before(pi_task->dl.deadline, p->dl.deadline))) {
 			p->dl.dl_boosted = 1;
 			p->dl.dl_throttled = 0;
 			enqueue_flag = ENQUEUE_REPLENISH;
@@ -707,9 +754,7 @@ int rt_mutex_lock(struct sched *s, struct rt_mutex *m, int cpu)
 		held_add(p, m);
 		return 1;
 	}
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		abort();	/* out of memory in the simulator: nothing sane to do */
+	w = &p->pi_waiter;
 	w->task = p;
 	/* the waiter's deadline must be current for the ordering */
 	sched_update_curr(s, cpu);
@@ -738,7 +783,7 @@ void rt_mutex_unlock(struct sched *s, struct rt_mutex *m, int cpu)
 		 */
 		m->waiters = w->next;
 		next = w->task;
-		free(w);
+		w->next = NULL;
 		next->pi_blocked_on = NULL;
 		m->owner = next;
 		held_add(next, m);
@@ -867,6 +912,7 @@ struct sched *sched_create(const struct sched_create_opts *o, const struct sched
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		goto nomem;
+	s->model = o->model ? o->model : &dl_model_v4;
 	s->nr_cpus = o->nr_cpus;
 	s->cpu_select = o->cpu_select;
 	s->ops = *ops;
@@ -891,14 +937,13 @@ struct sched *sched_create(const struct sched_create_opts *o, const struct sched
 		char name[16];
 
 		dlb_cpumask_set(&s->rd.span, (unsigned int)i);
-		dlb_cpumask_set(&s->rd.online, (unsigned int)i);
 		rq->cpu = i;
-		rq->online = 1;
 		rq->s = s;
 		rq->rd = &s->rd;
 		init_dl_rq(&rq->dl);
 		list_rq_init(&rq->rt);
 		list_rq_init(&rq->cfs);
+		set_rq_online(rq);
 		snprintf(name, sizeof(name), "swapper/%d", i);
 		idle->sched = s;
 		sched_task_init(s, idle, 0, name, i);
@@ -917,8 +962,13 @@ nomem:
 
 void sched_free(struct sched *s)
 {
+	int i;
+
 	if (!s)
 		return;
+	for (i = 0; s->rqs && i < s->nr_cpus; i++)
+		if (s->rqs[i].s)
+			set_rq_offline(&s->rqs[i]);
 	cpudl_cleanup(&s->rd.cpudl);
 	free(s->rqs);
 	free(s->idle_tasks);

@@ -27,27 +27,11 @@
 
 #include "sched.h"
 
-/* One virtual clock for every rq: rq->clock is always current. */
-static inline u64 rq_clock(struct rq *rq)
-{
-	return rq->s->now;
-}
-
 /* [004] Tells if entity @a should preempt entity @b. */
 static inline int dl_entity_preempt(const struct sched_dl_entity *a,
 				    const struct sched_dl_entity *b)
 {
 	return dl_time_before(a->deadline, b->deadline);
-}
-
-static inline struct rq *rq_of_dl_rq(struct dl_rq *dl_rq)
-{
-	return rb_entry(dl_rq, struct rq, dl);
-}
-
-static inline struct dl_rq *dl_rq_of_se(struct sched_dl_entity *dl_se)
-{
-	return &task_rq(dl_task_of(dl_se))->dl;
 }
 
 static inline int on_dl_rq(struct sched_dl_entity *dl_se)
@@ -181,8 +165,7 @@ static void check_preempt_curr_dl(struct rq *rq, struct task_struct *p, int flag
  *
  * [core, 006] With inheritance, @pi_se supplies the parameters.
  */
-static inline void setup_new_dl_entity(struct sched_dl_entity *dl_se,
-				       struct sched_dl_entity *pi_se)
+void setup_new_dl_entity(struct sched_dl_entity *dl_se, struct sched_dl_entity *pi_se)
 {
 	struct rq *rq = rq_of_dl_rq(dl_rq_of_se(dl_se));
 
@@ -277,33 +260,46 @@ static void replenish_dl_entity(struct sched_dl_entity *dl_se,
  * Deviation: the seed multiplies in u64 and compares the products with the
  * wrap-safe dl_time_before(), which gives the wrong answer once a product
  * passes 2^63 (runtime and deadline both near the 4 s period limit).  We
- * compare exact 128-bit products (mul_u64): identical whenever the seed's
- * are exact (test_structs.c: overflow_products).
+ * compare exact 128-bit products (mul_s64_u64): identical whenever the seed's
+ * are exact (test_structs.c: overflow_products).  The compare is signed, as
+ * the seed's dl_time_before() of the two products and mainline's: a
+ * negative remaining runtime (an overrun not yet accounted when the task
+ * blocked) makes the left side negative, which is no overflow, so the task
+ * keeps its deadline and pays the overrun (issue 13, defect 3; an unsigned
+ * compare read it as 2^64 - overrun: test_structs.c: overflow_negative_runtime).
  */
-struct u128 {
-	u64 hi, lo;
+struct s128 {
+	s64 hi;
+	u64 lo;
 };
 
-/* a * b exactly, from 32-bit halves (no __int128 on 32-bit ARM). */
-static struct u128 mul_u64(u64 a, u64 b)
+/* |a| * b exactly, from 32-bit halves (no __int128 on 32-bit ARM), then a's sign. */
+static struct s128 mul_s64_u64(s64 a, u64 b)
 {
-	u64 al = (u32)a, ah = a >> 32, bl = (u32)b, bh = b >> 32;
+	u64 m = a < 0 ? -(u64)a : (u64)a;
+	u64 al = (u32)m, ah = m >> 32, bl = (u32)b, bh = b >> 32;
 	u64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
 	u64 mid = (ll >> 32) + (u32)lh + (u32)hl;
-	struct u128 r;
+	u64 lo = (mid << 32) | (u32)ll;
+	u64 hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	struct s128 r;
 
-	r.lo = (mid << 32) | (u32)ll;
-	r.hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	if (a < 0) {		/* two's complement of the 128-bit magnitude */
+		hi = ~hi + (lo == 0);
+		lo = -lo;
+	}
+	r.hi = (s64)hi;
+	r.lo = lo;
 	return r;
 }
 
 static bool dl_entity_overflow(struct sched_dl_entity *dl_se,
 			       struct sched_dl_entity *pi_se, u64 t)
 {
-	struct u128 left, right;
+	struct s128 left, right;
 
-	left = mul_u64(pi_se->dl_deadline, (u64)dl_se->runtime);
-	right = mul_u64(dl_se->deadline - t, pi_se->dl_runtime);
+	left = mul_s64_u64(dl_se->runtime, pi_se->dl_deadline);
+	right = mul_s64_u64((s64)(dl_se->deadline - t), pi_se->dl_runtime);
 
 	return right.hi < left.hi || (right.hi == left.hi && right.lo < left.lo);
 }
@@ -352,21 +348,29 @@ static void update_dl_entity(struct sched_dl_entity *dl_se,
  * Deviation: the kernel compares at µs granularity (ktime_us_delta); we
  * compare ns: a deadline equal to now arms a timer that fires at once.
  */
-static int start_dl_timer(struct sched_dl_entity *dl_se, bool boosted)
+int start_dl_timer(struct sched_dl_entity *dl_se, bool boosted)
 {
 	struct task_struct *p = dl_task_of(dl_se);
 	struct sched *s = sched_of(p);
 
+	u64 act = s->model->timer_expiry(dl_se);
+
 	if (boosted)
 		return 0;
-	if ((s64)(dl_se->deadline - s->now) < 0)
+	if ((s64)(act - s->now) < 0)
 		return 0;
 
 	dl_se->dl_timer.active = true;
-	dl_se->dl_timer.expires = dl_se->deadline;
+	dl_se->dl_timer.expires = act;
 	if (s->ops.timer_start)
-		s->ops.timer_start(s->ops.arg, p, dl_se->deadline);
+		s->ops.timer_start(s->ops.arg, p, act);
 	return 1;
+}
+
+/* [core] The replenishment instant: the deadline (mainline: dl_timer_expiry_next_period). */
+static u64 dl_timer_expiry_deadline(struct sched_dl_entity *dl_se)
+{
+	return dl_se->deadline;
 }
 
 /*
@@ -687,7 +691,7 @@ static void enqueue_dl_entity(struct sched_dl_entity *dl_se,
 	if (!dl_se->dl_new && (flags & ENQUEUE_REPLENISH))
 		replenish_dl_entity(dl_se, pi_se);
 	else if (dl_se->dl_new || (flags & ENQUEUE_WAKEUP))
-		update_dl_entity(dl_se, pi_se);
+		sched_of(dl_task_of(dl_se))->model->update_dl_entity(dl_se, pi_se);
 
 	__enqueue_dl_entity(dl_se);
 }
@@ -697,9 +701,34 @@ static void dequeue_dl_entity(struct sched_dl_entity *dl_se)
 	__dequeue_dl_entity(dl_se);
 }
 
-static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
+/*
+ * Seed bug fixed (draft 006): the top waiter whose parameters a boosted task
+ * uses.  The draft takes p->pi_top_task, but in a chain (-deadline c waits
+ * for fair b, which waits for fair a) a's top waiter b is itself only
+ * boosted, with no -deadline parameters of its own: the draft replenishes a
+ * from nothing (BUG_ON(pi_se->dl_runtime <= 0)), mainline 3.14 to 5.10 hit
+ * the BUG_ON of the de-boost case below, and our early return left a in the
+ * class on no queue, its CPU idle for good (issue 13, defect 1;
+ * test_golden.c: inheritance_chain).  Mainline 5.11 (commit 2279f540ea7d,
+ * "sched/deadline: Fix priority inheritance with multiple scheduling
+ * classes") hands the -deadline parameters down the chain (dl_se->pi_se =
+ * pi_task->dl.pi_se); we follow the chain of boosted top waiters to the
+ * -deadline task at its end, which is the same entity.
+ */
+struct task_struct *pi_dl_top_task(struct task_struct *p)
 {
 	struct task_struct *pi_task = p->pi_top_task;
+	int depth = 0;
+
+	while (pi_task && !dl_prio(pi_task->normal_prio) && pi_task->dl.dl_boosted &&
+	       depth++ < 1024)
+		pi_task = pi_task->pi_top_task;
+	return pi_task;
+}
+
+static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct task_struct *pi_task = pi_dl_top_task(p);
 	struct sched_dl_entity *pi_se = &p->dl;
 
 	/*
@@ -717,10 +746,20 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 		 * that exhausts its runtime on the way out would be
 		 * replenished with its own dl_runtime, 0: the replenishment
 		 * loop never ends.  It returns to its own class right after
-		 * this; there is nothing to replenish.
+		 * this; there is nothing to replenish.  Mainline 3.14 asserts
+		 * that this is the only way here: BUG_ON(!p->dl.dl_boosted ||
+		 * flags != ENQUEUE_REPLENISH).
 		 */
+		WARN_ON_S(rq->s, !p->dl.dl_boosted || flags != ENQUEUE_REPLENISH);
 		return;
 	}
+
+	/*
+	 * [mainline 4.11, model hook] A constrained task woken after its
+	 * deadline but before its next period is throttled until then.
+	 */
+	if (rq->s->model->check_constrained_dl && !p->dl.dl_throttled)
+		rq->s->model->check_constrained_dl(&p->dl);
 
 	/*
 	 * If p is throttled, we do nothing.  In fact, if it exhausted
@@ -1255,6 +1294,17 @@ static int __pull_dl_task(struct rq *this_rq)
 		}
 	}
 
+	/*
+	 * Seed bug fixed: switched_from_dl() and prio_changed_dl() pull
+	 * outside schedule(), and a task pulled onto an idle CPU then waited
+	 * for whatever rescheduled it next (test_property.c: mixed_invariants,
+	 * "idle with queued tasks and no reschedule pending").  As mainline's
+	 * pull_dl_task() ends: "if (resched) resched_curr(this_rq)"; within
+	 * schedule() the pick that follows clears it.
+	 */
+	if (ret)
+		resched_rq(this_rq);
+
 	return ret;
 }
 
@@ -1377,6 +1427,13 @@ static void switched_to_dl(struct rq *rq, struct task_struct *p)
 		if (rq->dl.overloaded && push_dl_task(rq) && rq != task_rq(p))
 			/* Only reschedule if pushing failed */
 			check_resched = 0;
+		/*
+		 * Seed bug fixed, as later mainline (4.x: "if (dl_task(rq->curr))
+		 * check_preempt_curr_dl(); else resched_curr(rq)"): the seed
+		 * checks only "if (check_resched && task_has_dl_policy(rq->curr))",
+		 * so a task just boosted into -deadline waited behind a running
+		 * fair or RT task (test_golden.c: inheritance_boost_preempts).
+		 */
 		if (check_resched) {
 			if (dl_task(rq->curr))
 				check_preempt_curr_dl(rq, p, 0);
@@ -1410,9 +1467,43 @@ static void prio_changed_dl(struct rq *rq, struct task_struct *p, int oldprio)
 		 */
 		if (dl_time_before(rq->dl.earliest_dl.curr, p->dl.deadline) && rq->curr == p)
 			resched_task(p);
+		/*
+		 * Seed bug fixed: a queued p that is not current can now be
+		 * ahead of current, above all when rt_mutex_setprio() has
+		 * just un-throttled and replenished it with an idle CPU
+		 * (found by test_property.c: mixed_invariants, "idle with
+		 * queued tasks and no reschedule pending"); the seed left the
+		 * CPU idle.  As mainline's prio_changed_dl(): "Current may not
+		 * be deadline in case p was throttled but we have just
+		 * replenished it (e.g. rt_mutex_setprio()).  Otherwise, if p
+		 * was given an earlier deadline, reschedule."
+		 */
+		else if (rq->curr != p && on_dl_rq(&p->dl) &&
+			 (!dl_task(rq->curr) || dl_time_before(p->dl.deadline, rq->curr->dl.deadline)))
+			resched_task(rq->curr);
 	} else {
 		switched_to_dl(rq, p);
 	}
+}
+
+/* [004, 007] Assumes rq->lock is held */
+static void rq_online_dl(struct rq *rq)
+{
+	if (rq->dl.overloaded)
+		dl_set_overload(rq);
+
+	if (rq->dl.dl_nr_running > 0 && rq->s->cpu_select == CPU_SELECT_HEAP)
+		cpudl_set(&rq->rd->cpudl, rq->cpu, rq->dl.earliest_dl.curr, 1);
+}
+
+/* [004, 007] Assumes rq->lock is held */
+static void rq_offline_dl(struct rq *rq)
+{
+	if (rq->dl.overloaded)
+		dl_clear_overload(rq);
+
+	if (rq->s->cpu_select == CPU_SELECT_HEAP)
+		cpudl_set(&rq->rd->cpudl, rq->cpu, 0, 0);
 }
 
 void sched_bench_set_cpu_dl(struct sched *s, int cpu, u64 dl)
@@ -1470,6 +1561,17 @@ ok:
 	return 0;
 }
 
+/* The seeds' rules (the default model). */
+const struct dl_model dl_model_v4 = {
+	.name			= "v4",
+	.version		= 0,
+	.update_dl_entity	= update_dl_entity,
+	.check_constrained_dl	= NULL,
+	.timer_expiry		= dl_timer_expiry_deadline,
+	/* admission as this machine's kernel counts it (docs/reference.md) */
+	.fair_server_bw		= DL_FAIR_SERVER_BW,
+};
+
 const struct sched_class dl_sched_class = {
 	.next			= &rt_sched_class,
 	.enqueue_task		= enqueue_task_dl,
@@ -1480,6 +1582,8 @@ const struct sched_class dl_sched_class = {
 	.put_prev_task		= put_prev_task_dl,
 	.select_task_rq		= select_task_rq_dl,
 	.set_cpus_allowed	= set_cpus_allowed_dl,
+	.rq_online		= rq_online_dl,
+	.rq_offline		= rq_offline_dl,
 	.pre_schedule		= pre_schedule_dl,
 	.post_schedule		= post_schedule_dl,
 	.task_woken		= task_woken_dl,

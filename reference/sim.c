@@ -18,120 +18,8 @@
 #include <string.h>
 
 #include "dlbench/exitcode.h"
-#include "dlbench/marker.h"
 
-#include "sched.h"
-#include "sim.h"
-
-enum sim_ev_type {
-	SE_START,		/* thread: first wake-up, after its delay */
-	SE_WAKE,		/* thread: sleep or timer expiry */
-	SE_DL_TIMER,		/* thread: replenishment timer */
-	SE_CPU_WORK,		/* cpu: curr's work ends */
-	SE_CPU_BUDGET,		/* cpu: curr's -deadline runtime ends (hrtick) */
-	SE_CPU_SLICE,		/* cpu: curr's RR/fair slice ends */
-	SE_CPU_TICK,		/* cpu: periodic tick (tick accounting) */
-	SE_RESCHED,		/* cpu: need_resched was set */
-};
-
-struct sim_ev {
-	u64 time;
-	u64 seq;		/* bit 62: not a work completion; below: insertion order */
-	u64 gen;
-	int type;
-	int idx;
-};
-
-struct evq {
-	struct sim_ev *h;
-	size_t n, cap;
-};
-
-/* Events due now that sort after everything already queued: a FIFO. */
-struct evfifo {
-	struct sim_ev *h;
-	size_t head, tail, cap;
-};
-
-enum thr_state {
-	THR_NEW,
-	THR_READY,		/* runnable or running */
-	THR_SLEEP,
-	THR_LOCK,
-	THR_WAIT,		/* cond, barrier, suspend */
-	THR_DONE,
-};
-
-struct sim_thread {
-	struct task_struct task;	/* first: &thread->task == thread */
-	const struct wl_task *wt;
-	size_t index;
-	int task_idx, instance, tid;
-	enum thr_state st;
-
-	size_t phase, ev;
-	int ploop, tloop;
-	bool in_run;		/* executing a run event: step when work ends */
-	bool exit_pending;
-	u64 work_left, run_start;
-	bool running;
-	int last_cpu;
-	int relock;		/* mutex to take again after a cond wake-up, or -1 */
-	u64 wake_gen, timer_gen;
-	struct sim_thread *wait_next;
-
-	/* timers this thread used: (resource, next expiry), found by a short scan */
-	u64 t_first;
-	struct sim_timer *timers;
-	int nr_timers;
-
-	/* the current job */
-	bool in_job;
-	u64 jobs_started;
-	u64 rel, begin, exec0, run_ns, period_ns;
-	s64 slack;
-	bool have_next_rel, rel_marked;
-	u64 next_rel;
-
-	u64 nr_throttled, nr_replenished, jobs, jobs_missed;
-};
-
-struct sim_timer {
-	int res;
-	bool init;		/* shared timers: t_next set by a first use */
-	u64 t_next;
-};
-
-struct sim_waitq {
-	struct sim_thread *head, *tail;
-	unsigned int waiting;
-};
-
-struct dlb_sim {
-	const struct workload *wl;
-	struct dlb_sim_opts o;
-	struct sched *s;
-	struct sim_thread *thr;
-	size_t nr_thr;
-	struct rt_mutex *mutexes;	/* per resource */
-	struct sim_waitq *waitq;	/* per resource */
-	struct sim_timer *timers;	/* per resource: the shared (not "unique") timers */
-	struct evq q;
-	struct evfifo now_q;
-	u64 seq;
-	u64 now, end;
-	u64 *cpu_gen;
-	unsigned char *cpu_dirty;
-	int *dirty;
-	int nr_dirty;
-	dlb_event_fn ev_fn;
-	void *ev_arg;
-	dlb_sim_job_fn job_fn;
-	void *job_arg;
-	int stop;			/* non-zero: a hook or an error stopped the run */
-	struct dlb_err stop_err;
-	u64 steps, events;
-};
+#include "sim_local.h"
 
 /*
  * ---- event queue: binary min-heap on (time, seq) -----------------------
@@ -157,7 +45,7 @@ static inline bool ev_less(const struct sim_ev *a, const struct sim_ev *b)
 
 #define SEQ_NOT_WORK	(1ULL << 62)
 
-static void evfifo_push(struct evfifo *f, const struct sim_ev *e)
+static int evfifo_push(struct evfifo *f, const struct sim_ev *e)
 {
 	if (f->tail == f->cap) {
 		if (f->head) {
@@ -170,15 +58,31 @@ static void evfifo_push(struct evfifo *f, const struct sim_ev *e)
 			struct sim_ev *h = realloc(f->h, cap * sizeof(*h));
 
 			if (!h)
-				abort();	/* as for the heap */
+				return -1;
 			f->h = h;
 			f->cap = cap;
 		}
 	}
 	f->h[f->tail++] = *e;
+	return 0;
 }
 
-static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
+/*
+ * No memory for an event: the simulation cannot go on truthfully.  The run
+ * stops after this step and dlb_sim_run() returns the error (the step in
+ * progress finishes without the event; nothing of it is reported as valid).
+ */
+static void evq_nomem(struct dlb_sim *sim)
+{
+	if (sim->stop)
+		return;
+	sim->stop = -1;
+	dlb_err_set(&sim->stop_err, DLB_EXIT_INTERNAL,
+		    "out of memory for the event queue at %llu ns of simulated time",
+		    (unsigned long long)sim->now);
+}
+
+void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
 {
 	struct evq *q = &sim->q;
 	struct sim_ev e = { time, sim->seq++ | (type == SE_CPU_WORK ? 0 : SEQ_NOT_WORK), gen, type,
@@ -186,7 +90,8 @@ static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
 	size_t i;
 
 	if (time == sim->now && type != SE_CPU_WORK) {
-		evfifo_push(&sim->now_q, &e);
+		if (evfifo_push(&sim->now_q, &e) < 0)
+			evq_nomem(sim);
 		return;
 	}
 
@@ -194,8 +99,10 @@ static void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen)
 		size_t cap = q->cap ? q->cap * 2 : 1024;
 		struct sim_ev *h = realloc(q->h, cap * sizeof(*h));
 
-		if (!h)
-			abort();	/* no memory for the queue: cannot simulate on */
+		if (!h) {
+			evq_nomem(sim);
+			return;
+		}
 		q->h = h;
 		q->cap = cap;
 	}
@@ -254,11 +161,6 @@ static struct sim_ev evq_pop(struct dlb_sim *sim)
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static inline struct sim_thread *thr_of(struct task_struct *p)
-{
-	return p->pid ? (struct sim_thread *)p : NULL;
-}
-
 static void mark_dirty(struct dlb_sim *sim, int cpu)
 {
 	if (sim->cpu_dirty[cpu])
@@ -267,7 +169,7 @@ static void mark_dirty(struct dlb_sim *sim, int cpu)
 	sim->dirty[sim->nr_dirty++] = cpu;
 }
 
-static void emit(struct dlb_sim *sim, struct dlb_event *ev)
+void emit(struct dlb_sim *sim, struct dlb_event *ev)
 {
 	int rc;
 
@@ -289,7 +191,7 @@ static int curr_pid(struct dlb_sim *sim, int cpu)
 }
 
 /* A marker in the shared grammar (dlb_marker_format), written by @pid on @cpu. */
-static void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_marker *m)
+void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_marker *m)
 {
 	struct dlb_event ev = { .cpu = cpu, .pid = pid, .type = DLB_EV_MARKER };
 	char buf[DLB_MARKER_MAX];
@@ -307,7 +209,7 @@ static void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_
 	emit(sim, &ev);
 }
 
-static u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t)
+u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t)
 {
 	u64 e = t->task.se.sum_exec_runtime;
 
@@ -456,387 +358,6 @@ static void cb_replenish(void *arg, struct task_struct *p)
 	emit_dl(sim, p, DLB_EV_REPLENISH);
 }
 
-/* ---- jobs ------------------------------------------------------------- */
-
-static u64 thr_dl(struct sim_thread *t)
-{
-	return t->wt->policy == WL_POLICY_DEADLINE ? t->task.dl.dl_deadline : 0;
-}
-
-static void emit_job_marker(struct dlb_sim *sim, struct sim_thread *t,
-			    enum dlb_marker_kind kind, u64 job, u64 rel)
-{
-	struct dlb_marker m;
-
-	if (!sim->ev_fn) {	/* nobody reads it: count it, skip building it */
-		sim->events++;
-		return;
-	}
-	memset(&m, 0, sizeof(m));
-	m.kind = kind;
-	m.tid = t->tid;
-	m.job = job;
-	m.flags = DLB_MF_JOB;
-	if (kind != DLB_MARK_JOB_END) {
-		m.rel = rel;
-		m.flags |= DLB_MF_REL;
-		if (thr_dl(t)) {
-			m.dl = rel + thr_dl(t);
-			m.flags |= DLB_MF_DL;
-		}
-	}
-	emit_marker(sim, task_cpu(&t->task), t->tid, &m);
-}
-
-static void emit_release(struct dlb_sim *sim, struct sim_thread *t, u64 rel)
-{
-	emit_job_marker(sim, t, DLB_MARK_JOB_RELEASE, t->jobs_started, rel);
-	t->rel_marked = true;
-}
-
-static void job_open(struct dlb_sim *sim, struct sim_thread *t)
-{
-	t->rel = t->have_next_rel ? t->next_rel : sim->now;
-	t->have_next_rel = false;
-	if (!t->rel_marked)
-		emit_release(sim, t, t->rel);
-	t->rel_marked = false;
-	t->in_job = true;
-	t->begin = sim->now;
-	t->exec0 = thr_exec(sim, t);
-	t->run_ns = t->period_ns = 0;
-	t->slack = 0;
-	emit_job_marker(sim, t, DLB_MARK_JOB_BEGIN, t->jobs_started, t->rel);
-}
-
-static void job_close(struct dlb_sim *sim, struct sim_thread *t)
-{
-	struct dlb_sim_job j;
-	int rc;
-
-	if (!t->in_job)
-		return;
-	t->in_job = false;
-	memset(&j, 0, sizeof(j));
-	j.thread = t->index;
-	j.task = t->task_idx;
-	j.instance = t->instance;
-	j.tid = t->tid;
-	j.comm = t->task.comm;
-	j.job = t->jobs_started++;
-	j.phase = (int)t->phase;
-	j.phase_loop = t->ploop;
-	j.release = t->rel;
-	j.begin = t->begin;
-	j.end = sim->now;
-	j.deadline = thr_dl(t) ? t->rel + thr_dl(t) : 0;
-	j.exec_ns = thr_exec(sim, t) - t->exec0;
-	j.run_ns = t->run_ns;
-	j.period_ns = t->period_ns;
-	j.slack_ns = t->slack;
-	j.wu_lat_ns = t->begin - t->rel;
-	t->jobs++;
-	if (j.deadline && j.end > j.deadline)
-		t->jobs_missed++;
-	emit_job_marker(sim, t, DLB_MARK_JOB_END, j.job, 0);
-	if (sim->job_fn && !sim->stop) {
-		rc = sim->job_fn(&j, sim->job_arg);
-		if (rc) {
-			sim->stop = rc;
-			dlb_err_set(&sim->stop_err, DLB_EXIT_INCOMPLETE,
-				    "the job consumer stopped the simulation (%d)", rc);
-		}
-	}
-}
-
-/* ---- threads executing the workload ----------------------------------- */
-
-/* Next event; past the last one, the next iteration (a job ends there). */
-static void step(struct dlb_sim *sim, struct sim_thread *t)
-{
-	const struct wl_task *wt = t->wt;
-
-	if (++t->ev < wt->phases[t->phase].nr_events)
-		return;
-	job_close(sim, t);
-	t->ev = 0;
-	if (++t->ploop < wt->phases[t->phase].loop)
-		return;
-	t->ploop = 0;
-	if (++t->phase < wt->nr_phases)
-		return;
-	t->phase = 0;
-	t->tloop++;
-	if (wt->loop >= 0 && t->tloop >= (wt->loop ? wt->loop : 1))
-		t->exit_pending = true;
-}
-
-static void block(struct dlb_sim *sim, struct sim_thread *t, int cpu, enum thr_state st,
-		  long state)
-{
-	t->st = st;
-	t->task.state = state;
-	schedule(sim->s, cpu);
-}
-
-static void sleep_until(struct dlb_sim *sim, struct sim_thread *t, int cpu, u64 when)
-{
-	evq_push(sim, when, SE_WAKE, (int)t->index, ++t->wake_gen);
-	block(sim, t, cpu, THR_SLEEP, TASK_INTERRUPTIBLE);
-}
-
-static void waitq_add(struct sim_waitq *w, struct sim_thread *t)
-{
-	t->wait_next = NULL;
-	if (w->tail)
-		w->tail->wait_next = t;
-	else
-		w->head = t;
-	w->tail = t;
-	w->waiting++;
-}
-
-static struct sim_thread *waitq_pop(struct sim_waitq *w)
-{
-	struct sim_thread *t = w->head;
-
-	if (!t)
-		return NULL;
-	w->head = t->wait_next;
-	if (!w->head)
-		w->tail = NULL;
-	w->waiting--;
-	t->wait_next = NULL;
-	return t;
-}
-
-static void wake_thread(struct dlb_sim *sim, struct sim_thread *t, int this_cpu)
-{
-	t->st = THR_READY;
-	wake_up_process(sim->s, &t->task, this_cpu);
-}
-
-static void waitq_wake(struct dlb_sim *sim, struct sim_waitq *w, int cpu, bool all)
-{
-	struct sim_thread *t;
-
-	while ((t = waitq_pop(w))) {
-		wake_thread(sim, t, cpu);
-		if (!all)
-			break;
-	}
-}
-
-/* cond wait: release the mutex, sleep on the cond, take the mutex again when woken */
-static void cond_wait(struct dlb_sim *sim, struct sim_thread *t, int cpu, int cond, int mutex)
-{
-	if (mutex >= 0 && sim->mutexes[mutex].owner == &t->task) {
-		rt_mutex_unlock(sim->s, &sim->mutexes[mutex], cpu);
-		t->relock = mutex;
-	}
-	waitq_add(&sim->waitq[cond], t);
-	block(sim, t, cpu, THR_WAIT, TASK_INTERRUPTIBLE);
-}
-
-/*
- * The timer of resource @res as thread @t sees it.  rt-app: a timer whose
- * ref starts with "unique" is private to each thread (its local resource);
- * any other ref names ONE timer shared by every thread and instance that
- * uses it (rt-app.c, case rtapp_timer: rdata->res.timer.t_next), so its
- * next expiry is common: the first use sets it to that thread's t_first,
- * and every use by any thread adds its period to it.  Instances of a task
- * on one shared timer therefore release in turn, not together (rt-app's
- * tutorial: sharing "disturbs the original sequence").
- */
-static struct sim_timer *thread_timer(struct dlb_sim *sim, struct sim_thread *t, int res)
-{
-	struct sim_timer *tm;
-	int i;
-
-	if (!sim->wl->resources[res].unique) {
-		tm = &sim->timers[res];
-		if (!tm->init) {
-			tm->init = true;
-			tm->t_next = t->t_first;
-		}
-		return tm;
-	}
-	for (i = 0; i < t->nr_timers; i++)
-		if (t->timers[i].res == res)
-			return &t->timers[i];
-	tm = realloc(t->timers, (size_t)(t->nr_timers + 1) * sizeof(*tm));
-	if (!tm)
-		abort();	/* no memory for a timer: cannot simulate on */
-	t->timers = tm;
-	tm = &t->timers[t->nr_timers++];
-	tm->res = res;
-	tm->init = true;
-	tm->t_next = t->t_first;
-	return tm;
-}
-
-#define ADVANCE_MAX_ZERO_TIME	1000000	/* events at one instant before we call it a livelock */
-
-/* Run thread @t, current on @cpu, until it needs CPU time or blocks. */
-static void advance(struct dlb_sim *sim, struct sim_thread *t, int cpu)
-{
-	unsigned long guard = 0;
-
-	for (;;) {
-		const struct wl_phase *ph;
-		const struct wl_event *e;
-		struct rq *rq = cpu_rq(sim->s, cpu);
-		u64 tn;
-		bool last;
-
-		if (rq->curr != &t->task || sim->stop)
-			return;
-		if (++guard > ADVANCE_MAX_ZERO_TIME) {
-			sim->stop = -1;
-			dlb_err_set(&sim->stop_err, DLB_EXIT_BAD_INPUT,
-				    "task %s: %d events without using time (a loop of zero-time events)",
-				    t->task.comm, ADVANCE_MAX_ZERO_TIME);
-			return;
-		}
-		if (t->in_run) {
-			t->in_run = false;
-			step(sim, t);
-			continue;
-		}
-		if (t->exit_pending) {
-			struct dlb_marker m = { .kind = DLB_MARK_TASK_EXIT, .tid = t->tid };
-			struct dlb_event ev = { .cpu = cpu, .pid = t->tid, .type = DLB_EV_EXIT };
-
-			job_close(sim, t);
-			emit_marker(sim, cpu, t->tid, &m);
-			ev.exit.pid = t->tid;
-			memcpy(ev.exit.comm, t->task.comm, DLB_COMM_LEN);
-			emit(sim, &ev);
-			t->st = THR_DONE;
-			sched_exit_curr(sim->s, cpu);
-			return;
-		}
-		if (t->relock >= 0) {
-			int m = t->relock;
-
-			t->relock = -1;
-			if (!rt_mutex_lock(sim->s, &sim->mutexes[m], cpu)) {
-				block(sim, t, cpu, THR_LOCK, TASK_INTERRUPTIBLE);
-				return;
-			}
-		}
-		if (!t->in_job)
-			job_open(sim, t);
-
-		ph = &t->wt->phases[t->phase];
-		e = &ph->events[t->ev];
-		last = t->ev + 1 == ph->nr_events;
-		switch (e->type) {
-		case WL_EV_RUN:
-		case WL_EV_RUNTIME:
-			t->run_ns += e->duration_ns;
-			if (e->duration_ns) {
-				t->work_left = e->duration_ns;
-				t->in_run = true;
-				return;
-			}
-			step(sim, t);
-			break;
-		case WL_EV_SLEEP:
-			if (last) {
-				job_close(sim, t);
-				t->next_rel = sim->now + e->duration_ns;
-				t->have_next_rel = true;
-			}
-			step(sim, t);
-			if (e->duration_ns) {
-				sleep_until(sim, t, cpu, sim->now + e->duration_ns);
-				return;
-			}
-			break;
-		case WL_EV_TIMER: {
-			/* rt-app: the first expiry is t_first + period, then every period */
-			struct sim_timer *tm = thread_timer(sim, t, e->res);
-
-			tm->t_next += e->duration_ns;
-			t->period_ns += e->duration_ns;
-			tn = tm->t_next;
-			t->slack = (s64)(tn - sim->now);
-			if (!dl_time_before(sim->now, tn) && e->timer_relative)
-				tm->t_next = tn = sim->now;
-			if (last) {
-				job_close(sim, t);
-				t->next_rel = tn;
-				t->have_next_rel = true;
-			}
-			step(sim, t);
-			if (dl_time_before(sim->now, tn)) {
-				sleep_until(sim, t, cpu, tn);
-				return;
-			}
-			break;
-		}
-		case WL_EV_LOCK:
-			step(sim, t);
-			if (!rt_mutex_lock(sim->s, &sim->mutexes[e->res], cpu)) {
-				block(sim, t, cpu, THR_LOCK, TASK_INTERRUPTIBLE);
-				return;
-			}
-			break;
-		case WL_EV_UNLOCK:
-			step(sim, t);
-			if (sim->mutexes[e->res].owner == &t->task)
-				rt_mutex_unlock(sim->s, &sim->mutexes[e->res], cpu);
-			break;
-		case WL_EV_WAIT:
-			step(sim, t);
-			cond_wait(sim, t, cpu, e->res, e->dep);
-			return;
-		case WL_EV_SIGNAL:
-		case WL_EV_BROAD:
-			step(sim, t);
-			waitq_wake(sim, &sim->waitq[e->res], cpu, e->type == WL_EV_BROAD);
-			break;
-		case WL_EV_SYNC:
-			step(sim, t);
-			waitq_wake(sim, &sim->waitq[e->res], cpu, false);
-			cond_wait(sim, t, cpu, e->res, e->dep);
-			return;
-		case WL_EV_BARRIER: {
-			struct sim_waitq *w = &sim->waitq[e->res];
-			unsigned int users = sim->wl->resources[e->res].users;
-
-			step(sim, t);
-			if (w->waiting + 1 >= users) {
-				waitq_wake(sim, w, cpu, true);
-				break;
-			}
-			waitq_add(w, t);
-			block(sim, t, cpu, THR_WAIT, TASK_INTERRUPTIBLE);
-			return;
-		}
-		case WL_EV_YIELD:
-			step(sim, t);
-			sched_yield_curr(sim->s, cpu);
-			schedule(sim->s, cpu);
-			break;
-		case WL_EV_SUSPEND:
-			step(sim, t);
-			waitq_add(&sim->waitq[e->res], t);
-			block(sim, t, cpu, THR_WAIT, TASK_INTERRUPTIBLE);
-			return;
-		case WL_EV_RESUME:
-			step(sim, t);
-			waitq_wake(sim, &sim->waitq[e->res], cpu, true);
-			break;
-		case WL_EV_MEM:
-		default:
-			step(sim, t);	/* memory traffic takes no CPU time here */
-			break;
-		}
-	}
-}
-
 /* ---- planning a CPU's next events ------------------------------------- */
 
 static void replan(struct dlb_sim *sim, int cpu)
@@ -851,7 +372,23 @@ static void replan(struct dlb_sim *sim, int cpu)
 	settle(sim, t);
 	evq_push(sim, now + t->work_left, SE_CPU_WORK, cpu, gen);
 	if (sim->o.tick_ns) {
-		evq_push(sim, (now / sim->o.tick_ns + 1) * sim->o.tick_ns, SE_CPU_TICK, cpu, gen);
+		/*
+		 * Ticks fall on every multiple of tick_ns, whatever else
+		 * happens on the CPU: a pending tick stays valid across
+		 * re-plans (it carries no generation).  Otherwise the next
+		 * tick is the first multiple at or after now that has not
+		 * been handled yet: a re-plan at a multiple of the tick before
+		 * that tick's event must not push it a whole tick later
+		 * (issue 13, defect 2: test_sim_options.c: tick_split_work).
+		 */
+		if (!sim->tick_next[cpu]) {
+			u64 next = (now + sim->o.tick_ns - 1) / sim->o.tick_ns * sim->o.tick_ns;
+
+			if (next <= sim->tick_last[cpu])
+				next = sim->tick_last[cpu] + sim->o.tick_ns;
+			sim->tick_next[cpu] = next;
+			evq_push(sim, next, SE_CPU_TICK, cpu, 0);
+		}
 		return;
 	}
 	if (dl_task(curr)) {
@@ -932,20 +469,19 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 	switch (e->type) {
 	case SE_START:
 		t = &sim->thr[e->idx];
-		t->t_first = sim->now;
-		t->next_rel = sim->now;
-		t->have_next_rel = true;
+		dlb_interp_start(&t->it, sim->now);
 		emit_task_marker(sim, t);
-		emit_release(sim, t, sim->now);
-		wake_thread(sim, t, task_cpu(&t->task));
+		if (t->it.have_next_rel)	/* not a sporadic task's: its resume releases it */
+			sim_thread_release(sim, t, sim->now);
+		sim_thread_wake(sim, t, task_cpu(&t->task));
 		break;
 	case SE_WAKE:
 		t = &sim->thr[e->idx];
 		if (e->gen != t->wake_gen || t->st != THR_SLEEP)
 			break;
-		if (t->have_next_rel && t->next_rel == sim->now)
-			emit_release(sim, t, sim->now);
-		wake_thread(sim, t, task_cpu(&t->task));
+		if (t->it.have_next_rel && t->it.next_rel == sim->now)
+			sim_thread_release(sim, t, sim->now);
+		sim_thread_wake(sim, t, task_cpu(&t->task));
 		break;
 	case SE_DL_TIMER:
 		t = &sim->thr[e->idx];
@@ -963,7 +499,7 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 		settle(sim, t);
 		mark_dirty(sim, e->idx);
 		if (!t->work_left)
-			advance(sim, t, e->idx);
+			sim_thread_advance(sim, t, e->idx);
 		break;
 	case SE_CPU_BUDGET:
 	case SE_CPU_SLICE:
@@ -973,8 +509,8 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 		mark_dirty(sim, e->idx);
 		break;
 	case SE_CPU_TICK:
-		if (e->gen != sim->cpu_gen[e->idx])
-			break;
+		sim->tick_next[e->idx] = 0;
+		sim->tick_last[e->idx] = sim->now;
 		scheduler_tick(s, e->idx, 0);
 		mark_dirty(sim, e->idx);
 		break;
@@ -1018,9 +554,11 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 		}
 		sim->now = sim->s->now = e.time;
 		sim->steps++;
+		if (sim->progress_fn && !(sim->steps & (DLB_SIM_PROGRESS_STEPS - 1)))
+			sim->progress_fn(sim->now, sim->end, sim->progress_arg);
 		handle(sim, &e);
 		replan_dirty(sim);
-		if (sim->o.check && check_sched_invariants(sim->s, &ierr) < 0) {
+		if (sim->o.check && !sim->stop && check_sched_invariants(sim->s, &ierr) < 0) {
 			sim->stop = -1;
 			dlb_err_set(&sim->stop_err, DLB_EXIT_INTERNAL, "at %llu ns: %s",
 				    (unsigned long long)sim->now, ierr.msg);
@@ -1050,10 +588,22 @@ void dlb_sim_opts_init(struct dlb_sim_opts *o)
 	o->admission = true;
 	o->rt_runtime_us = RT_RUNTIME_US_DEFAULT;
 	o->rt_period_us = RT_PERIOD_US_DEFAULT;
-	o->reserved_bw = to_ratio(NSEC_PER_SEC, 50 * NSEC_PER_MSEC);
-	o->max_time_ns = 3600ULL * NSEC_PER_SEC;
+	strcpy(o->model, dl_model_v4.name);
+	o->reserved_bw = dl_model_v4.fair_server_bw;
+	o->max_time_ns = DLB_SIM_MAX_TIME_NS;
 	o->timed = true;
 	o->first_tid = 1000;
+}
+
+int dlb_sim_opts_model(struct dlb_sim_opts *o, const char *name)
+{
+	struct dl_model m;
+
+	if (strlen(name) >= sizeof(o->model) || dl_model_parse(name, &m) < 0)
+		return -1;
+	strcpy(o->model, name);
+	o->reserved_bw = m.fair_server_bw;
+	return 0;
 }
 
 static int sim_policy(enum wl_policy p)
@@ -1069,6 +619,7 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 	char comm[64];
 	int prio = 0;
 
+	t->sim = sim;
 	t->wt = wt;
 	t->index = idx;
 	t->task_idx = task_idx;
@@ -1081,8 +632,8 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 	snprintf(comm, sizeof(comm), "%s-%zu", wt->name, idx);
 	t->task.owner = t;
 	sched_task_init(s, &t->task, t->tid, comm, (int)(idx % (size_t)s->nr_cpus));
-	if (!wt->nr_phases)
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task %s: no events", wt->name);
+	if (sim_thread_init(sim, t, err))
+		return -1;
 	if (wt->has_cpus && sched_setaffinity(s, &t->task, &wt->cpus, err) < 0)
 		return dlb_err_prefix(err, "task %s", wt->name);
 	if (wt->policy == WL_POLICY_FIFO || wt->policy == WL_POLICY_RR)
@@ -1116,6 +667,12 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	sim = calloc(1, sizeof(*sim));
 	if (!sim)
 		goto nomem;
+	if (dl_model_parse(opts->model, &sim->model) < 0) {
+		free(sim);
+		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "model: '%s' is not v4 or mainline[:MAJ.MIN]",
+			    opts->model);
+		return NULL;
+	}
 	sim->wl = wl;
 	sim->o = *opts;
 	memset(&ops, 0, sizeof(ops));
@@ -1136,6 +693,7 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	so.rt_runtime_us = opts->rt_runtime_us;
 	so.rt_period_us = opts->rt_period_us;
 	so.reserved_bw = opts->reserved_bw;
+	so.model = &sim->model;
 	so.timed = opts->timed;
 	sim->s = sched_create(&so, &ops, err);
 	if (!sim->s) {
@@ -1151,10 +709,12 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	sim->waitq = calloc(wl->nr_resources + 1, sizeof(*sim->waitq));
 	sim->timers = calloc(wl->nr_resources + 1, sizeof(*sim->timers));
 	sim->cpu_gen = calloc((size_t)opts->nr_cpus, sizeof(*sim->cpu_gen));
+	sim->tick_next = calloc((size_t)opts->nr_cpus, sizeof(*sim->tick_next));
+	sim->tick_last = calloc((size_t)opts->nr_cpus, sizeof(*sim->tick_last));
 	sim->cpu_dirty = calloc((size_t)opts->nr_cpus, 1);
 	sim->dirty = calloc((size_t)opts->nr_cpus, sizeof(*sim->dirty));
-	if (!sim->thr || !sim->mutexes || !sim->waitq || !sim->timers || !sim->cpu_gen || !sim->cpu_dirty ||
-	    !sim->dirty)
+	if (!sim->thr || !sim->mutexes || !sim->waitq || !sim->timers || !sim->cpu_gen ||
+	    !sim->tick_next || !sim->tick_last || !sim->cpu_dirty || !sim->dirty)
 		goto nomem_free;
 	for (i = 0; i < wl->nr_resources; i++)
 		sim->mutexes[i].pi = wl->global.pi_enabled;
@@ -1190,20 +750,14 @@ void dlb_sim_free(struct dlb_sim *sim)
 	if (!sim)
 		return;
 	for (i = 0; sim->thr && i < sim->nr_thr; i++)
-		free(sim->thr[i].timers);
-	for (i = 0; sim->mutexes && i < sim->wl->nr_resources; i++) {
-		struct rt_mutex_waiter *w = sim->mutexes[i].waiters, *nx;
-
-		for (; w; w = nx) {
-			nx = w->next;
-			free(w);
-		}
-	}
+		dlb_interp_fini(&sim->thr[i].it);
 	free(sim->thr);
 	free(sim->mutexes);
 	free(sim->waitq);
 	free(sim->timers);
 	free(sim->cpu_gen);
+	free(sim->tick_next);
+	free(sim->tick_last);
 	free(sim->cpu_dirty);
 	free(sim->dirty);
 	free(sim->q.h);
@@ -1211,160 +765,9 @@ void dlb_sim_free(struct dlb_sim *sim)
 	sched_free(sim->s);
 	free(sim);
 }
-
-void dlb_sim_set_event_hook(struct dlb_sim *sim, dlb_event_fn fn, void *arg)
+void dlb_sim_set_progress_hook(struct dlb_sim *sim, dlb_sim_progress_fn fn, void *arg)
 {
-	sim->ev_fn = fn;
-	sim->ev_arg = arg;
+	sim->progress_fn = fn;
+	sim->progress_arg = arg;
 }
 
-void dlb_sim_set_job_hook(struct dlb_sim *sim, dlb_sim_job_fn fn, void *arg)
-{
-	sim->job_fn = fn;
-	sim->job_arg = arg;
-}
-
-void dlb_sim_set_op_hook(struct dlb_sim *sim, dlb_op_fn fn, void *arg)
-{
-	sim->s->opstat.hook = fn;
-	sim->s->opstat.hook_arg = arg;
-}
-
-void dlb_sim_set_push_hook(struct dlb_sim *sim, dlb_push_fn fn, void *arg)
-{
-	sim->s->opstat.push_hook = fn;
-	sim->s->opstat.push_arg = arg;
-}
-
-size_t dlb_sim_nr_threads(const struct dlb_sim *sim)
-{
-	return sim->nr_thr;
-}
-
-int dlb_sim_nr_cpus(const struct dlb_sim *sim)
-{
-	return sim->s->nr_cpus;
-}
-
-int dlb_sim_task_stats(const struct dlb_sim *sim, size_t i, struct dlb_sim_task_stats *st)
-{
-	const struct sim_thread *t;
-	const struct task_struct *p;
-
-	if (i >= sim->nr_thr)
-		return -1;
-	t = &sim->thr[i];
-	p = &t->task;
-	memset(st, 0, sizeof(*st));
-	st->tid = t->tid;
-	memcpy(st->comm, p->comm, DLB_COMM_LEN);
-	st->task = t->task_idx;
-	st->instance = t->instance;
-	st->policy = p->policy;
-	st->prio = dl_task(p) ? DLB_PRIO_DL : p->prio;
-	st->dl_runtime = p->dl.dl_runtime;
-	st->dl_deadline = p->dl.dl_deadline;
-	st->dl_period = p->dl.dl_period;
-	st->dl_runtime_left = p->dl.runtime;
-	st->dl_deadline_abs = p->dl.deadline;
-	st->sum_exec_runtime = thr_exec((struct dlb_sim *)sim, (struct sim_thread *)t);
-	st->nr_switches = p->nr_switches;
-	st->nr_voluntary_switches = p->nr_voluntary_switches;
-	st->nr_involuntary_switches = p->nr_involuntary_switches;
-	st->nr_migrations = p->se.nr_migrations;
-	st->nr_wakeups = p->se.nr_wakeups;
-	st->last_dmiss = p->dl.stats.last_dmiss;
-	st->dmiss_max = p->dl.stats.dmiss_max;
-	st->last_rorun = p->dl.stats.last_rorun;
-	st->rorun_max = p->dl.stats.rorun_max;
-	st->nr_throttled = t->nr_throttled;
-	st->nr_replenished = t->nr_replenished;
-	st->jobs = t->jobs;
-	st->jobs_missed = t->jobs_missed;
-	if (thr_dl((struct sim_thread *)t) && t->st != THR_DONE) {
-		u64 rel = t->in_job ? t->rel : t->have_next_rel ? t->next_rel : UINT64_MAX;
-
-		st->late_pending = rel != UINT64_MAX && rel + thr_dl((struct sim_thread *)t) < sim->now;
-	}
-	return 0;
-}
-
-const struct dlb_opcount *dlb_sim_opcount(const struct dlb_sim *sim, enum dlb_op op)
-{
-	return &sim->s->opstat.op[op];
-}
-
-u64 dlb_sim_now(const struct dlb_sim *sim)
-{
-	return sim->now;
-}
-
-u64 dlb_sim_nr_steps(const struct dlb_sim *sim)
-{
-	return sim->steps;
-}
-
-u64 dlb_sim_nr_events(const struct dlb_sim *sim)
-{
-	return sim->events;
-}
-
-const char *dlb_sim_comm(const struct dlb_sim *sim, int pid)
-{
-	int i = pid - sim->o.first_tid;
-
-	if (pid == 0)
-		return "<idle>";
-	if (i < 0 || (size_t)i >= sim->nr_thr)
-		return NULL;
-	return sim->thr[i].task.comm;
-}
-
-/* /proc/PID/sched layout: P() "%-45s:%21lld", PN() "%-45s:%14lld.%06lld" (ms.ns). */
-int dlb_sim_write_sched(FILE *f, const struct dlb_sim_task_stats *st)
-{
-#define P(name, v) fprintf(f, "%-45s:%21lld\n", name, (long long)(v))
-#define PN(name, v) fprintf(f, "%-45s:%14lld.%06lld\n", name, (long long)((v) / 1000000), \
-			    (long long)((v) % 1000000))
-	fprintf(f, "%s (%d, #threads: 1)\n", st->comm, st->tid);
-	fprintf(f, "-------------------------------------------------------------------\n");
-	PN("se.sum_exec_runtime", st->sum_exec_runtime);
-	P("se.nr_migrations", st->nr_migrations);
-	P("se.statistics.nr_wakeups", st->nr_wakeups);
-	P("nr_switches", st->nr_switches);
-	P("nr_voluntary_switches", st->nr_voluntary_switches);
-	P("nr_involuntary_switches", st->nr_involuntary_switches);
-	P("policy", st->policy);
-	P("prio", st->prio);
-	if (st->policy == SCHED_DEADLINE) {
-		P("dl.runtime", st->dl_runtime_left);
-		P("dl.deadline", st->dl_deadline_abs);
-		PN("dl.stats.last_dmiss", st->last_dmiss);
-		PN("dl.stats.dmiss_max", st->dmiss_max);
-		PN("dl.stats.last_rorun", st->last_rorun);
-		PN("dl.stats.rorun_max", st->rorun_max);
-		P("dl.nr_throttled", st->nr_throttled);
-		P("dl.nr_replenished", st->nr_replenished);
-	}
-	P("jobs", st->jobs);
-	P("jobs_missed", st->jobs_missed);
-#undef P
-#undef PN
-	return ferror(f) ? -1 : 0;
-}
-
-const char *dlb_sim_cpu_select_str(enum dlb_sim_cpu_select sel)
-{
-	return sel == DLB_SIM_LINEAR ? "linear" : "heap";
-}
-
-int dlb_sim_cpu_select_parse(const char *s, enum dlb_sim_cpu_select *sel)
-{
-	if (!strcmp(s, "heap"))
-		*sel = DLB_SIM_HEAP;
-	else if (!strcmp(s, "linear"))
-		*sel = DLB_SIM_LINEAR;
-	else
-		return -1;
-	return 0;
-}

@@ -29,12 +29,15 @@
  * pthread_setname_np() would fail and leave "rt-app").  Thread i starts on
  * CPU i % nr_cpus, after its "delay", as a wake-up.
  *
- * Jobs: one iteration of a phase's event list is one job.  release: the
- * expiry of the timer (or sleep) that ended the previous iteration, else the
- * instant the iteration starts (the thread's start for the first);
- * begin: the instant the thread starts executing the iteration; end: the
- * instant it reaches the iteration's final timer event, else finishes its
- * last event; deadline: release + dl_deadline (-deadline tasks, else 0).
+ * Jobs, and what each event does, are the interpreter's, shared with the
+ * kernel backend (dlbench/interp.h): one pass over a phase's events is one
+ * job.  release: the expiry of the timer (or sleep) that ended the previous
+ * pass, else the instant the pass starts (the thread's start for the
+ * first); begin: the instant the thread starts executing the pass; end:
+ * the instant it reaches the pass's final timer or sleep, else finishes its
+ * last event (a task without a timer ends its job at a suspend, and the
+ * next is released by the resume); deadline: release + dl_deadline
+ * (-deadline tasks, else 0).
  *
  * Markers (in the event stream, DLB_EV_MARKER, grammar of marker.h):
  * "dlb_run: event=start backend=reference ..." at 0, one "dlb_task: ..."
@@ -65,6 +68,9 @@ enum dlb_sim_cpu_select {
 	DLB_SIM_LINEAR,		/* latest_cpu_find linear scan (patch 004) */
 };
 
+/* The cap on simulated time when nothing else ends a run (max_time_ns's default). */
+#define DLB_SIM_MAX_TIME_NS	(3600ULL * NSEC_PER_SEC)
+
 struct dlb_sim_opts {
 	int nr_cpus;			/* 1..1024; default 1 */
 	enum dlb_sim_cpu_select cpu_select;	/* default heap */
@@ -77,6 +83,9 @@ struct dlb_sim_opts {
 					 * default the fair server's 50 ms/1 s
 					 * (to_ratio(1000000000, 50000000)) */
 	const struct dl_param_limits *lim;	/* NULL: kernel defaults */
+
+	/* the rules: "v4" (default) or "mainline[:MAJ.MIN]"; dlb_sim_opts_model() */
+	char model[24];
 
 	u64 duration_ns;		/* 0: the workload's global.duration; both 0:
 					 * until every thread ends (cap: max_time_ns) */
@@ -95,6 +104,7 @@ struct dlb_sim_opts {
 	bool timed;			/* time push/pull/find/set: default true */
 	bool trace_runtime;		/* emit sched_stat_runtime: default false */
 	int first_tid;			/* default 1000 */
+	bool event_log;			/* keep each thread's events: dlb_sim_write_events() */
 	/* non-NULL: checked before every step; once non-zero the run ends
 	 * ("dlb_run: event=end status=incomplete", DLB_EXIT_INCOMPLETE).
 	 * A signal handler may set it. */
@@ -102,6 +112,11 @@ struct dlb_sim_opts {
 };
 
 void dlb_sim_opts_init(struct dlb_sim_opts *o);
+/*
+ * Run @m's rules ("v4", "mainline[:MAJ.MIN]"); the admission reserve becomes
+ * that kernel's (the fair servers from 6.12).  -1 on a model not known.
+ */
+int dlb_sim_opts_model(struct dlb_sim_opts *o, const char *m);
 
 /* One finished job (see "Jobs" above); rt-app log columns in comments. */
 struct dlb_sim_job {
@@ -158,6 +173,14 @@ void dlb_sim_set_event_hook(struct dlb_sim *sim, dlb_event_fn fn, void *arg);
 void dlb_sim_set_job_hook(struct dlb_sim *sim, dlb_sim_job_fn fn, void *arg);
 
 /*
+ * Called every DLB_SIM_PROGRESS_STEPS steps with the simulated time and the
+ * run's end (its cap if no duration), for a progress line.
+ */
+#define DLB_SIM_PROGRESS_STEPS	65536
+typedef void (*dlb_sim_progress_fn)(u64 now, u64 end, void *arg);
+void dlb_sim_set_progress_hook(struct dlb_sim *sim, dlb_sim_progress_fn fn, void *arg);
+
+/*
  * Run to the end.  0, or -1 with @err: an invariant failed with --check
  * (DLB_EXIT_INTERNAL), a hook returned non-zero (its code in err->code,
  * DLB_EXIT_INCOMPLETE unless the hook set one), or opts.interrupt was set
@@ -194,6 +217,13 @@ u64 dlb_sim_nr_events(const struct dlb_sim *sim);	/* emitted trace events */
  * dl.stats.* lines for -deadline threads).  0, or -1 on a write error.
  */
 int dlb_sim_write_sched(FILE *f, const struct dlb_sim_task_stats *st);
+
+/*
+ * Thread @i's events in the order it went through them, one "PHASE KEY"
+ * line each, no times (opts.event_log; dlb_interp_log_write()).  0, or -1
+ * on a write error or a bad @i.
+ */
+int dlb_sim_write_events(const struct dlb_sim *sim, size_t i, FILE *f);
 
 /* comm of a simulated pid ("<idle>" for 0), NULL if unknown: for the trace line prefix. */
 const char *dlb_sim_comm(const struct dlb_sim *sim, int pid);

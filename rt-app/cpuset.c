@@ -305,27 +305,46 @@ void rtapp_cpusets_destroy(struct rtapp_cpusets *cs)
 	cs->active = false;
 }
 
+/*
+ * A run's cpuset, dlbench-PID-lbV-K: 1 if PID is gone, 0 if it is alive (or
+ * a reused pid: then it is left alone), -1 if @name is not one.
+ */
+static int run_set(const char *name, int *pid, int *lb)
+{
+	int k;
+
+	if (sscanf(name, "dlbench-%d-lb%d-%d", pid, lb, &k) != 3 || *pid <= 0)
+		return -1;
+	return kill(*pid, 0) && errno == ESRCH;
+}
+
+/* The v1 cpuset root, opened for reading its children; NULL if not root or no v1. */
+static DIR *open_v1_root(struct rtapp_cpusets *cs)
+{
+	memset(cs, 0, sizeof(*cs));
+	if (geteuid() != 0 || find_root(cs) || cs->v2)
+		return NULL;
+	return opendir(cs->root);
+}
+
 int rtapp_cpusets_reap(char *msg, size_t size)
 {
 	struct rtapp_cpusets cs;
-	int pid, k, lb, restore = -1, removed = 0, live = 0, failed = 0;
+	int pid, lb, dead, restore = -1, removed = 0, live = 0, failed = 0;
 	char path[PATH_MAX + 256], cur[16];
 	size_t len = 0;
 	struct dirent *de;
 	DIR *d;
 
 	msg[0] = '\0';
-	memset(&cs, 0, sizeof(cs));
-	if (geteuid() != 0 || find_root(&cs) || cs.v2)
-		return 0;
-	d = opendir(cs.root);
+	d = open_v1_root(&cs);
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		if (sscanf(de->d_name, "dlbench-%d-lb%d-%d", &pid, &lb, &k) != 3 || pid <= 0)
+		dead = run_set(de->d_name, &pid, &lb);
+		if (dead < 0)
 			continue;
-		/* alive (or a reused pid: then it is left alone) */
-		if (!kill(pid, 0) || errno != ESRCH) {
+		if (!dead) {
 			live++;
 			continue;
 		}
@@ -353,4 +372,142 @@ int rtapp_cpusets_reap(char *msg, size_t size)
 		len += (size_t)snprintf(msg + len, size > len ? size - len : 0,
 					"; restored %s/cpuset.sched_load_balance to 1", cs.root);
 	return failed ? -1 : removed;
+}
+
+/* A v2 cgroup below @dir (depth @depth) that is a partition root: it splits a domain. */
+static bool v2_partition_below(const char *dir, int depth)
+{
+	char path[PATH_MAX], val[64];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	if (depth > 8)
+		return false;
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= sizeof(path))
+			continue;
+		if (!read_file(path, "cpuset.cpus.partition", val, sizeof(val)) &&
+		    (!strncmp(val, "root", 4) || !strncmp(val, "isolated", 8)))
+			found = true;
+		else
+			found = v2_partition_below(path, depth + 1);
+	}
+	closedir(d);
+	return found;
+}
+
+bool rtapp_cpusets_root_balanced(void)
+{
+	struct rtapp_cpusets cs;
+	char lb[16];
+
+	memset(&cs, 0, sizeof(cs));
+	if (find_root(&cs))
+		return true;	/* no cpusets: nothing splits the root domain */
+	if (cs.v2)
+		return !v2_partition_below(cs.root, 0);
+	return !read_file(cs.root, "cpuset.sched_load_balance", lb, sizeof(lb)) && atoi(lb) == 1;
+}
+
+/* A live run's partition (dlbench-PID-...), whose root domains a rebuild would disturb. */
+static bool live_partition(const char *root)
+{
+	struct dirent *de;
+	bool live = false;
+	int pid, lb;
+	DIR *d = opendir(root);
+
+	if (!d)
+		return false;
+	while (!live && (de = readdir(d)))
+		if (!run_set(de->d_name, &pid, &lb) && pid != (int)getpid())
+			live = true;
+	closedir(d);
+	return live;
+}
+
+int rtapp_cpusets_rebuild(char *msg, size_t size)
+{
+	struct rtapp_cpusets cs;
+	char lb[16];
+
+	memset(&cs, 0, sizeof(cs));
+	if (geteuid() != 0)
+		return snprintf(msg, size, "not root"), -1;
+	if (find_root(&cs))
+		return snprintf(msg, size, "no cpuset hierarchy mounted"), -1;
+	if (cs.v2)
+		return snprintf(msg, size, "cgroup v2 cpusets: no rebuild known here"), -1;
+	if (read_file(cs.root, "cpuset.sched_load_balance", lb, sizeof(lb)) || atoi(lb) != 1)
+		return snprintf(msg, size, "%s/cpuset.sched_load_balance is not 1", cs.root), -1;
+	if (live_partition(cs.root))
+		return snprintf(msg, size, "another run holds a partition under %s", cs.root), -1;
+	if (write_file(cs.root, "cpuset.sched_load_balance", "0") ||
+	    write_file(cs.root, "cpuset.sched_load_balance", "1")) {
+		snprintf(msg, size, "%s/cpuset.sched_load_balance: %s", cs.root, strerror(errno));
+		write_file(cs.root, "cpuset.sched_load_balance", "1");
+		return -1;
+	}
+	snprintf(msg, size, "%s/cpuset.sched_load_balance 1 -> 0 -> 1", cs.root);
+	return 0;
+}
+
+/* "0-2,5" (a cpuset.cpus list) into @m; -1 if malformed. */
+static int parse_cpulist(const char *s, struct dlb_cpumask *m)
+{
+	unsigned long a, b;
+	char *end;
+
+	dlb_cpumask_clear(m);
+	while (*s) {
+		a = strtoul(s, &end, 10);
+		if (end == s)
+			return -1;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtoul(s + 1, &end, 10);
+			if (end == s + 1)
+				return -1;
+			s = end;
+		}
+		if (b < a || b >= DLB_MAX_CPUS)
+			return -1;
+		for (; a <= b; a++)
+			dlb_cpumask_set(m, (unsigned int)a);
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return 0;
+}
+
+int rtapp_cpusets_stale(struct dlb_cpumask *sets, int max)
+{
+	struct rtapp_cpusets cs;
+	char path[PATH_MAX + 256], cpus[4096];
+	struct dirent *de;
+	int pid, lb, n = 0;
+	DIR *d = open_v1_root(&cs);
+
+	if (!d)
+		return 0;
+	while (n < max && (de = readdir(d))) {
+		if (run_set(de->d_name, &pid, &lb) != 1)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", cs.root, de->d_name);
+		if (read_file(path, "cpuset.cpus", cpus, sizeof(cpus)) ||
+		    parse_cpulist(cpus, &sets[n]))
+			continue;
+		n++;
+	}
+	closedir(d);
+	return n;
 }

@@ -60,4 +60,24 @@ void rtapp_cpusets_destroy(struct rtapp_cpusets *cs);
  */
 int rtapp_cpusets_reap(char *msg, size_t size);
 
+/*
+ * The CPUs of each partition a dead run left (as rtapp_cpusets_reap would
+ * remove them), at most @max; returns how many.
+ */
+int rtapp_cpusets_stale(struct dlb_cpumask *sets, int max);
+
+/*
+ * True when no cpuset splits the root domain: load balancing on at the
+ * root (v1), no partition root below it (v2), or no cpuset hierarchy.
+ */
+bool rtapp_cpusets_root_balanced(void);
+
+/*
+ * Rebuild the root domains (v1: the root's sched_load_balance 1 -> 0 -> 1),
+ * which recomputes every domain's DL bandwidth from the fair servers and
+ * the DL tasks.  Refused (-1) unless root, v1, load balancing on and no
+ * other live run holding a partition; @msg says what was done or why not.
+ */
+int rtapp_cpusets_rebuild(char *msg, size_t size);
+
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel backend: one thread per task instance under the running
- * kernel's scheduler, rt-app's event semantics, markers at every job
- * begin and end, an rt-app log per thread and a /proc sched snapshot.
+ * kernel's scheduler, each running its events (kthread.c, the shared
+ * interpreter), an rt-app log per thread and a /proc sched snapshot.
  *
  * Start-up is sequential and checked: thread i sets its own policy and
  * reports before thread i+1 is created, so an admission failure names the
@@ -23,54 +23,11 @@
 
 #include "dlbench/exitcode.h"
 
-#include "calib.h"
-#include "rtapp.h"
+#include "kernel.h"
 
 #define LOG_RECS	1024	/* records buffered per thread between writes */
-#define RUN_CHUNK_NS	(50 * NSEC_PER_USEC)	/* stop is checked between chunks */
 #define STOP_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define THREAD_STACK	(256 * 1024)
-
-static u64 now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
-}
-
-static u64 now_cputime(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
-}
-
-static bool run_stopping(const struct rtapp_run *run)
-{
-	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED);
-}
-
-static bool stopping(const struct rtapp_thread *th)
-{
-	return run_stopping(th->run);
-}
-
-/*
- * Absolute sleep.  The main thread interrupts sleepers with SIGUSR1 when
- * the run stops, so a long period does not delay the end; other
- * interruptions resume the sleep.
- */
-static void sleep_until_run(const struct rtapp_run *run, u64 t)
-{
-	struct timespec ts = { .tv_sec = (time_t)(t / NSEC_PER_SEC),
-			       .tv_nsec = (long)(t % NSEC_PER_SEC) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		if (run && run_stopping(run))
-			return;
-}
 
 static void sleep_until(u64 t)
 {
@@ -82,385 +39,22 @@ static void on_wake_signal(int sig)
 	(void)sig;	/* only interrupts clock_nanosleep */
 }
 
-/* ---- markers ---- */
-
-static void mark_job(struct rtapp_thread *th, enum dlb_marker_kind kind)
-{
-	struct dlb_marker m;
-
-	memset(&m, 0, sizeof(m));
-	m.kind = kind;
-	m.tid = th->tid;
-	m.job = th->job - 1;
-	m.rel = th->rel;
-	m.dl = th->dl;
-	m.flags = DLB_MF_JOB | DLB_MF_REL | (th->has_dl ? DLB_MF_DL : 0);
-	rtapp_tracemark_write(&th->run->tm, th->mark, &m);
-}
-
-/* A job is released at @rel: its absolute deadline is rel + D. */
-static void job_begin(struct rtapp_thread *th, u64 rel)
-{
-	th->rel = rel;
-	th->dl = rel + th->rel_dl;
-	th->job++;
-	th->job_open = true;
-	mark_job(th, DLB_MARK_JOB_BEGIN);
-}
-
-/* A job ends when its work is done: late if that is after its deadline. */
-static void job_end(struct rtapp_thread *th, u64 now)
-{
-	s64 late;
-
-	if (!th->job_open)
-		return;
-	th->job_open = false;
-	mark_job(th, DLB_MARK_JOB_END);
-	if (!th->has_dl)
-		return;
-	late = (s64)(now - th->dl);
-	if (th->job == 1 || late > th->max_lateness)
-		th->max_lateness = late;
-	if (late > 0)
-		th->misses++;
-}
-
-/* ---- logs ---- */
-
-static void log_flush(struct rtapp_thread *th)
-{
-	char line[DLB_RUNLOG_LINE_MAX];
-	size_t i;
-	int n;
-
-	for (i = 0; i < th->nr_recs && th->log; i++) {
-		n = dlb_runlog_format(line, sizeof(line), &th->recs[i]);
-		if (n < 0 || fwrite(line, 1, (size_t)n, th->log) != (size_t)n)
-			th->log_error = true;
-	}
-	th->nr_recs = 0;
-}
-
-static void log_pass_start(struct rtapp_thread *th)
-{
-	memset(&th->rec, 0, sizeof(th->rec));
-	th->rec.idx = th->index;
-	th->rec.start = now_mono();
-}
-
-static void log_pass_end(struct rtapp_thread *th, u64 c_duration, u64 c_period)
-{
-	struct dlb_runlog_rec *r = &th->rec;
-	u64 end = now_mono();
-
-	r->end = end / NSEC_PER_USEC;
-	r->period = (end - r->start) / NSEC_PER_USEC;
-	r->rel_st = (r->start - th->run->t0) / NSEC_PER_USEC;
-	r->start /= NSEC_PER_USEC;
-	r->run /= NSEC_PER_USEC;
-	r->c_duration = c_duration / NSEC_PER_USEC;
-	r->c_period = c_period / NSEC_PER_USEC;
-	if (th->nr_recs == th->cap_recs)
-		log_flush(th);
-	th->recs[th->nr_recs++] = *r;
-}
-
-/* ---- events ---- */
-
-static void ev_run(struct rtapp_thread *th, const struct wl_event *ev)
-{
-	u64 loops = rtapp_loops_for(ev->duration_ns, th->run->ns_per_loop);
-	u64 chunk = rtapp_loops_for(RUN_CHUNK_NS, th->run->ns_per_loop);
-	u64 t = now_mono(), done = 0, n;
-
-	while (done < loops && !stopping(th)) {
-		n = loops - done < chunk ? loops - done : chunk;
-		rtapp_busy_loops(n);
-		done += n;
-	}
-	th->rec.perf += done;
-	th->rec.run += now_mono() - t;
-}
-
-static void ev_runtime(struct rtapp_thread *th, const struct wl_event *ev)
-{
-	u64 chunk = rtapp_loops_for(NSEC_PER_USEC, th->run->ns_per_loop);
-	u64 t = now_mono(), c0 = now_cputime();
-
-	while (now_cputime() - c0 < ev->duration_ns && !stopping(th)) {
-		rtapp_busy_loops(chunk);
-		th->rec.perf += chunk;
-	}
-	th->rec.run += now_mono() - t;
-}
-
-static void ev_sleep(struct rtapp_thread *th, u64 ns)
-{
-	if (!stopping(th))
-		sleep_until_run(th->run, now_mono() + ns);
-}
-
-/*
- * One use of the timer of @ev by @th: its next expiry advanced by the
- * period, as rt-app's res.timer.  A ref starting with "unique" is this
- * thread's own timer; any other ref names ONE timer shared by every thread
- * and instance using it, its expiry in run->res[] under its own lock: the
- * first use sets it to that thread's t_first and every use by any thread
- * adds its own period, so instances on one shared timer release in turn
- * (as the reference backend does, reference/sim.c thread_timer).  Returns
- * the expiry; *rel is the release: the expiry, or @now when the expiry has
- * passed in "relative" mode (the shared timer then restarts from now for
- * every user, as rt-app's does).
- */
-static u64 timer_advance(struct rtapp_thread *th, const struct wl_event *ev, u64 now, u64 *rel)
-{
-	struct rtapp_res *r = &th->run->res[ev->res];
-	bool shared = !th->run->wl->resources[ev->res].unique;
-	u64 *next = shared ? &r->timer_next : &th->timer_next[ev->res];
-	u64 expiry;
-
-	if (shared) {
-		pthread_mutex_lock(&r->timer_lock);
-		if (!r->timer_init) {
-			r->timer_init = true;
-			r->timer_next = th->t_first;
-		}
-	}
-	expiry = *next += ev->duration_ns;
-	if (!dl_time_before(now, expiry) && ev->timer_relative)
-		*next = now;
-	*rel = *next;
-	if (shared)
-		pthread_mutex_unlock(&r->timer_lock);
-	return expiry;
-}
-
-/*
- * timer: the job's work is done; the next job is released at the timer's
- * next absolute expiry, t_ref + k * period, whatever happened before, so
- * releases do not drift.  If that instant has passed, rt-app does not
- * sleep (and in "relative" mode restarts the period from now).  A release
- * at or after the run's end is not made: the thread leaves instead.  A
- * release before the end is a job of the run even when the thread gets the
- * CPU only after the end: the job count is the workload's, not the wake-up
- * latency's (the job's work then stops at once; a late end is a miss).
- */
-static bool ev_timer(struct rtapp_thread *th, const struct wl_event *ev)
-{
-	u64 now = now_mono(), expiry, rel, t;
-
-	job_end(th, now);
-	expiry = timer_advance(th, ev, now, &rel);
-	th->rec.slack = (s64)(expiry - now) / (s64)NSEC_PER_USEC;
-	th->rec.wu_lat = 0;
-	if (th->run->end && !dl_time_before(expiry, th->run->end))
-		return false;
-	if (dl_time_before(now, rel)) {
-		sleep_until_run(th->run, rel);
-		t = now_mono();
-		if (dl_time_before(t, rel))
-			return false;	/* woken by the stop, before the release */
-		th->rec.wu_lat = (t - rel) / NSEC_PER_USEC;
-	}
-	job_begin(th, rel);
-	return true;
-}
-
-static void ev_lock(struct rtapp_thread *th, int res)
-{
-	pthread_mutex_lock(&th->run->res[res].mutex);
-	th->held[res]++;
-}
-
-static void ev_unlock(struct rtapp_thread *th, int res)
-{
-	if (!th->held[res])
-		return;
-	th->held[res]--;
-	pthread_mutex_unlock(&th->run->res[res].mutex);
-}
-
-static void ev_barrier(struct rtapp_thread *th, struct rtapp_barrier *b)
-{
-	u64 gen;
-
-	pthread_mutex_lock(&b->lock);
-	gen = b->generation;
-	if (++b->waiting >= b->users) {
-		b->waiting = 0;
-		b->generation++;
-		pthread_cond_broadcast(&b->cond);
-	} else {
-		while (gen == b->generation && !stopping(th))
-			pthread_cond_wait(&b->cond, &b->lock);
-	}
-	pthread_mutex_unlock(&b->lock);
-}
-
-static void ev_suspend(struct rtapp_thread *th, struct rtapp_wakeup *w)
-{
-	pthread_mutex_lock(&w->lock);
-	while (!w->pending && !stopping(th))
-		pthread_cond_wait(&w->cond, &w->lock);
-	w->pending = false;
-	pthread_mutex_unlock(&w->lock);
-}
-
-static void ev_resume(struct rtapp_wakeup *w)
-{
-	pthread_mutex_lock(&w->lock);
-	w->pending = true;
-	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
-}
-
-/* mem: @size bytes written over the thread's buffer, wrapping as rt-app does. */
-static void ev_mem(struct rtapp_thread *th, u64 size)
-{
-	size_t n;
-
-	while (size && th->mem && !stopping(th)) {
-		n = size < th->mem_size ? (size_t)size : th->mem_size;
-		memset(th->mem, (int)(th->job & 0xff), n);
-		size -= n;
-	}
-}
-
-/* One event; false when the thread must leave. */
-static bool run_event(struct rtapp_thread *th, const struct wl_event *ev)
-{
-	struct rtapp_res *r = ev->res >= 0 ? &th->run->res[ev->res] : NULL;
-
-	switch (ev->type) {
-	case WL_EV_RUN:
-		ev_run(th, ev);
-		break;
-	case WL_EV_RUNTIME:
-		ev_runtime(th, ev);
-		break;
-	case WL_EV_SLEEP:
-		ev_sleep(th, ev->duration_ns);
-		break;
-	case WL_EV_TIMER:
-		return ev_timer(th, ev);
-	case WL_EV_LOCK:
-		ev_lock(th, ev->res);
-		break;
-	case WL_EV_UNLOCK:
-		ev_unlock(th, ev->res);
-		break;
-	case WL_EV_WAIT:
-		if (!stopping(th))
-			pthread_cond_wait(&r->cond, &th->run->res[ev->dep].mutex);
-		break;
-	case WL_EV_SIGNAL:
-		pthread_cond_signal(&r->cond);
-		break;
-	case WL_EV_BROAD:
-		pthread_cond_broadcast(&r->cond);
-		break;
-	case WL_EV_SYNC:
-		pthread_cond_signal(&r->cond);
-		if (!stopping(th))
-			pthread_cond_wait(&r->cond, &th->run->res[ev->dep].mutex);
-		break;
-	case WL_EV_BARRIER:
-		ev_barrier(th, &r->barrier);
-		break;
-	case WL_EV_YIELD:
-		/* for a DL task the kernel throttles it until its next period */
-		sched_yield();
-		break;
-	case WL_EV_SUSPEND:
-		/*
-		 * Without a timer, a resume is what releases the task (a
-		 * sporadic activation): the job ends before the wait and the
-		 * next one is released at the wake-up.
-		 */
-		if (!th->has_timer)
-			job_end(th, now_mono());
-		ev_suspend(th, &r->wakeup);
-		if (!th->has_timer && !stopping(th))
-			job_begin(th, now_mono());
-		break;
-	case WL_EV_RESUME:
-		ev_resume(&r->wakeup);
-		break;
-	case WL_EV_MEM:
-		ev_mem(th, ev->size);
-		break;
-	}
-	return !stopping(th);
-}
-
-/* Configured run time and timer period of one pass over @ph, for the log. */
-static void phase_config(const struct wl_phase *ph, u64 *c_duration, u64 *c_period)
-{
-	size_t i;
-
-	*c_duration = *c_period = 0;
-	for (i = 0; i < ph->nr_events; i++) {
-		if (ph->events[i].type == WL_EV_RUN || ph->events[i].type == WL_EV_RUNTIME)
-			*c_duration += ph->events[i].duration_ns;
-		if (ph->events[i].type == WL_EV_TIMER)
-			*c_period = ph->events[i].duration_ns;
-	}
-}
-
-/* One pass over a phase's events; a pass without a timer is one job. */
-static bool run_pass(struct rtapp_thread *th, const struct wl_phase *ph)
-{
-	u64 c_duration, c_period;
-	bool go = true;
-	size_t i;
-
-	phase_config(ph, &c_duration, &c_period);
-	log_pass_start(th);
-	if (!th->has_timer && !th->job_open &&
-	    !(ph->nr_events && ph->events[0].type == WL_EV_SUSPEND))
-		job_begin(th, now_mono());
-	for (i = 0; i < ph->nr_events && go; i++)
-		go = run_event(th, &ph->events[i]);
-	if (!th->has_timer)
-		job_end(th, now_mono());
-	log_pass_end(th, c_duration, c_period);
-	return go;
-}
-
-static void thread_loop(struct rtapp_thread *th)
-{
-	const struct wl_task *t = th->task;
-	size_t p, r;
-	int loop, pl;
-
-	th->t_first = th->run->t0 + t->delay_ns;
-	for (r = 0; r < th->run->wl->nr_resources; r++)
-		th->timer_next[r] = th->t_first;
-	if (t->delay_ns)
-		sleep_until_run(th->run, th->t_first);
-	if (th->has_timer)
-		job_begin(th, th->t_first);
-	for (loop = 0; t->loop < 0 || loop < t->loop; loop++) {
-		for (p = 0; p < t->nr_phases; p++) {
-			/* a phase loop of -1 repeats until the run ends */
-			for (pl = 0; t->phases[p].loop < 0 || pl < t->phases[p].loop; pl++) {
-				if (stopping(th) || !run_pass(th, &t->phases[p]))
-					return;
-			}
-		}
-	}
-}
-
 /* ---- thread life ---- */
 
-static void release_held(struct rtapp_thread *th)
+/* The events the thread went through, in order (-E): written as it leaves. */
+static void save_events(struct rtapp_thread *th)
 {
-	size_t r;
+	char path[PATH_MAX + DLB_SUMMARY_PATH_MAX + 2];
+	FILE *f;
 
-	for (r = 0; r < th->run->wl->nr_resources; r++)
-		while (th->held[r])
-			ev_unlock(th, (int)r);
+	if (!th->events_name[0])
+		return;
+	snprintf(path, sizeof(path), "%s/%s", th->run->outdir, th->events_name);
+	f = fopen(path, "w");
+	if (!f || dlb_interp_log_write(&th->it, f) || fclose(f)) {
+		th->log_error = true;
+		th->events_name[0] = '\0';
+	}
 }
 
 /* The thread's own /proc sched file, copied just before it exits. */
@@ -540,10 +134,11 @@ static void *thread_main(void *arg)
 	pthread_mutex_unlock(&run->lock);
 
 	if (go > 0) {
-		thread_loop(th);
-		job_end(th, now_mono());
-		release_held(th);
-		log_flush(th);
+		rtapp_thread_events(th);
+		dlb_interp_finish(&th->it);
+		rtapp_thread_release_held(th);
+		rtapp_log_flush(th);
+		save_events(th);
 		save_sched(th);
 	}
 	/* leave SCHED_DEADLINE before anything else may move us (cpusets) */
@@ -611,17 +206,6 @@ static void res_wake_all(struct rtapp_run *run)
 
 /* ---- threads ---- */
 
-static bool task_has_timer(const struct wl_task *t)
-{
-	size_t p, e;
-
-	for (p = 0; p < t->nr_phases; p++)
-		for (e = 0; e < t->phases[p].nr_events; e++)
-			if (t->phases[p].events[e].type == WL_EV_TIMER)
-				return true;
-	return false;
-}
-
 /* rt-app's mem_buffer_size for a task with mem events, else 0 (no buffer). */
 static size_t task_mem_size(const struct workload *wl, const struct wl_task *t)
 {
@@ -635,20 +219,9 @@ static size_t task_mem_size(const struct workload *wl, const struct wl_task *t)
 	return 0;
 }
 
-/*
- * Relative deadline D of a job.  Only a SCHED_DEADLINE task has one: a
- * periodic FIFO, RR or fair task's jobs are marked without dl= and counted
- * without a miss (docs/markers.md), as the reference backend does.
- */
-static u64 task_rel_deadline(const struct wl_task *t)
-{
-	return t->policy == WL_POLICY_DEADLINE ? t->dl.deadline : 0;
-}
-
 static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const struct wl_task *t,
 		       int index, int instance, struct dlb_err *err)
 {
-	const char *base = run->wl->global.log_basename ? run->wl->global.log_basename : "rt-app";
 	char path[PATH_MAX + DLB_SUMMARY_PATH_MAX + 2], hdr[DLB_RUNLOG_LINE_MAX];
 	size_t nres = run->wl->nr_resources ? run->wl->nr_resources : 1;
 
@@ -656,23 +229,25 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 	th->task = t;
 	th->index = index;
 	th->instance = instance;
-	th->has_timer = task_has_timer(t);
-	th->rel_dl = task_rel_deadline(t);
-	th->has_dl = th->rel_dl != 0;
-	th->timer_next = calloc(nres, sizeof(*th->timer_next));
+	if (dlb_interp_init(&th->it, run->wl, t, &rtapp_kernel_ops, err))
+		return -1;
+	if (run->opts->event_log)
+		dlb_interp_log_enable(&th->it, DLB_INTERP_LOG_MAX);
 	th->held = calloc(nres, sizeof(*th->held));
 	th->cap_recs = LOG_RECS;
 	th->recs = calloc(th->cap_recs, sizeof(*th->recs));
 	th->mem_size = task_mem_size(run->wl, t);
 	th->mem = th->mem_size ? malloc(th->mem_size) : NULL;
-	if (!th->timer_next || !th->held || !th->recs || (th->mem_size && !th->mem))
+	if (!th->held || !th->recs || (th->mem_size && !th->mem))
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 	if (th->mem)
 		memset(th->mem, 0, th->mem_size);	/* fault the pages in now */
 	/* rt-app 1.0's names: <basename>-<task>-<thread index>.log */
 	snprintf(th->comm, sizeof(th->comm), "%s-%d", t->name, index);
-	snprintf(th->log_name, sizeof(th->log_name), "%s-%s-%d.log", base, t->name, index);
-	snprintf(th->sched_name, sizeof(th->sched_name), "%s-%s-%d.sched", base, t->name, index);
+	if (rtapp_thread_files(run->wl, t, (size_t)index, th->log_name, th->sched_name,
+			       run->opts->event_log ? th->events_name : NULL,
+			       sizeof(th->log_name), err))
+		return -1;
 	if (run->wl->global.log_size == 0) {
 		/* "log_size": "disable", as rt-app: no log (summary says "") */
 		th->log_name[0] = '\0';
@@ -694,7 +269,7 @@ static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
 		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "%s/%s: write error", th->run->outdir,
 			    th->log_name);
 	th->log = NULL;
-	free(th->timer_next);
+	dlb_interp_fini(&th->it);
 	free(th->held);
 	free(th->recs);
 	free(th->mem);
@@ -965,12 +540,82 @@ static void fill_summary(struct rtapp_run *run, struct dlb_summary *sum)
 			s->deadline = th->task->dl.deadline;
 			s->period = dl_params_period(&th->task->dl);
 		}
-		s->jobs = th->job;
-		s->misses = th->misses;
-		s->max_lateness = th->max_lateness;
+		s->jobs = th->it.jobs;
+		s->misses = th->it.misses;
+		s->max_lateness = th->it.max_lateness;
 		snprintf(s->log, sizeof(s->log), "%s", th->log_name);
 		snprintf(s->sched, sizeof(s->sched), "%s", th->sched_name);
 	}
+}
+
+/* The longest period of the run's DL tasks: a bound on their bandwidth's deferred release. */
+static u64 longest_period(const struct workload *wl)
+{
+	u64 p, max = 0;
+	size_t i;
+
+	for (i = 0; i < wl->nr_tasks; i++) {
+		if (wl->tasks[i].policy != WL_POLICY_DEADLINE)
+			continue;
+		p = dl_params_period(&wl->tasks[i].dl);
+		if (p > max)
+			max = p;
+	}
+	return max;
+}
+
+/*
+ * The DL accounting before anything starts: an inconsistent one is
+ * refused (rtapp_dlbw_begin), since admission, and so the run, would
+ * measure a broken kernel.
+ */
+static int dlbw_start(struct rtapp_run *run, struct dlb_err *err)
+{
+	run->dlbw = calloc(1, sizeof(*run->dlbw));
+	if (!run->dlbw)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	if (!rtapp_dlbw_begin(run->dlbw, err))
+		return 0;
+	rtapp_dlbw_close(run->dlbw);
+	free(run->dlbw);
+	run->dlbw = NULL;
+	return -1;
+}
+
+/*
+ * The cleanup order (docs/kernel-findings.md).  The threads have left
+ * SCHED_DEADLINE and exited; the kernel releases the bandwidth of one that
+ * left before its 0-lag time later, when its inactive timer fires, in the
+ * root domain its CPU is in then.  Dismantling the partitions in between
+ * rebuilds the domains without it, and the late release then makes the new
+ * domain's total_bw short (negative): so first wait until the partitions'
+ * accounting is back to what it was before the threads started (bounded),
+ * then dismantle, then compare with the state before the run.
+ */
+static void teardown(struct rtapp_run *run, struct dlb_summary *sum)
+{
+	struct rtapp_dlbw *d = run->dlbw;
+	struct dlb_summary_dlbw *out = &sum->dlbw;
+	u64 bound = 2 * longest_period(run->wl) + 100 * NSEC_PER_MSEC;
+	bool settle = run->opts->teardown == RTAPP_TEARDOWN_SETTLE;
+	/* no rebuild (no partitions): a pending release is seen in total_bw */
+	bool released = !run->cpusets.active;
+
+	if (d && d->usable && d->has_split && settle && !run->stuck)
+		released = rtapp_dlbw_wait(d, &d->split, &d->after, bound, &out->release_wait_ns);
+	rtapp_cpusets_destroy(&run->cpusets);
+	if (!d)
+		return;
+	snprintf(out->teardown, sizeof(out->teardown), "%s", settle ? "settle" : "immediate");
+	if (run->stuck) {
+		out->status = DLB_DLBW_NOT_CHECKED;
+		snprintf(out->detail, sizeof(out->detail), "threads of the run still alive");
+	} else {
+		rtapp_dlbw_end(d, bound, released, true, out);
+	}
+	rtapp_dlbw_close(d);
+	free(d);
+	run->dlbw = NULL;
 }
 
 int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err)
@@ -983,6 +628,8 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 
 	pthread_mutex_init(&run->lock, NULL);
 	pthread_cond_init(&run->cond, NULL);
+	if (dlbw_start(run, err))
+		goto out;
 	if (run->wl->global.lock_pages && mlockall(MCL_CURRENT | MCL_FUTURE)) {
 		dlb_err_set(err, DLB_EXIT_ENV, "lock_pages: mlockall: %s", strerror(errno));
 		goto out;
@@ -991,6 +638,9 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 		goto out;
 	if (rtapp_cpusets_needed(run->wl) && rtapp_cpusets_create(&run->cpusets, run->wl, err))
 		goto out;
+	/* the split domains before any DL thread: what they must come back to */
+	if (run->cpusets.active && run->dlbw->usable)
+		run->dlbw->has_split = !rtapp_dlbw_read(run->dlbw, &run->dlbw->split);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_wake_signal;	/* no SA_RESTART: sleeps return EINTR */
 	sigaction(SIGUSR1, &sa, NULL);
@@ -1043,7 +693,7 @@ out:
 	/* a stuck thread may still touch its buffers: leave them to the exit */
 	for (i = 0; i < run->nr_threads && !run->stuck; i++)
 		thread_fini(&run->threads[i], rc ? NULL : err);
-	rtapp_cpusets_destroy(&run->cpusets);
+	teardown(run, sum);
 	if (rc)
 		return err->code;
 	if (err->msg[0])

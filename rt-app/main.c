@@ -20,6 +20,7 @@
 #include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
+#include "../reference/sim.h"
 #include "calib.h"
 #include "rtapp.h"
 
@@ -35,19 +36,30 @@ static void usage(FILE *f)
 		"\n"
 		"  -b, --backend=NAME         kernel (default) or reference\n"
 		"  -m, --cpus=N               reference: simulated CPUs (default: online CPUs)\n"
+		"      --model=MODEL          reference: the rules, v4 (default), mainline (the\n"
+		"                             newest modelled) or mainline:MAJ.MIN\n"
 		"  -o, --output=DIR           run folder (default: the workload's global.logdir)\n"
 		"  -d, --duration=TIME        run length, e.g. 2s, 500ms (default: global.duration)\n"
 		"  -t, --trace-marker=PATH    write markers to PATH (a tracefs instance's trace_marker;\n"
 		"                             default $DLB_TRACE_MARKER, set by dlb-record)\n"
 		"  -n, --no-markers           write no markers\n"
+		"  -E, --event-log            write each thread's events, in order, to\n"
+		"                             <base>-<task>-<idx>.events (no times)\n"
 		"  -2, --setscheduler2[=NR]   v4 patchset ABI: sched_setscheduler2 (syscall NR)\n"
+		"      --teardown=ORDER       pinned runs: settle (default) waits for the kernel to\n"
+		"                             release the DL bandwidth before removing the cpusets;\n"
+		"                             immediate removes them at once (reproduces a kernel\n"
+		"                             defect: docs/kernel-findings.md)\n"
 		"  -q, --quiet                print nothing but errors\n"
 		"  -V, --version              print the version and exit\n"
 		"  -h, --help                 print this help and exit\n"
 		"\n"
 		"Exit codes: 0 ok, 2 bad input or parameters the kernel refuses (EINVAL),\n"
-		"3 environment (not privileged: EPERM; not admitted: EBUSY; no tracefs for -t),\n"
-		"4 interrupted (SIGINT/SIGTERM: the summary says incomplete), 5 internal error.\n",
+		"3 environment (not privileged: EPERM; not admitted: EBUSY; no tracefs for -t;\n"
+		"the kernel's DL bandwidth accounting inconsistent before the run),\n"
+		"4 interrupted (SIGINT/SIGTERM: the summary says incomplete), 5 internal error.\n"
+		"A run that leaves the DL accounting changed (a kernel finding) exits 0 with a\n"
+		"warning; summary.json says so and dlb-analyze's verdict fails (exit 1).\n",
 		prog);
 }
 
@@ -65,20 +77,24 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 	static const struct option longopts[] = {
 		{ "backend", required_argument, NULL, 'b' },
 		{ "cpus", required_argument, NULL, 'm' },
+		{ "model", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "trace-marker", required_argument, NULL, 't' },
 		{ "no-markers", no_argument, NULL, 'n' },
+		{ "event-log", no_argument, NULL, 'E' },
 		{ "setscheduler2", optional_argument, NULL, '2' },
+		{ "teardown", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct dlb_sim_opts so;
 	long long v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "b:m:o:d:t:n2::qVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:m:o:d:t:nE2::qVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (!strcmp(optarg, "kernel"))
@@ -94,6 +110,13 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 				return fail(DLB_EXIT_BAD_INPUT, "--cpus: '%s' is not a number of "
 					   "CPUs in 1..%d", optarg, DLB_MAX_CPUS);
 			o->ref_cpus = (int)v;
+			break;
+		case 'M':
+			dlb_sim_opts_init(&so);
+			if (dlb_sim_opts_model(&so, optarg))
+				return fail(DLB_EXIT_BAD_INPUT, "--model: '%s' is not v4, mainline or "
+					   "mainline:MAJ.MIN (docs/reference.md)", optarg);
+			o->ref_model = optarg;
 			break;
 		case 'o':
 			o->outdir = optarg;
@@ -112,6 +135,9 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 		case 'n':
 			o->no_markers = true;
 			break;
+		case 'E':
+			o->event_log = true;
+			break;
 		case '2':
 			o->abi.setscheduler2 = true;
 			o->abi.nr = rtapp_nr_setscheduler2_default();
@@ -124,6 +150,15 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 			if (o->abi.nr < 0)
 				return fail(DLB_EXIT_BAD_INPUT, "--setscheduler2: no known syscall "
 					   "number on this architecture: give one (=NR)");
+			break;
+		case 'T':
+			if (!strcmp(optarg, "settle"))
+				o->teardown = RTAPP_TEARDOWN_SETTLE;
+			else if (!strcmp(optarg, "immediate"))
+				o->teardown = RTAPP_TEARDOWN_IMMEDIATE;
+			else
+				return fail(DLB_EXIT_BAD_INPUT, "--teardown: '%s' is not settle or "
+					   "immediate", optarg);
 			break;
 		case 'q':
 			o->quiet = true;
@@ -147,6 +182,9 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 	if (o->ref_cpus && o->backend != RTAPP_BACKEND_REFERENCE)
 		return fail(DLB_EXIT_BAD_INPUT, "--cpus: simulated CPUs are for --backend "
 			   "reference; the kernel backend uses the machine's");
+	if (o->ref_model && o->backend != RTAPP_BACKEND_REFERENCE)
+		return fail(DLB_EXIT_BAD_INPUT, "--model: the rules are for --backend "
+			   "reference; the kernel backend is the machine's kernel");
 	o->workload = argv[optind];
 	return 0;
 }
@@ -236,6 +274,42 @@ static void remove_unflagged(const char *dir, const struct dlb_summary *s, bool 
 			"written, so nothing would say whether they are whole\n", prog, dir, n);
 }
 
+/*
+ * A SIGKILLed run's threads died SCHED_DEADLINE in their partitions: the
+ * kernel releases their bandwidth up to a period later, and removing the
+ * partitions first would lose it (docs/kernel-findings.md).  The longest
+ * period the kernel allows bounds the wait; it is over at once when the
+ * release is done.
+ */
+static void reap_wait(void)
+{
+	struct dlb_cpumask sets[RTAPP_CPUSETS_MAX];
+	struct dl_param_limits lim;
+	int n = rtapp_cpusets_stale(sets, RTAPP_CPUSETS_MAX);
+
+	if (!n)
+		return;
+	rtapp_sched_limits(&lim);
+	if (!rtapp_dlbw_wait_stale(sets, n, lim.period_max + 100 * NSEC_PER_MSEC))
+		fprintf(stderr, "%s: warning: a dead run's DL bandwidth not released after %llu ms; "
+			"removing its cpusets anyway\n", prog,
+			(unsigned long long)((lim.period_max + 100 * NSEC_PER_MSEC) / NSEC_PER_MSEC));
+}
+
+/*
+ * A kernel finding is the kernel's, not the run's: the data are whole, the
+ * exit code stays the run's, and the warning says what broke and whether
+ * it was repaired (the analyzer's verdict fails on it).
+ */
+static void report_dlbw(const struct dlb_summary_dlbw *d, bool quiet)
+{
+	if (d->status == DLB_DLBW_FINDING)
+		fprintf(stderr, "%s: warning: kernel finding (%s): %s; %s\n", prog, d->kernel,
+			d->detail, d->repair[0] ? d->repair : "not repaired");
+	else if (d->status == DLB_DLBW_NOT_CHECKED && !quiet)
+		printf("# DL bandwidth accounting not checked: %s\n", d->detail);
+}
+
 int main(int argc, char **argv)
 {
 	struct rtapp_opts o = { .backend = RTAPP_BACKEND_KERNEL };
@@ -244,7 +318,8 @@ int main(int argc, char **argv)
 	struct workload *wl = NULL;
 	struct dlb_err err = { 0 };
 	struct dl_param_limits lim;
-	char path[PATH_MAX + 16], calib_where[32], reaped[2048];
+	char path[PATH_MAX + 16], calib_where[32], reaped[2048], note[DLB_ERR_MAX];
+	struct wl_length len;
 	struct sigaction sa;
 	int rc;
 
@@ -262,8 +337,14 @@ int main(int argc, char **argv)
 		rtapp_sched_limits(&lim);
 	if (wl_load_file(o.workload, o.backend == RTAPP_BACKEND_KERNEL ? &lim : NULL, &wl, &err))
 		return fail(err.code, "%s", err.msg);
-	if (!o.duration_set)
-		o.duration_ns = wl->global.duration_ns;
+	len = wl_run_length(wl, o.duration_set, o.duration_ns);
+	o.duration_ns = len.ns;
+	if (!o.quiet && len.source == WL_LEN_TASKS_END && o.backend == RTAPP_BACKEND_REFERENCE)
+		fprintf(stderr, "%s: %s (at most %llu s of simulated time)\n", prog,
+			wl_length_note(note, sizeof(note), wl, &len),
+			(unsigned long long)(DLB_SIM_MAX_TIME_NS / NSEC_PER_SEC));
+	else if (!o.quiet && len.source >= WL_LEN_DEFAULT)
+		fprintf(stderr, "%s: %s\n", prog, wl_length_note(note, sizeof(note), wl, &len));
 	run.wl = wl;
 	run.opts = &o;
 	run.cpusets.old_load_balance = -1;
@@ -280,6 +361,9 @@ int main(int argc, char **argv)
 	/* what the summary says if a backend fails before it fills it in */
 	sum.status = DLB_RUN_ERROR;
 	sum.admission = DLB_ADMISSION_NOT_REACHED;
+	sum.duration_ns = len.ns;
+	snprintf(sum.duration_source, sizeof(sum.duration_source), "%s",
+		 wl_length_source_str(len.source));
 	snprintf(sum.backend, sizeof(sum.backend), "%s",
 		 o.backend == RTAPP_BACKEND_REFERENCE ? "reference" : "kernel");
 	snprintf(sum.clock, sizeof(sum.clock), "%s",
@@ -288,6 +372,7 @@ int main(int argc, char **argv)
 		rc = rtapp_reference_run(&run, &sum, &err);
 	} else {
 		/* a SIGKILLed run leaves its partitions (and the root domain split) */
+		reap_wait();
 		if (rtapp_cpusets_reap(reaped, sizeof(reaped)) && reaped[0])
 			fprintf(stderr, "%s: warning: %s\n", prog, reaped);
 		if (calibrate(&run, &err))
@@ -311,11 +396,13 @@ int main(int argc, char **argv)
 			rc = err.code;
 		remove_unflagged(run.outdir, &sum, o.backend == RTAPP_BACKEND_REFERENCE);
 	}
+	report_dlbw(&sum.dlbw, o.quiet);
 	if (err.msg[0])
 		fail(rc, "%s", err.msg);
 	else if (rc == DLB_EXIT_INCOMPLETE)
 		fail(rc, "interrupted: the run is incomplete (%s)", path);
 	free(sum.threads);
+	free(sum.dlbw.cpus);
 	free(run.threads);
 	free(run.res);
 	wl_free(wl);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/event_text.h"
 #include "dlbench/exitcode.h"
 
@@ -32,6 +33,7 @@ struct ref_thread {
 	FILE *log;
 	char log_name[DLB_SUMMARY_PATH_MAX];
 	char sched_name[DLB_SUMMARY_PATH_MAX];
+	char events_name[DLB_SUMMARY_PATH_MAX];
 	s64 max_lateness;
 	u64 jobs;
 };
@@ -43,7 +45,13 @@ struct ref_run {
 	size_t nr;
 	struct ref_thread *th;
 	bool write_error;
+	struct dlb_cli_progress progress;
 };
+
+static void on_progress(u64 now, u64 end, void *arg)
+{
+	dlb_cli_progress(arg, "dlb-rtapp", now, end, false);
+}
 
 static int on_event(const struct dlb_event *ev, void *arg)
 {
@@ -112,7 +120,6 @@ static FILE *open_out(struct ref_run *r, const char *name, struct dlb_err *err)
 static int open_logs(struct ref_run *r, struct dlb_err *err)
 {
 	const struct workload *wl = r->run->wl;
-	const char *base = wl->global.log_basename ? wl->global.log_basename : "rt-app";
 	char hdr[DLB_RUNLOG_LINE_MAX];
 	struct dlb_sim_task_stats st;
 	size_t i;
@@ -122,10 +129,10 @@ static int open_logs(struct ref_run *r, struct dlb_err *err)
 
 		dlb_sim_task_stats(r->sim, i, &st);
 		t = &wl->tasks[st.task];
-		snprintf(r->th[i].log_name, sizeof(r->th[i].log_name), "%s-%s-%zu.log", base,
-			 t->name, i);
-		snprintf(r->th[i].sched_name, sizeof(r->th[i].sched_name), "%s-%s-%zu.sched", base,
-			 t->name, i);
+		if (rtapp_thread_files(wl, t, i, r->th[i].log_name, r->th[i].sched_name,
+				       r->run->opts->event_log ? r->th[i].events_name : NULL,
+				       sizeof(r->th[i].log_name), err))
+			return -1;
 		if (wl->global.log_size == 0) {	/* "disable": no log, as rt-app */
 			r->th[i].log_name[0] = '\0';
 			continue;
@@ -178,6 +185,22 @@ static int write_sched(struct ref_run *r, size_t i, struct dlb_err *err)
 	if (fclose(f))
 		return dlb_err_set(err, DLB_EXIT_ENV, "%s/%s: write error", r->run->outdir,
 				   r->th[i].sched_name);
+	return 0;
+}
+
+/* The events thread @i went through (-E), as the kernel backend writes them. */
+static int write_events(struct ref_run *r, size_t i, struct dlb_err *err)
+{
+	FILE *f;
+
+	if (!r->th[i].events_name[0])
+		return 0;
+	f = open_out(r, r->th[i].events_name, err);
+	if (!f)
+		return -1;
+	if (dlb_sim_write_events(r->sim, i, f) | fclose(f))
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s/%s: write error", r->run->outdir,
+				   r->th[i].events_name);
 	return 0;
 }
 
@@ -246,6 +269,10 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 	o.nr_cpus = run->opts->ref_cpus ? run->opts->ref_cpus :
 		    (int)sysconf(_SC_NPROCESSORS_ONLN);
 	o.duration_ns = run->opts->duration_ns;
+	o.event_log = run->opts->event_log;
+	if (run->opts->ref_model && dlb_sim_opts_model(&o, run->opts->ref_model))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "model: '%s' is not known",
+				   run->opts->ref_model);
 	run->ns_per_loop = REF_NS_PER_LOOP;
 	r.sim = dlb_sim_create(run->wl, &o, err);
 	if (!r.sim) {
@@ -270,9 +297,12 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 	fprintf(r.trace, "# tracer: nop\n#\n");
 	dlb_sim_set_event_hook(r.sim, on_event, &r);
 	dlb_sim_set_job_hook(r.sim, on_job, &r);
+	if (!run->opts->quiet)
+		dlb_sim_set_progress_hook(r.sim, on_progress, &r.progress);
 	rc = dlb_sim_run(r.sim, err);
+	dlb_cli_progress(&r.progress, "dlb-rtapp", 0, 0, true);
 	for (i = 0; i < r.nr && !rc; i++)
-		rc = write_sched(&r, i, err);
+		rc = write_sched(&r, i, err) || write_events(&r, i, err) ? -1 : 0;
 out:
 	fill_summary(&r, sum);
 	sum->status = rc == 0 ? DLB_RUN_COMPLETE :

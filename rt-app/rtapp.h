@@ -10,12 +10,14 @@
 #include <stdio.h>
 
 #include "dlbench/error.h"
+#include "dlbench/interp.h"
 #include "dlbench/marker.h"
 #include "dlbench/runlog.h"
 #include "dlbench/summary.h"
 #include "dlbench/workload.h"
 
 #include "cpuset.h"
+#include "dlbw.h"
 #include "sched.h"
 #include "tracemark.h"
 
@@ -24,9 +26,21 @@ enum rtapp_backend {
 	RTAPP_BACKEND_REFERENCE,
 };
 
+/*
+ * The cleanup order of a pinned kernel run (docs/kernel-findings.md):
+ * settle waits for the kernel to release the threads' DL bandwidth before
+ * the partitions are dismantled; immediate dismantles them at once, the
+ * order that makes a kernel with the deferred-release defect lose it.
+ */
+enum rtapp_teardown {
+	RTAPP_TEARDOWN_SETTLE,
+	RTAPP_TEARDOWN_IMMEDIATE,
+};
+
 struct rtapp_opts {
 	enum rtapp_backend backend;
 	int ref_cpus;			/* reference: simulated CPUs; 0 = this machine's */
+	const char *ref_model;		/* reference: v4 or mainline[:MAJ.MIN]; NULL = v4 */
 	const char *workload;
 	const char *outdir;		/* NULL: global.logdir */
 	u64 duration_ns;		/* with duration_set, overrides global.duration */
@@ -34,6 +48,8 @@ struct rtapp_opts {
 	const char *marker_path;	/* NULL: find tracefs */
 	bool no_markers;
 	bool quiet;
+	enum rtapp_teardown teardown;
+	bool event_log;			/* write each thread's event sequence (.events) */
 	struct rtapp_sched_abi abi;
 	char cmdline[1024];
 };
@@ -60,13 +76,12 @@ struct rtapp_res {
 	struct rtapp_wakeup wakeup;	/* WL_RES_WAKEUP */
 	/*
 	 * WL_RES_TIMER not "unique": rt-app's shared timer, one next expiry
-	 * for every thread and instance using it (unique ones are per thread:
-	 * rtapp_thread.timer_next).  PI, so that a DL user never waits long
+	 * for every thread and instance using it (unique ones are the
+	 * interpreter's, per thread).  PI, so that a DL user never waits long
 	 * on a preempted lower-priority one.
 	 */
 	pthread_mutex_t timer_lock;
-	bool timer_init;		/* timer_next set by a first use */
-	u64 timer_next;
+	struct dlb_interp_timer timer;
 };
 
 enum rtapp_setup {
@@ -91,17 +106,7 @@ struct rtapp_thread {
 	int setup_errno;
 	const char *setup_what;		/* which call failed */
 
-	/* job state */
-	bool has_timer;
-	bool job_open;
-	u64 job;			/* jobs begun */
-	u64 rel, dl;			/* current job's release and absolute deadline */
-	bool has_dl;
-	u64 rel_dl;			/* relative deadline used for dl */
-	u64 misses;
-	s64 max_lateness;
-	u64 t_first;			/* rt-app's t_first: run start + the task's delay */
-	u64 *timer_next;		/* per resource: next expiry of a "unique" timer */
+	struct dlb_interp it;		/* the events, the jobs (include/dlbench/interp.h) */
 	unsigned int *held;		/* per resource: lock depth held */
 	char *mem;			/* mem event buffer */
 	size_t mem_size;
@@ -114,6 +119,7 @@ struct rtapp_thread {
 	bool log_error;
 	char log_name[DLB_SUMMARY_PATH_MAX];
 	char sched_name[DLB_SUMMARY_PATH_MAX];
+	char events_name[DLB_SUMMARY_PATH_MAX];
 	char mark[DLB_MARKER_MAX];	/* preformatted marker buffer */
 	char comm[DLB_NAME_MAX];	/* "<task>-<index>", as upstream rt-app and the reference */
 };
@@ -129,6 +135,7 @@ struct rtapp_run {
 	volatile int stop;		/* set by main: every thread leaves */
 	struct rtapp_tracemark tm;
 	struct rtapp_cpusets cpusets;
+	struct rtapp_dlbw *dlbw;	/* the kernel's DL accounting, NULL if refused */
 	struct rtapp_res *res;
 
 	pthread_mutex_t lock;		/* setup handshake */
@@ -142,6 +149,15 @@ struct rtapp_run {
 };
 
 /* Run the workload on the kernel; fills @sum.  Returns an exit code. */
+/*
+ * The log, sched snapshot and (@events not NULL) event-log file names of
+ * thread @index of task @t, in @log, @sched and @events (@size bytes each):
+ * rt-app's names, the workload's names escaped (rt-app/logname.c).  -1 and
+ * @err if they do not fit.
+ */
+int rtapp_thread_files(const struct workload *wl, const struct wl_task *t, size_t index,
+		       char *log, char *sched, char *events, size_t size, struct dlb_err *err);
+
 int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err);
 
 /* The simulated run (reference backend).  Returns an exit code. */

@@ -29,6 +29,23 @@ long rtapp_nr_sched_setattr(void)
 #endif
 }
 
+long rtapp_nr_sched_getattr(void)
+{
+#if defined(__x86_64__) && !defined(__ILP32__)
+	return 315;
+#elif defined(__i386__)
+	return 352;
+#elif defined(__aarch64__)
+	return 275;
+#elif defined(__arm__)
+	return 381;
+#elif defined(__NR_sched_getattr)
+	return __NR_sched_getattr;
+#else
+	return -1;
+#endif
+}
+
 long rtapp_nr_setscheduler2_default(void)
 {
 	/* One later version of the v4 series; others differ: --setscheduler2=NR. */

@@ -53,6 +53,9 @@ struct rtapp_sched_abi {
 /* The architecture's sched_setattr number, -1 if unknown. */
 long rtapp_nr_sched_setattr(void);
 
+/* The architecture's sched_getattr number, -1 if unknown. */
+long rtapp_nr_sched_getattr(void);
+
 /* The later v4 series' sched_setscheduler2 number on this architecture, -1 if unknown. */
 long rtapp_nr_setscheduler2_default(void);
 

@@ -5,7 +5,7 @@
 # thread, no instance, and the result marked incomplete; a stray trace_pipe
 # reader makes recording refuse, naming its PID.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 22
 require need_root need_tracefs need_sched_deadline
 for t in dlb-analyze dlb-rtapp dlb-record; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
@@ -23,6 +23,20 @@ WL=$DLB_SRC/workloads/suites/edf-global-2cpu.json
 # shellcheck disable=SC2009  # pgrep cannot select by scheduling class
 dl_threads() { ps -eLo cls= | grep -c '^ *DLN' ; }
 dl_before=$(dl_threads)
+dl_bw_baseline
+# jobs_near N: the jobs analyzed in N/jobs.csv are those the generator began
+# (summary.json), at most one per thread fewer (a job open when tracing stops),
+# and within 10 % of the 367 the workload releases in 2 s (2 x 100 + 167): a
+# thread that falls behind on a loaded host (vCPUs descheduled) catches up
+# back to back and loses what is left of its backlog at the end (341 seen
+# while builds ran); a scheduler that loses jobs falls further.
+jobs_near() {
+	local n begun
+	n=$(($(wc -l < "$1/jobs.csv") - 1))
+	begun=$(sed -n 's/.*"jobs": *\([0-9]*\).*/\1/p' "$1/summary.json" | awk '{ s += $1 } END { print s + 0 }')
+	echo "# $1: $n jobs analyzed, $begun begun"
+	[ "$n" -ge 331 ] && [ "$n" -le 367 ] && [ "$n" -ge $((begun - 3)) ] && [ "$n" -le "$begun" ]
+}
 
 # 1. a complete run
 "$RUN" run "$WL" -b kernel -M 5% -o "$tmp/k" > "$tmp/k.out" 2>&1
@@ -36,20 +50,11 @@ done
 expect_eq "kernel run: folder complete (missing:$missing)" "$missing" ""
 check "kernel run: no data-quality flag" grep -qx '# data quality: complete' "$tmp/k/report.txt"
 check "kernel run: recorder saw no lost event" grep -qx 'lost_events=0' "$tmp/k/record.txt"
-# The exact job count holds for the plain build; an ASan build (make check
-# SANITIZE=address,undefined) ran one or two jobs fewer here (365, 366 of
-# 367; the analyzer counts what ran): counted skip there, reason given.
-if grep -qa __asan_init "$BIN/dlb-rtapp"; then
-	SAN_JOBS="sanitizer build: too slow for an exact job count (one or two jobs fewer)"
-	skip "kernel run: 367 jobs analyzed" "$SAN_JOBS"
-else
-	SAN_JOBS=
-	expect_eq "kernel run: 367 jobs analyzed (2 x 100 + 167)" "$(($(wc -l < "$tmp/k/jobs.csv") - 1))" 367
-fi
+check "kernel run: the jobs begun analyzed, 367 within 10 % (jobs_near)" jobs_near "$tmp/k"
 check "kernel run: recorded with the mono clock" grep -qx 'clock=mono' "$tmp/k/record.txt"
 mig_marked() {
 	local in_jobs marked
-	in_jobs=$(awk -F, 'NR > 1 { s += $15 } END { print s + 0 }' "$tmp/k/jobs.csv")
+	in_jobs=$(csv_awk 'FNR > 1 { s += v("migrations") } END { print s + 0 }' "$tmp/k/jobs.csv")
 	marked=$(wc -l < "$tmp/k/plots/data/migrations.dat")
 	echo "# migrations: $in_jobs in jobs.csv, $marked marked in the Gantt data"
 	[ "$marked" -ge "$in_jobs" ]
@@ -59,6 +64,7 @@ if command -v gnuplot >/dev/null; then
 else
 	skip "Gantt migrations" "gnuplot not installed"
 fi
+check_dl_bw "kernel run" "$tmp/k/summary.json"
 
 # 2. SIGINT to run.sh in the middle of a 6 s run
 # a background job of a non-interactive shell starts with SIGINT ignored: undo that
@@ -81,6 +87,7 @@ both_incomplete() {
 		grep -q "\"status\": \"incomplete\"" "$tmp/int/summary.json"
 }
 check "SIGINT: recorder and generator say incomplete too" both_incomplete
+check_dl_bw "SIGINT" "$tmp/int/summary.json"
 
 # 3. a stray reader of trace_pipe: refused, its PID named
 cat "$TR/trace_pipe" > /dev/null &
@@ -90,6 +97,7 @@ sleep 0.2
 expect_eq "stray reader: exit ENV" "$?" 3
 check "stray reader: PID $stray named" grep -q "pid $stray" "$tmp/stray.out"
 check "stray reader: no DL thread started" test "$(dl_threads)" -eq "$dl_before"
+check_dl_bw "refused recording"
 kill "$stray"; wait "$stray" 2>/dev/null; stray=
 
 # 4. a board without trace-cmd: the text stream, analyzed as text, just as complete
@@ -98,6 +106,5 @@ check "text recording: trace.txt, format=text, complete" \
 	test -s "$tmp/txt/trace.txt" -a ! -e "$tmp/txt/trace.dat" -a "$(grep -c -x -e 'format=text' -e 'status=complete' "$tmp/txt/record.txt")" -eq 2
 expect_eq "text recording: no data-quality flag" \
 	"$(grep "^# data quality:" "$tmp/txt/report.txt")" "# data quality: complete"
-if [ -n "$SAN_JOBS" ]; then skip "text recording: 367 jobs" "$SAN_JOBS"; else
-	expect_eq "text recording: 367 jobs" "$(($(wc -l < "$tmp/txt/jobs.csv") - 1))" 367
-fi
+check "text recording: the jobs begun analyzed, 367 within 10 % (jobs_near)" jobs_near "$tmp/txt"
+check_dl_bw "text recording" "$tmp/txt/summary.json"

@@ -34,7 +34,7 @@ if command -v gnuplot >/dev/null; then
 	# 367 jobs, some preempted (more segments); the reference migrates ~100 jobs
 	expect_eq "Gantt data: >= 1 segment per job, migrations marked" \
 		"$([ "$(wc -l < "$d/plots/data/segments.dat")" -ge 367 ] && echo segments) $(wc -l < "$d/plots/data/migrations.dat")" \
-		"segments $(awk -F, 'NR > 1 { s += $15 } END { print s }' "$d/jobs.csv")"
+		"segments $(csv_awk 'FNR > 1 { s += v("migrations") } END { print s }' "$d/jobs.csv")"
 else
 	skip "plots" "gnuplot not installed"
 fi

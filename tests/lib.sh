@@ -9,6 +9,8 @@
 set -u
 : "${DLB_SRC:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 : "${DLB_BUILD:=$DLB_SRC/build}"
+# csv_awk: read CSV files by column name (tools/csv.awk)
+. "$DLB_SRC/tools/csv.sh"
 BIN=$DLB_BUILD/bin
 _tap_n=0 _tap_plan=0
 DLB_SKIP_REASON=
@@ -29,6 +31,8 @@ require() {
 }
 # check NAME CONDITION-COMMAND...: pass if the command succeeds
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "failed: $*"; fi; }
+# entries DIR: the names in DIR (dot files too), sorted, on one line
+entries() { find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort | tr '\n' ' '; }
 # expect_eq NAME GOT WANT
 expect_eq() { if [ "$2" == "$3" ]; then pass "$1"; else fail "$1" "got:  $2" "want: $3"; fi; }
 
@@ -57,4 +61,61 @@ tracefs_dir() {
 need_tracefs() {
 	tracefs_dir >/dev/null && return 0
 	DLB_SKIP_REASON="no writable tracefs (not mounted and not mountable)"; return 1
+}
+
+# ---- the kernel's DL bandwidth accounting (docs/kernel-findings.md) ----
+# A kernel test asserts after every run it makes that the run left each root
+# domain's dl_bw->total_bw as it found it (a kernel defect pinned runs could
+# trigger).  Usage, under the kernel lock:
+#	dl_bw_baseline                       # once, before the first run
+#	check_dl_bw "NAME" [SUMMARY.json]    # one TAP test after each run
+# dl_bw_totals: every CPU's root-domain .dl_bw->total_bw, space-separated
+dl_bw_totals() {
+	local f=/sys/kernel/debug/sched/debug
+	[ -r "$f" ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	awk '$1 == ".dl_bw->total_bw" { printf "%s%s", s, $3; s = " " } END { print "" }' \
+		"$f" 2>/dev/null
+}
+# The baseline is taken once no SCHED_DEADLINE thread is alive and the totals
+# have not changed for 0.5 s (polled up to 5 s): a DL task of the lock's former
+# holder or another user's chrt -d probe is released up to a period after it
+# exits, and was counted in a baseline taken at once (209713 = the fair
+# servers + a 0.1 task, seen twice on a loaded machine).
+dl_bw_baseline() {
+	local i same=0 prev='' now
+	for ((i = 0; i < 50 && same < 5; i++)); do
+		sleep 0.1
+		now=$(dl_bw_totals)
+		# shellcheck disable=SC2009  # pgrep cannot select by scheduling class
+		if [ "$now" = "$prev" ] && [ "$(ps -eLo cls= | grep -c DLN)" = 0 ]; then
+			same=$((same + 1))
+		else
+			same=0
+		fi
+		prev=$now
+	done
+	DLB_DL_BW_BASE=$now
+}
+# check_dl_bw NAME [SUMMARY]: the accounting is back to the baseline (polled for
+# up to 3 s: a DL task's bandwidth is released up to a period after it leaves,
+# and another user's short-lived DL task may be alive at that moment) and,
+# given the run's summary.json, the run saw it unchanged too
+# (dl_accounting.status ok: a finding dlb-rtapp repaired fails here as well)
+check_dl_bw() {
+	local name="DL accounting unchanged: $1" sum=${2:-} now i st=ok
+	if [ -z "${DLB_DL_BW_BASE:-}" ]; then
+		skip "$name" "not checked: /sys/kernel/debug/sched/debug unreadable"; return 0
+	fi
+	for ((i = 0; i < 150; i++)); do
+		now=$(dl_bw_totals)
+		[ "$now" = "$DLB_DL_BW_BASE" ] && break
+		sleep 0.02
+	done
+	[ -n "$sum" ] && st=$("$DLB_BUILD/tests/tools/json-status" "$sum" dl_accounting 2>&1)
+	if [ "$now" = "$DLB_DL_BW_BASE" ] && [ "$st" = ok ]; then
+		pass "$name"
+	else
+		fail "$name" "total_bw per CPU: before $DLB_DL_BW_BASE, now $now" \
+			"the run's summary.json dl_accounting: $st"
+	fi
 }

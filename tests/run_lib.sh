@@ -6,7 +6,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 26
+plan 28
 # shellcheck source=../tools/run/common.sh
 . "$DLB_SRC/tools/run/common.sh"
 # shellcheck source=../tools/run/env.sh
@@ -38,10 +38,10 @@ expect_eq "cpus_ok: 1..1024" "$got" " 1 2 1024"
 expect_eq "dur_secs rounds up" "$(dur_secs 1500ms) $(dur_secs 2s) $(dur_secs 1m)" "2 2 60"
 expect_eq "abs_path: against the working directory" "$(cd "$tmp" && abs_path a/b.json) $(abs_path /x)" \
 	"$tmp/a/b.json /x"
-a=$(new_dir "$tmp/res/20261204-120000-run-x") b=$(new_dir "$tmp/res/20261204-120000-run-x")
-expect_eq "new_dir: the same second gives two folders" "$a $b" \
+d1=$(new_dir "$tmp/res/20261204-120000-run-x") d2=$(new_dir "$tmp/res/20261204-120000-run-x")
+expect_eq "new_dir: the same second gives two folders" "$d1 $d2" \
 	"$tmp/res/20261204-120000-run-x $tmp/res/20261204-120000-run-x.2"
-check "new_dir: both exist" test -d "$a" -a -d "$b"
+check "new_dir: both exist" test -d "$d1" -a -d "$d2"
 expect_eq "exit_text from exitcode.h" "$(exit_text 4)" \
 	"incomplete data: lost events, truncated trace, interrupted run"
 
@@ -52,6 +52,9 @@ workloads/suites/edf-global-2cpu.json    both       2    1s       ok       0   5
 
 workloads/suites/over-capacity.json      reference  2    500ms    refused  -   -      a,b
 S
+printf 'w.json kernel 1 1s ok - -1 * --teardown=immediate --x=1 # c\n' > "$tmp/opts.suite"
+expect_eq "suite_lines: dlb-rtapp options kept (kernel backend)" "$(suite_lines "$tmp/opts.suite")" \
+	"w.json kernel 1 1s ok - -1 * --teardown=immediate --x=1"
 expect_eq "suite_lines: entries, comments dropped" "$(suite_lines "$tmp/good.suite")" \
 "workloads/suites/edf-global-2cpu.json both 2 1s ok 0 5% *
 workloads/suites/over-capacity.json reference 2 500ms refused - - a,b"
@@ -61,7 +64,9 @@ bad_suite() {	# bad_suite NAME LINE WANT: the one error naming FILE:2
 	expect_eq "suite_lines: $1" "$rc $err" "1 run.sh: $tmp/bad.suite:2: $3"
 }
 bad_suite "7 columns" "w.json both 2 1s ok 0 5%" \
-	"expected 8 columns: WORKLOAD BACKENDS CPUS DURATION EXPECT REF KERNEL WATCH"
+	"expected 8 columns: WORKLOAD BACKENDS CPUS DURATION EXPECT REF KERNEL WATCH [OPTIONS]"
+bad_suite "a 9th column that is no option" "w.json both 2 1s ok 0 5% * extra" \
+	"options 'extra' are not dlb-rtapp long options (e.g. --teardown=immediate)"
 bad_suite "bad backends" "w.json all 2 1s ok 0 5% *" "backends 'all' is not both, kernel or reference"
 bad_suite "bad cpus" "w.json both 0 1s ok 0 5% *" "cpus '0' is not a number in 1..1024"
 bad_suite "bad duration" "w.json both 2 0s ok 0 5% *" \

@@ -20,7 +20,7 @@ bad_input() {
 }
 bad_input "run.sh: run: no workload given (try --help)" run
 bad_input "run.sh: run: /nonexistent.json: no such file" run /nonexistent.json
-bad_input "run.sh: run: --backend: 'gpu' is not kernel or reference" run "$DLB_SRC/workloads/suites/over-capacity.json" -b gpu
+bad_input "run.sh: run: --backend: 'gpu' is not kernel, reference or qemu" run "$DLB_SRC/workloads/suites/over-capacity.json" -b gpu
 bad_input "run.sh: nightly: no suite 'nope'" nightly --suite nope
 bad_input "run.sh: nightly: unknown argument '--bogus' (try --help)" nightly --bogus
 bad_input "run.sh: compare: BASE and NEW needed (try --help)" compare /a

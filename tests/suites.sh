@@ -11,7 +11,9 @@ while read -r f wl bes cpus dur expect _ _ watch extra; do
 	case $expect in ok|refused) ;; *) bad="$bad $f:expect" ;; esac
 	[[ $cpus =~ ^[0-9]+$ ]] || bad="$bad $f:cpus"
 	[[ $dur =~ ^[0-9.]+(ms|s)?$ ]] || bad="$bad $f:duration"
-	[ -n "$watch" ] && [ -z "$extra" ] || bad="$bad $f:columns"
+	[ -n "$watch" ] || bad="$bad $f:columns"
+	# options: dlb-rtapp long options for the kernel backend
+	for o in $extra; do [[ $o == --?* ]] || bad="$bad $f:options"; done
 	[ -r "$DLB_SRC/$wl" ] || bad="$bad $f:$wl"
 done < <(for f in "$S"/*.suite; do sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s|^|$(basename "$f") |" "$f"; done)
 expect_eq "suite lines well-formed, workloads present (bad:$bad)" "$bad" ""

@@ -3,7 +3,7 @@
 # Run folders: parameters and environment from summary.json, job counts
 # and clocks against the rt-app log, the seed's dl.stats against the trace.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 16
+plan 25
 
 # folder DIR STATUS LOGSTART ROWS RORUN_MAX: miss.txt without its task marker
 # (the parameters must come from summary.json), a log, a seed-style snapshot
@@ -99,3 +99,54 @@ sed -i 's/"jobs": 2,/"jobs": 5,/' "$T/sum/summary.json"
 run "$A" -q -m -1 "$T/sum"
 expect_eq "summary counts more jobs than the trace: exit 4" "$rc $(cat "$T/err")" \
 	"4 dlb-analyze: incomplete data: missing_jobs (task dl_a (tid 100): 2 jobs in the trace, 5 begun says summary.json)"
+
+# the kernel's DL accounting check of the run (summary.json dl_accounting):
+# dlbw DIR STATUS AFTER DETAIL REPAIR adds it to DIR's summary
+dlbw() {
+	local b
+	b=$(tr -d '\n\t' <<-EOS
+	"dl_accounting": { "status": "$2", "detail": "$4", "kernel": "6.18.44-test",
+	 "teardown": "immediate", "fair_server_bw": 52428, "fair_server_source": "assumed",
+	 "other_dl_tasks_before": 0, "other_dl_bw_before": 0, "other_dl_tasks_after": 0,
+	 "other_dl_bw_after": 0, "release_wait_ns": 0, "settle_ns": 200000000, "repair": "$5",
+	 "cpus": [ { "cpu": 0, "total_bw_before": 104856, "total_bw_after": $3,
+	 "total_bw_repaired": 104856 }, { "cpu": 1, "total_bw_before": 104856,
+	 "total_bw_after": $3, "total_bw_repaired": 104856 } ] },
+	EOS
+	)
+	sed -i "s|\"threads\":|$b \"threads\":|" "$T/$1/summary.json"
+}
+folder leak complete 100000010 2 8.500000
+dlbw leak finding -293602 "CPU 0 total_bw 104856 before, -293602 after" "repaired: rebuilt"
+run "$A" -q -m -1 "$T/leak"
+expect_eq "a kernel finding fails the verdict: exit 1, named" "$rc $(cat "$T/err")" \
+	"1 dlb-analyze: kernel finding on 6.18.44-test: dl_accounting: CPU 0 total_bw 104856 before, -293602 after"
+check "report.json: the check, its values and the kernel" grep -q \
+	'"dl_accounting": { "status": "finding", "detail": "CPU 0 total_bw 104856 before, -293602 after", "kernel": "6.18.44-test", "teardown": "immediate",.*"cpus": \[ { "cpu": 0, "total_bw_before": 104856, "total_bw_after": -293602, "total_bw_repaired": 104856 }' \
+	<(tr -d '\n' <"$T/leak/report.json" | tr -s ' ')
+check "report.json: the verdict names the finding" grep -q \
+	'"verdict": { "result": "FAIL", "exit_code": 1, .*"checks": .*"name": "dl_accounting", "result": "fail".*"findings": \[ "dl_accounting" \] }' \
+	<(tr -d '\n' <"$T/leak/report.json" | tr -s ' ')
+check "report.txt: the finding and the repair" eval "grep -q '^# kernel check: dl_accounting FINDING (kernel 6.18.44-test, immediate teardown): CPU 0 total_bw 104856 before, -293602 after$' '$T/leak/report.txt' && grep -q '^# kernel check: dl_accounting repaired: rebuilt$' '$T/leak/report.txt'"
+
+folder leakintr incomplete 100000010 2 8.500000
+dlbw leakintr finding -293602 "CPU 0 changed" ""
+run "$A" -q -m -1 "$T/leakintr"
+expect_eq "a finding outranks incomplete data (the data do not make it up)" "$rc $(cat "$T/err")" \
+	"1 dlb-analyze: kernel finding on 6.18.44-test: dl_accounting: CPU 0 changed"
+
+folder bwok complete 100000010 2 8.500000
+dlbw bwok ok 104856 "" ""
+run "$A" -q -m -1 "$T/bwok"
+expect_eq "accounting unchanged: exit 0" "$rc" 0
+check "report.txt says it was checked" grep -q \
+	'^# kernel check: dl_accounting ok: total_bw 104856 before and after on every CPU (immediate teardown, settled in 200.0 ms)$' "$T/bwok/report.txt"
+
+folder bwnot complete 100000010 2 8.500000
+dlbw bwnot not_checked 0 "/sys/kernel/debug/sched/debug: Permission denied (needs root)" ""
+run "$A" -q -m -1 "$T/bwnot"
+expect_eq "not checked: exit 0, said with the reason, no values" \
+	"$rc $(grep -c '^# kernel check: dl_accounting NOT CHECKED: /sys/kernel/debug/sched/debug: Permission denied (needs root)$' "$T/bwnot/report.txt") $(tr -d '\n' <"$T/bwnot/report.json" | tr -s ' ' | grep -c '"status": "not_checked", .*"settle_ns": null, "repair": null, "cpus": null')" "0 1 1"
+
+# no check at all (a reference run, an older summary): said so in report.json
+check "no check in the summary: status absent" grep -q '"status": "absent",' "$T/good/report.json"

@@ -38,7 +38,7 @@ check "gen3: golden report" diff <(body "$T/g/report.txt") "$F/gen3.expected.txt
 check "gen3: golden jobs.csv" diff <(gzip -dc "$F/gen3.jobs.csv.gz") "$T/g/jobs.csv"
 # the generator's own worst lateness (measured after its end marker) within 50 µs
 lat=$(grep -o '"max_lateness_ns": -*[0-9]*' "$F/gen3/summary.json" | awk '{ printf "%s ", $2 }')
-ours=$(awk -F, 'NR > 1 { k = $2; if (!(k in m) || $9 > m[k]) m[k] = $9 }
+ours=$(csv_awk 'FNR > 1 { k = v("name"); l = v("lateness_ns"); if (!(k in m) || l + 0 > m[k] + 0) m[k] = l }
 	END { printf "%s %s %s ", m["dl_a-0"], m["dl_b-1"], m["dl_c-2"] }' "$T/g/jobs.csv")
 expect_eq "gen3: worst lateness within 50 us of the generator's" \
 	"$(paste <(echo "$lat" | tr ' ' '\n') <(echo "$ours" | tr ' ' '\n') |

@@ -198,14 +198,15 @@ static void test_verdict_misses(void **state)
 	dlb_report_verdict(m, &ri, &v);
 	assert_int_equal(v.exit_code, DLB_EXIT_INCOMPLETE);
 	assert_string_equal(v.reason, "run incomplete (exit 4)");
-	/* a defect found in the kernel fails the run, before incomplete data or misses */
-	ri.run_exit = 0;
+	/* a defect found in the kernel fails the run, before an interrupted run or misses */
 	ri.kernel_check = "dl_accounting";
 	ri.kernel_finding = "CPU 0 total_bw 104856 before, -817889 after";
 	dlb_report_verdict(m, &ri, &v);
 	assert_int_equal(v.exit_code, DLB_EXIT_REGRESSION);
-	assert_string_equal(v.reason, "kernel finding: CPU 0 total_bw 104856 before, -817889 after");
+	assert_string_equal(v.reason, "kernel finding: dl_accounting: CPU 0 total_bw 104856 before, "
+			    "-817889 after");
 	ri.kernel_finding = NULL;
+	ri.run_exit = 0;
 	o = json_of(m, &ri);
 	assert_string_equal(jstr(o, "verdict", "result"), "FAIL");
 	assert_string_equal(jstr(o, "verdict", "max_misses"), "0");

@@ -17,6 +17,7 @@
 set -u
 export LC_ALL=C
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/../../tools/csv.sh"	# csv_awk: CSV columns by name
 src=$(cd "$here/../.." && pwd)
 : "${DLB_BUILD:=$src/build}"
 BIN=${DLB_BIN:-$DLB_BUILD/bin}
@@ -122,17 +123,18 @@ done
 # ---- figures and page --------------------------------------------------------------------------
 # box data: one row per CPU count: idx cpus min p25 p50 p75 max mean p99 (group "all")
 box_data() {	# box_data COSTS STRUCT OP CPULIST
-	awk -F, -v s="$2" -v op="$3" -v list="$4" '
+	csv_awk -v s="$2" -v op="$3" -v list="$4" '
 		BEGIN { n = split(list, c, " "); for (i = 1; i <= n; i++) idx[c[i]] = i - 1 }
-		$2 == "all" && $3 == s && $4 == op && ($1 in idx) {
-			print idx[$1], $1, $7, $8, $9, $10, $11, $12, $13 }' "$1" | sort -n
+		FNR > 1 && v("group") == "all" && v("struct") == s && v("op") == op && (v("cpus") in idx) {
+			print idx[v("cpus")], v("cpus"), v("min"), v("p25"), v("p50"), v("p75"), v("max"),
+				v("mean"), v("p99") }' "$1" | sort -n
 }
 
 plot_all() {	# plot_all DIR
 	local d=$1 data=$1/data fig=$1/figures unit list ext pow2 s op fmt
 	[ -r "$data/costs.csv" ] || die 2 "$data/costs.csv: none (run the sweep first)"
 	mkdir -p "$fig" || die 3 "$fig: cannot create"
-	unit=$(awk -F, 'NR == 2 { print $5; exit }' "$data/costs.csv")
+	unit=$(csv_awk 'FNR == 2 { print v("unit"); exit }' "$data/costs.csv")
 	list=$(cat "$data/cpus.txt" 2>/dev/null)
 	ext=$(cat "$data/ext_cpus.txt" 2>/dev/null)
 	# the log-axis figure: the powers of two of the paper's counts (24, 40, 48 would crowd it)
@@ -167,10 +169,10 @@ report_run() {
 
 # tardiness / period per job from jobs.csv, periods from report.json: "max avg"
 tardiness() {	# tardiness RUNDIR
-	awk -F, 'FNR == NR { if (/"tid":/) { gsub(/[^0-9]/, ""); t = $0 }
+	csv_awk 'FNR == NR { if (/"tid":/) { gsub(/[^0-9]/, ""); t = $0 }
 			if (/"period_ns":/) { gsub(/[^0-9]/, ""); p[t] = $0 }; next }
-		FNR > 1 && $9 != "" && ($1 in p) && p[$1] > 0 {
-			x = ($9 > 0 ? $9 : 0) / p[$1]; s += x; n++; if (x > m) m = x }
+		FNR > 1 && (l = v("lateness_ns")) != "" && ((t = v("tid")) in p) && p[t] > 0 {
+			x = (l > 0 ? l : 0) / p[t]; s += x; n++; if (x > m) m = x }
 		END { printf "%.6f %.6f\n", m, n ? s / n : 0 }' "$1/report.json" "$1/jobs.csv"
 }
 
@@ -179,12 +181,13 @@ kernel_table() {
 	local d=$1
 	[ -s "$d/data/kernel.csv" ] || { : > "$d/data/kernel.dat"; return 0; }
 	# U  k_miss k_tmax k_tavg k_mig  r_miss r_tmax r_tavg r_mig  k_refused k_sets
-	awk -F, 'NR > 1 {
-			u[$1] = 1; key = $1 SUBSEP $3
-			if ($4 == "refused") { ref[key]++; next }
-			if ($4 != "ok") { bad[key]++; next }
-			jobs[key] += $5; miss[key] += $6; mig[key] += $7
-			if ($8 > tmax[key]) tmax[key] = $8; tsum[key] += $9 * $5; n[key]++ }
+	csv_awk 'FNR > 1 {
+			u[v("U")] = 1; key = v("U") SUBSEP v("backend")
+			if (v("status") == "refused") { ref[key]++; next }
+			if (v("status") != "ok") { bad[key]++; next }
+			jobs[key] += v("jobs"); miss[key] += v("misses"); mig[key] += v("migrations")
+			if (v("tard_max") + 0 > tmax[key]) tmax[key] = v("tard_max") + 0
+			tsum[key] += v("tard_avg") * v("jobs"); n[key]++ }
 		function r(k, what) {
 			if (!(k in n) || !jobs[k]) return "NaN"
 			if (what == "miss") return miss[k] / jobs[k]
@@ -200,7 +203,7 @@ kernel_table() {
 
 write_page() {	# write_page DIR: DIR/ospert.md, the tables behind the figures
 	local d=$1 unit
-	unit=$(awk -F, 'NR == 2 { print $5; exit }' "$d/data/costs.csv")
+	unit=$(csv_awk 'FNR == 2 { print v("unit"); exit }' "$d/data/costs.csv")
 	{
 		echo "# OSPERT 2011 push-structure costs: $(basename "$d")"
 		echo
@@ -213,19 +216,21 @@ write_page() {	# write_page DIR: DIR/ospert.md, the tables behind the figures
 		echo
 		echo "| CPUs | cpudl set | cpupri set | cpudl find | cpupri find | linear find | calls (set/find) |"
 		echo "|---:|---|---|---|---|---|---:|"
-		awk -F, 'NR > 1 && $2 == "all" { k = $1 SUBSEP $3 SUBSEP $4
-				v[k] = sprintf("%d [%d, %d] (%d .. %d)", $9, $8, $10, $7, $11); c[k] = $6; cp[$1] = 1 }
+		csv_awk 'FNR > 1 && v("group") == "all" { k = v("cpus") SUBSEP v("struct") SUBSEP v("op")
+				w[k] = sprintf("%d [%d, %d] (%d .. %d)", v("p50"), v("p25"), v("p75"), v("min"),
+					       v("max")); c[k] = v("calls"); cp[v("cpus")] = 1 }
 			END { for (x in cp) {
 				printf "| %d | %s | %s | %s | %s | %s | %s/%s |\n", x,
-					v[x SUBSEP "cpudl" SUBSEP "set"], v[x SUBSEP "cpupri" SUBSEP "set"],
-					v[x SUBSEP "cpudl" SUBSEP "find"], v[x SUBSEP "cpupri" SUBSEP "find"],
-					(x SUBSEP "linear" SUBSEP "find") in v ? v[x SUBSEP "linear" SUBSEP "find"] : "-",
+					w[x SUBSEP "cpudl" SUBSEP "set"], w[x SUBSEP "cpupri" SUBSEP "set"],
+					w[x SUBSEP "cpudl" SUBSEP "find"], w[x SUBSEP "cpupri" SUBSEP "find"],
+					(x SUBSEP "linear" SUBSEP "find") in w ? w[x SUBSEP "linear" SUBSEP "find"] : "-",
 					c[x SUBSEP "cpudl" SUBSEP "set"], c[x SUBSEP "cpudl" SUBSEP "find"] } }' \
 			"$d/data/costs.csv" | sort -t'|' -k2 -n
 		echo
-		awk -F, 'NR > 1 && $2 == "all" && $3 == "timer" { printf "Timer floor: median %d, min %d %s.\n\n", $9, $7, $5; exit }' \
+		csv_awk 'FNR > 1 && v("group") == "all" && v("struct") == "timer" {
+			printf "Timer floor: median %d, min %d %s.\n\n", v("p50"), v("min"), v("unit"); exit }' \
 			"$d/data/costs.csv"
-		echo "Schedules: $(awk -F, 'FNR > 1 { n++; if ($8 == "no") bad++; j += $5; m += $6 }
+		echo "Schedules: $(csv_awk 'FNR > 1 { n++; if (v("heap_linear_same") == "no") bad++; j += v("jobs"); m += v("missed") }
 			END { printf "%d set runs, %d jobs, %d missed; heap and linear schedules differ in %d", n, j, m, bad + 0 }' \
 			"$d"/data/runs-*.csv 2>/dev/null)."
 		echo

@@ -3,7 +3,10 @@
 #ifndef DLBENCH_CLI_H
 #define DLBENCH_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "dltime.h"
 
 /*
  * A whole decimal number in [@min, @max] into @out.  Returns 0, or -1 on
@@ -33,5 +36,19 @@ void dlb_join_cmdline(char *buf, size_t size, int argc, char **argv);
  */
 int dlb_cli_fail(const char *prog, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * A progress line for a person watching a long run: on stderr only when it
+ * is a terminal, at most once a second, rewritten in place ("PROG: 12.0 of
+ * 60.0 s simulated (20%)"); @done ends the line if one was shown.  @p starts
+ * zeroed.
+ */
+struct dlb_cli_progress {
+	int tty;		/* 0 unknown, 1 yes, -1 no */
+	u64 last_ns;		/* wall clock of the last line */
+	bool shown;
+};
+void dlb_cli_progress(struct dlb_cli_progress *p, const char *prog, u64 now_ns, u64 end_ns,
+		      bool done);
 
 #endif

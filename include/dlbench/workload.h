@@ -160,6 +160,43 @@ const char *wl_event_type_str(enum wl_event_type type);
 u64 wl_dl_bandwidth(const struct workload *wl);
 
 /*
+ * How long a run lasts, the one rule of every tool (lib/wl_length.c,
+ * docs/workload.md): the command line's duration, else global.duration;
+ * with neither, a workload whose tasks all end runs until they do, and one
+ * with a task that loops forever runs WL_DEFAULT_DURATION_NS, never an
+ * unbounded (or an hour-long) run nobody asked for.
+ */
+#define WL_DEFAULT_DURATION_NS	(10 * NSEC_PER_SEC)
+
+enum wl_length_source {
+	WL_LEN_OPTION,		/* the command line's -d */
+	WL_LEN_WORKLOAD,	/* global.duration */
+	WL_LEN_DEFAULT,		/* neither, and a task loops forever */
+	WL_LEN_TASKS_END,	/* neither, and every task ends: *ns is 0 */
+};
+
+struct wl_length {
+	enum wl_length_source source;
+	u64 ns;			/* the run's length; 0: until every task ends */
+	const char *endless;	/* WL_LEN_DEFAULT: a task that loops forever */
+};
+
+/* @option_ns is used when @option_set (a -d on the command line). */
+struct wl_length wl_run_length(const struct workload *wl, bool option_set, u64 option_ns);
+
+/* "option", "workload", "default", "tasks-end" (summary.json's duration_source). */
+const char *wl_length_source_str(enum wl_length_source source);
+
+/*
+ * What the tool will do when the workload does not say (WL_LEN_DEFAULT,
+ * WL_LEN_TASKS_END), as one line for stderr, e.g. "w.json: no duration
+ * (global.duration or -d) and task 't0' loops forever: running 10 s";
+ * "" when the length was given.  Returns @buf.
+ */
+const char *wl_length_note(char *buf, size_t size, const struct workload *wl,
+			   const struct wl_length *len);
+
+/*
  * Write the canonical text dump of @wl to @f: one line per global, resource,
  * task, phase and event, all times in ns, no file positions.  Stable: the
  * golden tests compare it byte for byte.  Returns 0 or -1 on write error.

@@ -18,10 +18,16 @@ static struct dlb_summary_thread threads[2] = {
 static const struct dlb_summary sum = {
 	.backend = "kernel", .clock = "mono", .workload = "w.json", .cpus = 2,
 	.calibration_ns = 12.5, .start_ns = 1000, .end_ns = 2000000001000ULL,
+	.duration_ns = 10000000000ULL, .duration_source = "default",
 	.status = DLB_RUN_INCOMPLETE, .admission = DLB_ADMISSION_REFUSED,
 	.admission_detail = "task 'a' instance 0: SCHED_DEADLINE admission refused (EBUSY)",
 	.cmdline = "dlb-rtapp w.json", .version = "0.1",
 	.nr_threads = 2, .threads = threads,
+};
+
+static struct dlb_dlbw_cpu dlbw_cpus[2] = {
+	{ .cpu = 0, .before = 104856, .after = -293602, .repaired = 104856 },
+	{ .cpu = 1, .before = 104856, .after = -293602, .repaired = 104856 },
 };
 
 static char *slurp(const char *path)
@@ -64,6 +70,8 @@ static void test_round_trip(void **state)
 	assert_string_equal(back->admission_detail, sum.admission_detail);
 	assert_true(back->calibration_ns == 12.5);
 	assert_true(back->end_ns == 2000000001000ULL);
+	assert_true(back->duration_ns == 10000000000ULL);
+	assert_string_equal(back->duration_source, "default");
 	assert_int_equal(back->nr_threads, 2);
 	for (i = 0; i < 2; i++)
 		assert_memory_equal(&back->threads[i], &threads[i], sizeof(threads[i]));
@@ -91,6 +99,8 @@ static void test_exact_bytes(void **state)
 		"  \"calibration_ns_per_loop\": 12.5,\n"
 		"  \"start_ns\": 1000,\n"
 		"  \"end_ns\": 2000000001000,\n"
+		"  \"duration_ns\": 10000000000,\n"
+		"  \"duration_source\": \"default\",\n"
 		"  \"status\": \"incomplete\",\n"
 		"  \"admission\": {\n"
 		"    \"outcome\": \"refused\",\n"
@@ -116,6 +126,76 @@ static void test_exact_bytes(void **state)
 		"    }\n"
 		"  ]\n"
 		"}\n");
+	unlink(path);
+}
+
+/* The kernel's DL accounting check: optional, every field back as written. */
+static void test_dl_accounting(void **state)
+{
+	const char *path = "/tmp/dlb-test-summary4.json";
+	struct dlb_summary one = sum, *back;
+	struct dlb_summary_dlbw *d = &one.dlbw;
+	struct dlb_err err;
+
+	(void)state;
+	one.nr_threads = 0;
+	assert_int_equal(dlb_summary_write(path, &one, &err), 0);
+	assert_null(strstr(slurp(path), "dl_accounting"));
+	assert_int_equal(dlb_summary_read(path, &back, &err), 0);
+	assert_int_equal(back->dlbw.status, DLB_DLBW_ABSENT);
+	dlb_summary_free(back);
+
+	d->status = DLB_DLBW_FINDING;
+	snprintf(d->detail, sizeof(d->detail), "CPU 0 changed");
+	snprintf(d->kernel, sizeof(d->kernel), "6.18.44");
+	snprintf(d->teardown, sizeof(d->teardown), "immediate");
+	d->fair_bw = 52428;
+	snprintf(d->fair_source, sizeof(d->fair_source), "assumed");
+	d->other_tasks_before = 1;
+	d->other_bw_before = 1000;
+	d->other_tasks_after = 2;
+	d->other_bw_after = 3000;
+	d->release_wait_ns = 5;
+	d->settle_ns = 200000000;
+	snprintf(d->repair, sizeof(d->repair), "repaired");
+	d->nr_cpus = 2;
+	d->cpus = dlbw_cpus;
+	assert_int_equal(dlb_summary_write(path, &one, &err), 0);
+	assert_non_null(strstr(slurp(path), "  \"dl_accounting\": {\n    \"status\": \"finding\",\n"));
+	assert_int_equal(dlb_summary_read(path, &back, &err), 0);
+	assert_int_equal(back->dlbw.status, DLB_DLBW_FINDING);
+	assert_string_equal(back->dlbw.detail, d->detail);
+	assert_string_equal(back->dlbw.kernel, d->kernel);
+	assert_string_equal(back->dlbw.teardown, d->teardown);
+	assert_string_equal(back->dlbw.fair_source, d->fair_source);
+	assert_string_equal(back->dlbw.repair, d->repair);
+	assert_true(back->dlbw.fair_bw == 52428 && back->dlbw.settle_ns == 200000000 &&
+		    back->dlbw.release_wait_ns == 5);
+	assert_true(back->dlbw.other_tasks_before == 1 && back->dlbw.other_bw_before == 1000 &&
+		    back->dlbw.other_tasks_after == 2 && back->dlbw.other_bw_after == 3000);
+	assert_int_equal(back->dlbw.nr_cpus, 2);
+	assert_memory_equal(back->dlbw.cpus, dlbw_cpus, sizeof(dlbw_cpus));
+	dlb_summary_free(back);
+
+	write_text(path, "{ \"version\": 1, \"tool_version\": \"0\", \"backend\": \"k\", "
+		   "\"clock\": \"m\", \"workload\": \"w\", \"cpus\": 1, "
+		   "\"calibration_ns_per_loop\": 1, \"start_ns\": 0, \"end_ns\": 0, "
+		   "\"status\": \"error\", \"cmdline\": \"x\", \"threads\": [ ], "
+		   "\"dl_accounting\": { \"status\": \"ok\", \"detail\": \"\" } }");
+	assert_int_equal(dlb_summary_read(path, &back, &err), -1);
+	assert_string_equal(err.msg, "/tmp/dlb-test-summary4.json: dl_accounting.kernel: missing");
+	write_text(path, "{ \"version\": 1, \"tool_version\": \"0\", \"backend\": \"k\", "
+		   "\"clock\": \"m\", \"workload\": \"w\", \"cpus\": 1, "
+		   "\"calibration_ns_per_loop\": 1, \"start_ns\": 0, \"end_ns\": 0, "
+		   "\"status\": \"error\", \"cmdline\": \"x\", \"threads\": [ ], "
+		   "\"dl_accounting\": { \"status\": \"bad\", \"detail\": \"\", \"kernel\": \"\", "
+		   "\"teardown\": \"\", \"fair_server_bw\": 0, \"fair_server_source\": \"\", "
+		   "\"other_dl_tasks_before\": 0, \"other_dl_bw_before\": 0, "
+		   "\"other_dl_tasks_after\": 0, \"other_dl_bw_after\": 0, \"release_wait_ns\": 0, "
+		   "\"settle_ns\": 0, \"repair\": \"\", \"cpus\": [ { \"cpu\": 0 } ] } }");
+	assert_int_equal(dlb_summary_read(path, &back, &err), -1);
+	assert_string_equal(err.msg, "/tmp/dlb-test-summary4.json: dl_accounting.status: 'bad' is "
+			    "not ok, finding or not_checked");
 	unlink(path);
 }
 
@@ -173,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_exact_bytes),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_dl_accounting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -310,6 +310,50 @@ static void test_mutations(void **state)
 	free_list(names, n);
 }
 
+/*
+ * Scale: 100k tasks, each with a private timer and one shared barrier, load
+ * (positions, resource names and barrier users were each quadratic in the
+ * task count: at 40k tasks the loader took minutes), and an error in the
+ * last task still names its exact line and column.
+ */
+static void test_many_tasks(void **state)
+{
+	enum { N = 100000 };
+	size_t cap = (size_t)N * 96 + 64, len, col;
+	char *buf = malloc(cap), *p, *last, msg[128];
+	struct workload *wl;
+	struct dlb_err err;
+	int i;
+
+	(void)state;
+	assert_non_null(buf);
+	p = buf + sprintf(buf, "{\"tasks\": {\n");
+	for (i = 0; i < N; i++) {
+		last = p;
+		p += sprintf(p, "\t\"t%d\": {\"run\": 100, \"barrier\": \"b\", \"timer\": "
+			     "{\"ref\": \"unique\", \"period\": 1000}}%s\n", i, i < N - 1 ? "," : "");
+	}
+	p += sprintf(p, "}}\n");
+	len = (size_t)(p - buf);
+	assert_int_equal(wl_load_buffer("big", buf, len, NULL, &wl, &err), 0);
+	assert_int_equal(wl->nr_tasks, N);
+	assert_int_equal(wl->nr_resources, N + 1);
+	assert_int_equal(wl->resources[wl_resource_find(wl, "b")].users, N);
+	assert_int_equal(wl->tasks[N - 1].pos.line, N + 1);
+	assert_int_equal(wl->tasks[N - 1].pos.col, 2);
+	wl_free(wl);
+
+	/* the last task's run becomes negative */
+	p = strstr(last, "100");
+	memcpy(p, " -1", 3);
+	col = (size_t)(p + 1 - last) + 1;
+	snprintf(msg, sizeof(msg), "big:%d:%zu: tasks.t%d.run: duration -1 us is negative",
+		 N + 1, col, N - 1);
+	assert_int_equal(wl_load_buffer("big", buf, len, NULL, &wl, &err), -1);
+	assert_string_equal(err.msg, msg);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_buffer_api),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_many_tasks),
 	};
 
 	if (chdir(dlb_src())) {

@@ -3,7 +3,7 @@
 # dlb-sim, the CLI: help, bad input with exact messages and exit codes,
 # the output directory, byte-identical reruns, admission refusal.
 . "$DLB_SRC/tests/lib.sh"
-plan 22
+plan 23
 SIM=$BIN/dlb-sim
 D=$DLB_SRC/reference/tests/data
 T=$(mktemp -d)
@@ -62,5 +62,12 @@ expect_eq "unwritable output" "$out:$rc" "dlb-sim: /proc/nope: no such file or d
 out=$("$SIM" /nonexistent.json 2>&1); rc=$?
 expect_eq "missing workload" "$out:$rc" "dlb-sim: /nonexistent.json: cannot open: no such file or directory:2"
 
-"$SIM" -m 2 -s linear --no-timing -d 200ms -o "$T/lin" "$D/two_dl.json"
-check "heap and linear: the same trace" diff "$T/a/trace.txt" <(sed 's/cpu-select linear/cpu-select heap/' "$T/lin/trace.txt")
+# heap = linear where docs/reference.md says they agree (no affinity, self
+# wake-ups), on a set that pushes, pulls and ties two CPUs' earliest deadlines
+# (y-1 and y-2) when w must find a later CPU: the cpudl tie rule decides
+"$SIM" -m 3 -s heap --check --no-timing -d 200ms -o "$T/heap" "$D/global3.json"
+"$SIM" -m 3 -s linear --check --no-timing -d 200ms -o "$T/lin" "$D/global3.json"
+pushes_pulls() { awk -F, '$1 == "push" || $1 == "pull" { printf "%s %s ", $1, ($5 > 0) }' "$1"; }
+expect_eq "heap and linear both push and pull" "$(pushes_pulls "$T/heap/ops.csv")/$(pushes_pulls "$T/lin/ops.csv")" \
+	"push 1 pull 1 /push 1 pull 1 "
+check "heap and linear: the same trace" diff "$T/heap/trace.txt" <(sed 's/cpu-select linear/cpu-select heap/' "$T/lin/trace.txt")

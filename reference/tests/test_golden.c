@@ -279,6 +279,58 @@ static void test_pinned(void **state)
 }
 
 /*
+ * Where the heap (007) and the linear scan (004) part (docs/reference.md,
+ * "when heap and linear agree"): p, pinned to CPU 0, runs with deadline 30,
+ * q on CPU 1 with deadline 50; w (deadline 21) wakes at 1 on CPU 0.  p is
+ * pinned, so select_task_rq_dl() looks for a later CPU.  The scan marks
+ * every CPU where w would preempt, CPU 0 among them, and find_later_rq()
+ * keeps the task's own CPU when it is marked: w preempts the pinned p.  The
+ * heap marks only its maximum, CPU 1 (latest deadline, 50): w migrates and
+ * preempts q.  Both are the seed; neither misses here.
+ */
+static void pinned_heap_linear(enum dlb_sim_cpu_select sel, const char *want)
+{
+	struct workload *wl = wlb_new(20 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int p, w;
+
+	p = wlb_periodic(wl, "p", 10 * MS, 30 * MS, 100 * MS, 10 * MS);
+	wl->tasks[p].has_cpus = true;
+	dlb_cpumask_set(&wl->tasks[p].cpus, 0);
+	wlb_periodic(wl, "q", 10 * MS, 50 * MS, 100 * MS, 10 * MS);
+	w = wlb_periodic(wl, "w", 2 * MS, 20 * MS, 100 * MS, 2 * MS);
+	wl->tasks[w].delay_ns = 1 * MS;
+	wlb_opts(&o, 2);
+	o.cpu_select = sel;
+	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
+	wlb_expect_log(&log, want);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+static void test_pinned_heap_linear(void **state)
+{
+	(void)state;
+	pinned_heap_linear(DLB_SIM_LINEAR,
+			   "0 0 swapper/0>p-0\n"
+			   "0 1 swapper/1>q-1\n"
+			   "1000 0 p-0>w-2\n"
+			   "3000 0 w-2>p-0\n"
+			   "10000 1 q-1>swapper/1\n"
+			   "12000 0 p-0>swapper/0\n");
+	pinned_heap_linear(DLB_SIM_HEAP,
+			   "0 0 swapper/0>p-0\n"
+			   "0 1 swapper/1>q-1\n"
+			   "1000 mig w-2 0>1\n"
+			   "1000 1 q-1>w-2\n"
+			   "3000 1 w-2>q-1\n"
+			   "10000 0 p-0>swapper/0\n"
+			   "12000 1 q-1>swapper/1\n");
+}
+
+/*
  * Pull when a CPU goes idle (pre_schedule_dl -> pull_dl_task): a (d=10) and
  * c (d=15) start on CPU 0, b (d=5, 1 ms) on CPU 1.  c cannot be pushed (b
  * is earlier); when b finishes at 1, CPU 1 pulls c.
@@ -452,6 +504,171 @@ static void test_inheritance_fair_owner(void **state)
 	assert_int_equal(fair_owner_w_end(false), 14000);
 }
 
+/*
+ * A chain through a task that is not -deadline (issue 13, defect 1), 1 CPU:
+ * fair a holds l1 (6 ms of work); fair b (from 1 ms) takes l2, then blocks
+ * on l1 when it first runs at 3 (a's fair slice ends); -deadline c (2 ms
+ * every 10 ms, from 4) blocks on l2.  c boosts b, and b, blocked on l1,
+ * boosts a: a's top waiter is b, itself boosted, not a -deadline task.  a
+ * must run with c's parameters at the end of the chain (runtime 2 ms,
+ * deadline 14): it ends its work at 6 and hands l1 to b, b runs its 1 ms
+ * and hands l2 to c, c ends its job at 8.  Before the fix enqueue_task_dl()
+ * returned early for a (its top waiter b has no -deadline normal_prio): a
+ * was in the -deadline class on no queue, the CPU idled from 4 for good
+ * and c finished no job.
+ */
+static void test_inheritance_chain(void **state)
+{
+	struct workload *wl = wlb_new(30 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int a, b, c, l1, l2, tm;
+
+	(void)state;
+	l1 = wlb_res(wl, "l1", WL_RES_MUTEX);
+	l2 = wlb_res(wl, "l2", WL_RES_MUTEX);
+	tm = wlb_res(wl, "tc", WL_RES_TIMER);
+	a = wlb_task(wl, "a", WL_POLICY_OTHER, 0, 0, 0);
+	wlb_ev(wl, a, WL_EV_LOCK, 0, l1);
+	wlb_ev(wl, a, WL_EV_RUN, 6 * MS, -1);
+	wlb_ev(wl, a, WL_EV_UNLOCK, 0, l1);
+	wlb_ev(wl, a, WL_EV_SLEEP, 300 * MS, -1);
+	b = wlb_task(wl, "b", WL_POLICY_OTHER, 0, 0, 0);
+	wl->tasks[b].delay_ns = 1 * MS;
+	wlb_ev(wl, b, WL_EV_LOCK, 0, l2);
+	wlb_ev(wl, b, WL_EV_LOCK, 0, l1);
+	wlb_ev(wl, b, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, b, WL_EV_UNLOCK, 0, l1);
+	wlb_ev(wl, b, WL_EV_UNLOCK, 0, l2);
+	wlb_ev(wl, b, WL_EV_SLEEP, 300 * MS, -1);
+	c = wlb_task(wl, "c", WL_POLICY_DEADLINE, 2 * MS, 10 * MS, 10 * MS);
+	wl->tasks[c].delay_ns = 4 * MS;
+	wlb_ev(wl, c, WL_EV_LOCK, 0, l2);
+	wlb_ev(wl, c, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, c, WL_EV_UNLOCK, 0, l2);
+	wlb_ev(wl, c, WL_EV_TIMER, 10 * MS, tm);
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>a-0\n"
+		       "3000 0 a-0>b-1\n"
+		       "3000 0 b-1>a-0\n"
+		       "4000 0 a-0>c-2\n"
+		       "4000 0 c-2>a-0\n"
+		       "6000 0 a-0>b-1\n"
+		       "7000 0 b-1>c-2\n"
+		       "8000 0 c-2>swapper/0\n"
+		       "14000 0 swapper/0>c-2\n"
+		       "15000 0 c-2>swapper/0\n"
+		       "24000 0 swapper/0>c-2\n"
+		       "25000 0 c-2>swapper/0\n");
+	assert_int_equal(stats(sim, 2).jobs, 3);
+	assert_int_equal(stats(sim, 2).jobs_missed, 0);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+/*
+ * A boost across CPUs preempts a lower class at once (switched_to_dl() as
+ * later mainline, docs/reference.md): fair o holds m on CPU 0 for 10 ms;
+ * fair f, pinned to CPU 0, takes over at 3 (o's slice ends); -deadline w on
+ * CPU 1 blocks on m at 4.  o, boosted into -deadline, preempts f at 4 and
+ * runs until it unlocks at 11, then w runs.  The seed's switched_to_dl()
+ * only checks preemption when current has the -deadline policy: o waited
+ * for f's slice to end at 6.
+ */
+static void test_inheritance_boost_preempts(void **state)
+{
+	struct workload *wl = wlb_new(20 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int ow, w, f, m, tm;
+
+	(void)state;
+	m = wlb_res(wl, "m", WL_RES_MUTEX);
+	tm = wlb_res(wl, "tw", WL_RES_TIMER);
+	ow = wlb_task(wl, "o", WL_POLICY_OTHER, 0, 0, 0);
+	wlb_ev(wl, ow, WL_EV_LOCK, 0, m);
+	wlb_ev(wl, ow, WL_EV_RUN, 10 * MS, -1);
+	wlb_ev(wl, ow, WL_EV_UNLOCK, 0, m);
+	wlb_ev(wl, ow, WL_EV_SLEEP, 300 * MS, -1);
+	w = wlb_task(wl, "w", WL_POLICY_DEADLINE, 2 * MS, 20 * MS, 20 * MS);
+	wl->tasks[w].delay_ns = 4 * MS;
+	wlb_ev(wl, w, WL_EV_LOCK, 0, m);
+	wlb_ev(wl, w, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, w, WL_EV_UNLOCK, 0, m);
+	wlb_ev(wl, w, WL_EV_TIMER, 20 * MS, tm);
+	f = wlb_task(wl, "f", WL_POLICY_OTHER, 0, 0, 0);
+	wl->tasks[f].delay_ns = 500 * US;
+	wl->tasks[f].has_cpus = true;
+	dlb_cpumask_set(&wl->tasks[f].cpus, 0);
+	wlb_ev(wl, f, WL_EV_RUN, 10 * MS, -1);
+	wlb_ev(wl, f, WL_EV_SLEEP, 300 * MS, -1);
+	wlb_opts(&o, 2);
+	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>o-0\n"
+		       "3000 0 o-0>f-2\n"
+		       "4000 1 swapper/1>w-1\n"
+		       "4000 1 w-1>swapper/1\n"
+		       "4000 0 f-2>o-0\n"
+		       "11000 0 o-0>f-2\n"
+		       "11000 1 swapper/1>w-1\n"
+		       "12000 1 w-1>swapper/1\n");
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+/*
+ * Only a -deadline waiter boosts a -deadline owner: o (1 ms every 10 ms)
+ * holds m for 3 ms of work and is throttled at 1 until 10; FIFO r blocks on
+ * m at 2.  r's priority is below o's, o inherits nothing and stays
+ * throttled: it runs 10-11 and 20-21, unlocks at 21, and r runs then.  The
+ * draft compared r's unused deadline (0) with o's, "boosted" o, which
+ * un-throttled it and, never throttled while boosted, let it run 2 to 4:
+ * 2 ms over its reservation.
+ */
+static void test_inheritance_rt_waiter(void **state)
+{
+	struct workload *wl = wlb_new(30 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int ow, r, m, tm;
+
+	(void)state;
+	m = wlb_res(wl, "m", WL_RES_MUTEX);
+	tm = wlb_res(wl, "to", WL_RES_TIMER);
+	ow = wlb_task(wl, "o", WL_POLICY_DEADLINE, 1 * MS, 10 * MS, 10 * MS);
+	wlb_ev(wl, ow, WL_EV_LOCK, 0, m);
+	wlb_ev(wl, ow, WL_EV_RUN, 3 * MS, -1);
+	wlb_ev(wl, ow, WL_EV_UNLOCK, 0, m);
+	wlb_ev(wl, ow, WL_EV_TIMER, 100 * MS, tm);
+	r = wlb_task(wl, "r", WL_POLICY_FIFO, 0, 0, 0);
+	wl->tasks[r].priority = 50;
+	wl->tasks[r].delay_ns = 2 * MS;
+	wlb_ev(wl, r, WL_EV_LOCK, 0, m);
+	wlb_ev(wl, r, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, r, WL_EV_UNLOCK, 0, m);
+	wlb_ev(wl, r, WL_EV_SLEEP, 300 * MS, -1);
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>o-0\n"
+		       "1000 0 o-0>swapper/0\n"
+		       "2000 0 swapper/0>r-1\n"
+		       "2000 0 r-1>swapper/0\n"
+		       "10000 0 swapper/0>o-0\n"
+		       "11000 0 o-0>swapper/0\n"
+		       "20000 0 swapper/0>o-0\n"
+		       "21000 0 o-0>r-1\n"
+		       "22000 0 r-1>swapper/0\n");
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
 /* Admission as the kernel's: 2 CPUs give 1.8 of DL bandwidth (fair server 5 %). */
 static void test_admission(void **state)
 {
@@ -522,10 +739,14 @@ int main(void)
 		cmocka_unit_test(test_push_on_wakeup),
 		cmocka_unit_test(test_select_wakeup),
 		cmocka_unit_test(test_pinned),
+		cmocka_unit_test(test_pinned_heap_linear),
 		cmocka_unit_test(test_pull_on_idle),
 		cmocka_unit_test(test_dhall),
 		cmocka_unit_test(test_inheritance),
 		cmocka_unit_test(test_inheritance_fair_owner),
+		cmocka_unit_test(test_inheritance_chain),
+		cmocka_unit_test(test_inheritance_boost_preempts),
+		cmocka_unit_test(test_inheritance_rt_waiter),
 		cmocka_unit_test(test_admission),
 		cmocka_unit_test(test_checkparam),
 	};

@@ -4,10 +4,15 @@
  * after every simulator step (o.check); EDF on 1 CPU with U <= 1 and
  * implicit deadlines misses nothing; global EDF on M CPUs under the GFB
  * bound U <= M - (M-1) u_max misses nothing (Goossens, Funk, Baruah 2003);
- * the heap (cpudl) and the linear scan choose the same CPUs, so the two
- * schedules are the same event for event.
+ * where docs/reference.md says the heap (cpudl) and the linear scan agree
+ * (every -deadline task may use every CPU and is woken only from its own
+ * CPU), the two schedules are the same event for event; random mixed
+ * workloads (all classes, nested PI mutexes, affinities, suspend/resume,
+ * cond wait/signal, yields, ticks, overheads) keep every invariant.
  *
- * DLB_PROPERTY_SETS=N overrides the number of sets per property (default 1000).
+ * DLB_PROPERTY_SETS=N overrides the number of sets per property (default
+ * 1000).  Every set has its own seed, printed when it fails;
+ * DLB_PROPERTY_SEED=0x... runs that one set of each property again.
  */
 #include "dlb_test.h"
 
@@ -28,6 +33,29 @@ static u64 rnd(u64 *s)
 static double urand(u64 *s)
 {
 	return (double)(rnd(s) >> 11) / (double)(1ULL << 53);
+}
+
+static u64 replay_seed;		/* DLB_PROPERTY_SEED: run this one set only */
+
+/* The seed of set @set of the property seeded @seed0 (splitmix64: never 0). */
+static u64 set_seed(u64 seed0, int set)
+{
+	u64 z = seed0 + (u64)(set + 1) * 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return z ? z : 1;
+}
+
+static int property_sets(void)
+{
+	return replay_seed ? 1 : nr_sets;
+}
+
+static u64 property_seed(u64 seed0, int set)
+{
+	return replay_seed ? replay_seed : set_seed(seed0, set);
 }
 
 /*
@@ -71,7 +99,7 @@ static struct workload *random_set(u64 *seed, int m, char *desc, size_t dsize)
 	return wl;
 }
 
-static void check_no_miss(struct dlb_sim *sim, const char *desc, int set)
+static void check_no_miss(struct dlb_sim *sim, const char *desc, int set, u64 s0)
 {
 	size_t i;
 
@@ -80,48 +108,39 @@ static void check_no_miss(struct dlb_sim *sim, const char *desc, int set)
 
 		dlb_sim_task_stats(sim, i, &st);
 		if (st.jobs_missed || st.late_pending || st.dmiss_max)
-			fail_msg("set %d (%d CPUs:%s): %s missed %llu jobs (pending late %llu, "
-				 "dmiss_max %llu)", set, dlb_sim_nr_cpus(sim), desc, st.comm,
+			fail_msg("set %d (DLB_PROPERTY_SEED=0x%llx, %d CPUs:%s): %s missed %llu jobs "
+				 "(pending late %llu, dmiss_max %llu)", set, (unsigned long long)s0,
+				 dlb_sim_nr_cpus(sim), desc, st.comm,
 				 (unsigned long long)st.jobs_missed,
 				 (unsigned long long)st.late_pending,
 				 (unsigned long long)st.dmiss_max);
 		if (!st.jobs)
-			fail_msg("set %d:%s: %s finished no job", set, desc, st.comm);
+			fail_msg("set %d (DLB_PROPERTY_SEED=0x%llx):%s: %s finished no job", set,
+				 (unsigned long long)s0, desc, st.comm);
 	}
 }
 
-static void run_sets(int m_min, int m_max, u64 seed0, bool compare)
+static void run_sets(int m_min, int m_max, u64 seed0)
 {
-	u64 seed = seed0;
 	int set;
 
-	for (set = 0; set < nr_sets; set++) {
+	for (set = 0; set < property_sets(); set++) {
+		u64 seed = property_seed(seed0, set), s0 = seed;
 		int m = m_min + (int)(rnd(&seed) % (u64)(m_max - m_min + 1));
 		char desc[512];
 		struct workload *wl = random_set(&seed, m, desc, sizeof(desc));
 		struct dlb_sim_opts o;
-		struct wlb_log heap, lin;
+		struct wlb_log heap;
 		struct dlb_sim *sim = NULL;
 		struct dlb_err err;
 
-		dlb_sim_opts_init(&o);
-		o.nr_cpus = m;
+		wlb_opts(&o, m);
 		o.admission = false;
-		o.check = true;
-		o.timed = false;
 		if (wlb_run(wl, &o, WLB_SCHED | WLB_DL, &heap, &sim, &err) < 0)
-			fail_msg("set %d (%d CPUs:%s): %s", set, m, desc, err.msg);
-		check_no_miss(sim, desc, set);
+			fail_msg("set %d (DLB_PROPERTY_SEED=0x%llx, %d CPUs:%s): %s", set,
+				 (unsigned long long)s0, m, desc, err.msg);
+		check_no_miss(sim, desc, set, s0);
 		dlb_sim_free(sim);
-		if (compare) {
-			o.cpu_select = DLB_SIM_LINEAR;
-			if (wlb_run(wl, &o, WLB_SCHED | WLB_DL, &lin, NULL, &err) < 0)
-				fail_msg("set %d (linear): %s", set, err.msg);
-			if (strcmp(heap.buf, lin.buf))
-				fail_msg("set %d (%d CPUs:%s): heap and linear schedules differ",
-					 set, m, desc);
-			free(lin.buf);
-		}
 		free(heap.buf);
 		wlb_free(wl);
 	}
@@ -130,84 +149,230 @@ static void run_sets(int m_min, int m_max, u64 seed0, bool compare)
 static void test_uniprocessor_edf(void **state)
 {
 	(void)state;
-	run_sets(1, 1, 0x5eed1, false);
+	run_sets(1, 1, 0x5eed1);
 }
 
 static void test_global_edf_gfb(void **state)
 {
 	(void)state;
-	run_sets(2, 8, 0x5eed2, false);
+	run_sets(2, 8, 0x5eed2);
+}
+
+/*
+ * The class in which docs/reference.md says heap and linear agree: every
+ * -deadline task may run on every CPU and is woken only from its own CPU
+ * (its timer, its sleep, its start).  Inside it the sets go further than
+ * random_set(): synchronous equal periods (ties between CPUs' earliest
+ * deadlines, the cpudl tie rule), constrained deadlines, jobs that overrun
+ * their budget (throttling, replenishment), sleeps instead of timers,
+ * staggered starts and FIFO/fair tasks on the same CPUs.
+ */
+static struct workload *agree_set(u64 *seed, int m, int *nr)
+{
+	struct workload *wl = wlb_new(60 * MS);
+	int n = m + 1 + (int)(rnd(seed) % (u64)(2 * m)), i;
+	double f = (0.5 + 0.45 * urand(seed)) * m / n;	/* average utilisation */
+
+	for (i = 0; i < n; i++) {
+		static const u64 common[] = { 4 * MS, 6 * MS, 12 * MS };
+		u64 period = rnd(seed) % 2 ? common[rnd(seed) % 3] : (2000 + rnd(seed) % 18001) * US;
+		u64 dl = rnd(seed) % 4 ? period : period / 2 + rnd(seed) % (period / 2);
+		u64 c = (u64)((0.2 + 1.6 * urand(seed)) * f * (double)(dl / US)) * US;
+		u64 run = rnd(seed) % 5 ? c : c + c / 2;	/* one in five overruns */
+		char name[16];
+		int t, r;
+
+		if (c < 50 * US)
+			c = run = 50 * US;
+		if (c > dl)
+			c = run = dl;
+		snprintf(name, sizeof(name), "t%d", i);
+		t = wlb_task(wl, name, WL_POLICY_DEADLINE, c, dl, period);
+		wlb_ev(wl, t, WL_EV_RUN, run, -1);
+		if (rnd(seed) % 4) {
+			snprintf(name, sizeof(name), "tm%d", i);
+			r = wlb_res(wl, name, WL_RES_TIMER);
+			wlb_ev(wl, t, WL_EV_TIMER, period, r);
+		} else {
+			wlb_ev(wl, t, WL_EV_SLEEP, period - run / 2, -1);
+		}
+		if (rnd(seed) % 3 == 0)
+			wl->tasks[t].delay_ns = rnd(seed) % 4 * MS;
+	}
+	for (i = 0; i < (int)(rnd(seed) % 3); i++) {	/* FIFO or fair, sleeping */
+		char name[16];
+		int t;
+
+		snprintf(name, sizeof(name), "o%d", i);
+		t = wlb_task(wl, name, i ? WL_POLICY_FIFO : WL_POLICY_OTHER, 0, 0, 0);
+		wl->tasks[t].priority = i ? 10 : 0;
+		wlb_ev(wl, t, WL_EV_RUN, (200 + rnd(seed) % 2000) * US, -1);
+		wlb_ev(wl, t, WL_EV_SLEEP, (1000 + rnd(seed) % 5000) * US, -1);
+	}
+	*nr = n;
+	return wl;
 }
 
 static void test_heap_linear_same(void **state)
 {
+	unsigned long long pushed = 0, pulled = 0, moved = 0;
+	int set;
+
 	(void)state;
-	run_sets(2, 8, 0x5eed3, true);
+	for (set = 0; set < property_sets(); set++) {
+		u64 seed = property_seed(0x5eed3, set), s0 = seed;
+		int m = 2 + (int)(rnd(&seed) % 7), n;
+		struct workload *wl = agree_set(&seed, m, &n);
+		struct dlb_sim_opts o;
+		struct wlb_log heap, lin;
+		struct dlb_sim *sim = NULL;
+		struct dlb_err err;
+
+		wlb_opts(&o, m);
+		o.admission = false;
+		if (wlb_run(wl, &o, WLB_SCHED | WLB_DL, &heap, &sim, &err) < 0)
+			fail_msg("set %d (DLB_PROPERTY_SEED=0x%llx, %d CPUs, %d tasks), heap: %s", set,
+				 (unsigned long long)s0, m, n, err.msg);
+		pushed += dlb_sim_opcount(sim, DLB_OP_PUSH)->done;
+		pulled += dlb_sim_opcount(sim, DLB_OP_PULL)->done;
+		moved += dlb_sim_opcount(sim, DLB_OP_SELECT)->done;
+		dlb_sim_free(sim);
+		o.cpu_select = DLB_SIM_LINEAR;
+		if (wlb_run(wl, &o, WLB_SCHED | WLB_DL, &lin, NULL, &err) < 0)
+			fail_msg("set %d (DLB_PROPERTY_SEED=0x%llx), linear: %s", set, (unsigned long long)s0,
+				 err.msg);
+		if (strcmp(heap.buf, lin.buf)) {
+			size_t i = 0;
+
+			while (heap.buf[i] == lin.buf[i])
+				i++;
+			while (i && heap.buf[i - 1] != '\n')
+				i--;
+			fail_msg("set %d (DLB_PROPERTY_SEED=0x%llx, %d CPUs, %d tasks): heap and linear schedules "
+				 "differ from\n  heap:   %.60s\n  linear: %.60s", set,
+				 (unsigned long long)s0, m, n, heap.buf + i, lin.buf + i);
+		}
+		free(lin.buf);
+		free(heap.buf);
+		wlb_free(wl);
+	}
+	/* the sets exercise what could make the two differ */
+	if (!replay_seed && (!pushed || !pulled || !moved))
+		fail_msg("the sets never pushed (%llu), pulled (%llu) or moved a waking task (%llu)",
+			 pushed, pulled, moved);
 }
 
 /*
- * Mixed random workloads: -deadline, FIFO, RR and fair tasks, shared
- * mutexes with and without inheritance, sleeps, yields, pinned tasks, tick
- * accounting and overheads, heap or linear.  No schedulability claim: every
- * invariant after every step, and the run ends without error.
+ * Mixed random workloads: -deadline, FIFO, RR and fair tasks; two or three
+ * mutexes, with and without inheritance, nested in a global order so that
+ * chains of owners form (a -deadline waiter boosting a fair owner that
+ * waits for another); affinities of one or several CPUs; suspend/resume
+ * and cond wait/signal between threads (cross-CPU wake-ups); sleeps,
+ * yields, tick accounting and overheads, heap or linear.  No
+ * schedulability claim: every invariant after every step, and the run
+ * ends without error.
  */
+static struct workload *mixed_set(u64 *seed, int m, int *nr)
+{
+	struct workload *wl = wlb_new(40 * MS);
+	int n = 2 + (int)(rnd(seed) % 7), nm = 2 + (int)(rnd(seed) % 2), i, j;
+	int mtx[3], wk = -1, cond = -1, cmtx = -1;
+
+	for (j = 0; j < nm; j++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "m%d", j);
+		mtx[j] = wlb_res(wl, name, WL_RES_MUTEX);
+	}
+	if (rnd(seed) % 2)
+		wk = wlb_res(wl, "wk", WL_RES_WAKEUP);
+	if (rnd(seed) % 2) {
+		cond = wlb_res(wl, "cv", WL_RES_COND);
+		cmtx = wlb_res(wl, "cm", WL_RES_MUTEX);
+	}
+	wl->global.pi_enabled = rnd(seed) % 4 != 0;
+	for (i = 0; i < n; i++) {
+		u64 period = (2000 + rnd(seed) % 8000) * US;
+		u64 run = (50 + rnd(seed) % 2000) * US;
+		int pol = (int)(rnd(seed) % 5), t, tmr, role = (int)(rnd(seed) % 6);
+		char name[16];
+
+		snprintf(name, sizeof(name), "x%d", i);
+		if (pol >= 2) {
+			t = wlb_task(wl, name, WL_POLICY_DEADLINE,
+				     period / 8 > 1024 ? period / 8 : 1024, period, period);
+		} else {
+			t = wlb_task(wl, name, pol ? WL_POLICY_FIFO : WL_POLICY_OTHER, 0, 0, 0);
+			wl->tasks[t].priority = pol ? 1 + (int)(rnd(seed) % 98) : 0;
+			if (pol && rnd(seed) % 2)
+				wl->tasks[t].policy = WL_POLICY_RR;
+		}
+		/* critical sections: a run of nested locks, taken in index order */
+		if (rnd(seed) % 4) {
+			int lo = (int)(rnd(seed) % (u64)nm), hi = lo + (int)(rnd(seed) % (u64)(nm - lo));
+
+			for (j = lo; j <= hi; j++) {
+				wlb_ev(wl, t, WL_EV_LOCK, 0, mtx[j]);
+				wlb_ev(wl, t, WL_EV_RUN, run / 4, -1);
+			}
+			for (j = hi; j >= lo; j--)
+				wlb_ev(wl, t, WL_EV_UNLOCK, 0, mtx[j]);
+		}
+		wlb_ev(wl, t, WL_EV_RUN, run, -1);
+		if (wk >= 0 && role == 0)
+			wlb_ev(wl, t, WL_EV_SUSPEND, 0, wk);
+		if (wk >= 0 && role == 1)
+			wlb_ev(wl, t, WL_EV_RESUME, 0, wk);
+		if (cond >= 0 && role == 2) {
+			wlb_ev(wl, t, WL_EV_LOCK, 0, cmtx);
+			wlb_ev(wl, t, WL_EV_WAIT, 0, cond);
+			wl->tasks[t].phases[0].events[wl->tasks[t].phases[0].nr_events - 1].dep = cmtx;
+			wlb_ev(wl, t, WL_EV_UNLOCK, 0, cmtx);
+		}
+		if (cond >= 0 && role == 3)
+			wlb_ev(wl, t, WL_EV_BROAD, 0, cond);
+		if (rnd(seed) % 8 == 0)
+			wlb_ev(wl, t, WL_EV_YIELD, 0, -1);
+		if (pol >= 2) {
+			snprintf(name, sizeof(name), "tm%d", i);
+			tmr = wlb_res(wl, name, WL_RES_TIMER);
+			wlb_ev(wl, t, WL_EV_TIMER, period, tmr);
+		} else {
+			wlb_ev(wl, t, WL_EV_SLEEP, period, -1);
+		}
+		if (m > 1 && rnd(seed) % 3 == 0) {
+			unsigned int c;
+
+			wl->tasks[t].has_cpus = true;
+			for (c = 0; c < (unsigned int)m; c++)
+				if (rnd(seed) % 2)
+					dlb_cpumask_set(&wl->tasks[t].cpus, c);
+			if (!dlb_cpumask_weight(&wl->tasks[t].cpus))
+				dlb_cpumask_set(&wl->tasks[t].cpus, (unsigned int)(rnd(seed) % (u64)m));
+		}
+		wl->tasks[t].delay_ns = rnd(seed) % 3 * MS;
+	}
+	*nr = n;
+	return wl;
+}
+
 static void test_mixed_invariants(void **state)
 {
-	u64 seed = 0x5eed4;
 	int set, nsets = nr_sets / 3 > 0 ? nr_sets / 3 : 1;
 
 	(void)state;
+	if (replay_seed)
+		nsets = 1;
 	for (set = 0; set < nsets; set++) {
-		struct workload *wl = wlb_new(40 * MS);
-		int m = 1 + (int)(rnd(&seed) % 4), n = 2 + (int)(rnd(&seed) % 6), i;
-		int mtx = wlb_res(wl, "m", WL_RES_MUTEX);
+		u64 seed = property_seed(0x5eed4, set), s0 = seed;
+		int m = 1 + (int)(rnd(&seed) % 4), n;
+		struct workload *wl = mixed_set(&seed, m, &n);
 		struct dlb_sim_opts o;
 		struct wlb_log log;
 		struct dlb_err err;
 
-		wl->global.pi_enabled = rnd(&seed) & 1;
-		for (i = 0; i < n; i++) {
-			u64 period = (2000 + rnd(&seed) % 8000) * US;
-			u64 run = (50 + rnd(&seed) % 2000) * US;
-			int pol = (int)(rnd(&seed) % 5), t, tmr;
-			char name[16];
-
-			snprintf(name, sizeof(name), "m%d", i);
-			if (pol >= 2) {
-				t = wlb_task(wl, name, WL_POLICY_DEADLINE,
-					     period / 8 > 1024 ? period / 8 : 1024, period, period);
-			} else {
-				t = wlb_task(wl, name, pol ? WL_POLICY_FIFO : WL_POLICY_OTHER, 0, 0, 0);
-				wl->tasks[t].priority = pol ? 1 + (int)(rnd(&seed) % 98) : 0;
-				if (pol && rnd(&seed) % 2)
-					wl->tasks[t].policy = WL_POLICY_RR;
-			}
-			if (rnd(&seed) % 2) {	/* a critical section first */
-				wlb_ev(wl, t, WL_EV_LOCK, 0, mtx);
-				wlb_ev(wl, t, WL_EV_RUN, run / 2, -1);
-				wlb_ev(wl, t, WL_EV_UNLOCK, 0, mtx);
-			}
-			wlb_ev(wl, t, WL_EV_RUN, run, -1);
-			if (rnd(&seed) % 8 == 0)
-				wlb_ev(wl, t, WL_EV_YIELD, 0, -1);
-			if (pol >= 2) {
-				snprintf(name, sizeof(name), "tm%d", i);
-				tmr = wlb_res(wl, name, WL_RES_TIMER);
-				wlb_ev(wl, t, WL_EV_TIMER, period, tmr);
-			} else {
-				wlb_ev(wl, t, WL_EV_SLEEP, period, -1);
-			}
-			if (m > 1 && rnd(&seed) % 5 == 0) {
-				wl->tasks[t].has_cpus = true;
-				dlb_cpumask_set(&wl->tasks[t].cpus, (unsigned int)(rnd(&seed) % (u64)m));
-			}
-			wl->tasks[t].delay_ns = rnd(&seed) % 3 * MS;
-		}
-		dlb_sim_opts_init(&o);
-		o.nr_cpus = m;
+		wlb_opts(&o, m);
 		o.admission = false;
-		o.check = true;
-		o.timed = false;
 		o.cpu_select = rnd(&seed) & 1 ? DLB_SIM_LINEAR : DLB_SIM_HEAP;
 		if (rnd(&seed) % 3 == 0)
 			o.tick_ns = (1 + rnd(&seed) % 4) * MS;
@@ -216,7 +381,8 @@ static void test_mixed_invariants(void **state)
 			o.migration_ns = rnd(&seed) % 100 * US;
 		}
 		if (wlb_run(wl, &o, WLB_SCHED, &log, NULL, &err) < 0)
-			fail_msg("mixed set %d (%d CPUs, %d tasks): %s", set, m, n, err.msg);
+			fail_msg("mixed set %d (DLB_PROPERTY_SEED=0x%llx: %d CPUs, %d tasks): %s",
+				 set, (unsigned long long)s0, m, n, err.msg);
 		free(log.buf);
 		wlb_free(wl);
 	}
@@ -230,9 +396,11 @@ int main(void)
 		cmocka_unit_test(test_heap_linear_same),
 		cmocka_unit_test(test_mixed_invariants),
 	};
-	const char *n = getenv("DLB_PROPERTY_SETS");
+	const char *n = getenv("DLB_PROPERTY_SETS"), *seed = getenv("DLB_PROPERTY_SEED");
 
 	if (n && atoi(n) > 0)
 		nr_sets = atoi(n);
+	if (seed)
+		replay_seed = strtoull(seed, NULL, 0);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,91 @@ static void test_tick_overrun(void **state)
 	wlb_free(wl);
 }
 
+/*
+ * Issue 13, defect 2: a tick is due at every multiple of the tick, whatever
+ * else happens at that instant.  One 8 ms "runtime" event and two of 4 ms
+ * are the same demand; with a 1 ms budget and 4 ms ticks both throttle at
+ * the tick at 4 with -3 ms.  The old simulator re-planned the CPU when the
+ * first 4 ms event ended at 4, dropped the pending tick at 4 with the stale
+ * plan and planned the next at 8: the split task throttled at 8 with -7 ms.
+ */
+static char *tick_split_log(int nr_events)
+{
+	struct workload *wl = wlb_new(25 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	int t, r, i;
+
+	t = wlb_task(wl, "x", WL_POLICY_DEADLINE, 1 * MS, 20 * MS, 20 * MS);
+	r = wlb_res(wl, "tx", WL_RES_TIMER);
+	for (i = 0; i < nr_events; i++)
+		wlb_ev(wl, t, WL_EV_RUNTIME, 8 * MS / (u64)nr_events, -1);
+	wlb_ev(wl, t, WL_EV_TIMER, 20 * MS, r);
+	wlb_opts(&o, 1);
+	o.tick_ns = 4 * MS;
+	sim = wlb_sim(wl, &o, WLB_DL, &log);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+	return log.buf;
+}
+
+static void test_tick_split_work(void **state)
+{
+	char *one = tick_split_log(1), *two = tick_split_log(2);
+
+	(void)state;
+	assert_non_null(strstr(one, "4000 throttle x-0 -3000 20000\n"));
+	assert_string_equal(two, one);
+	free(one);
+	free(two);
+}
+
+/*
+ * CBS isolation with 4 ms ticks (issue 13, defect 2), 1 CPU: hog (2 ms
+ * every 20 ms, deadline 10) runs an 8 ms job as two 4 ms events; victim
+ * (4.5 ms, deadline 11, from 1 ms: absolute 12) waits behind hog's earlier
+ * deadline.  The tick at 4 throttles hog (-2 ms, an overrun ticks allow),
+ * victim runs 4 to 8.5 and meets 12; hog, replenished at 10 (0 + 2 ms, deadline
+ * 30), runs until the tick at 12.  With the tick at 4 lost hog ran to 8 and
+ * victim ended at 12.5, a miss a reservation must not allow.
+ */
+static void test_tick_cbs_isolation(void **state)
+{
+	struct workload *wl = wlb_new(20 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	struct dlb_sim_task_stats st;
+	int h, v, r;
+
+	(void)state;
+	h = wlb_task(wl, "hog", WL_POLICY_DEADLINE, 2 * MS, 10 * MS, 20 * MS);
+	r = wlb_res(wl, "th", WL_RES_TIMER);
+	wlb_ev(wl, h, WL_EV_RUN, 4 * MS, -1);
+	wlb_ev(wl, h, WL_EV_RUN, 4 * MS, -1);
+	wlb_ev(wl, h, WL_EV_TIMER, 20 * MS, r);
+	v = wlb_task(wl, "victim", WL_POLICY_DEADLINE, 4500 * US, 11 * MS, 20 * MS);
+	wl->tasks[v].delay_ns = 1 * MS;
+	r = wlb_res(wl, "tv", WL_RES_TIMER);
+	wlb_ev(wl, v, WL_EV_RUN, 4500 * US, -1);
+	wlb_ev(wl, v, WL_EV_TIMER, 20 * MS, r);
+	wlb_opts(&o, 1);
+	o.tick_ns = 4 * MS;
+	sim = wlb_sim(wl, &o, WLB_SWITCH, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>hog-0\n"
+		       "4000 0 hog-0>victim-1\n"
+		       "8500 0 victim-1>swapper/0\n"
+		       "10000 0 swapper/0>hog-0\n"
+		       "12000 0 hog-0>swapper/0\n");
+	dlb_sim_task_stats(sim, 1, &st);
+	assert_int_equal(st.jobs, 1);
+	assert_int_equal(st.jobs_missed, 0);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
 static u64 first_end;
 
 static int on_job(const struct dlb_sim_job *j, void *arg)
@@ -189,14 +274,12 @@ static struct textlog text_run(struct workload *wl, int cpus)
 	return t;
 }
 
-/* Same workload, same options: the same trace text, byte for byte. */
-static void test_deterministic(void **state)
+/* 12 periodic tasks on 4 CPUs: pushes, pulls and ties enough to show any drift. */
+static struct workload *det_workload(void)
 {
 	struct workload *wl = wlb_new(200 * MS);
-	struct textlog a, b;
 	int i;
 
-	(void)state;
 	for (i = 0; i < 12; i++) {
 		char name[8];
 
@@ -204,13 +287,76 @@ static void test_deterministic(void **state)
 		wlb_periodic(wl, name, (1 + i % 3) * MS, (7 + i) * MS, (7 + i) * MS,
 			     (1 + i % 3) * MS - 100 * US);
 	}
+	return wl;
+}
+
+/* test_deterministic's child process: the trace text on stdout. */
+static int deterministic_child(void)
+{
+	struct workload *wl = det_workload();
+	struct textlog t = text_run(wl, 4);
+	int rc = fwrite(t.buf, 1, t.len, stdout) == t.len && fflush(stdout) == 0 ? 0 : 1;
+
+	free(t.buf);
+	wlb_free(wl);
+	return rc;
+}
+
+/* Run this test binary as a child with --deterministic-child; its output. */
+static struct textlog child_run(void)
+{
+	struct textlog t = { 0 };
+	char exe[4096], cmd[4200];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f;
+	size_t r;
+
+	assert_true(n > 0);
+	exe[n] = '\0';
+	snprintf(cmd, sizeof(cmd), "'%s' --deterministic-child", exe);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	do {
+		if (t.len + 65536 > t.cap) {
+			t.cap = (t.cap + 65536) * 2;
+			t.buf = realloc(t.buf, t.cap);
+			assert_non_null(t.buf);
+		}
+		r = fread(t.buf + t.len, 1, t.cap - t.len, f);
+		t.len += r;
+	} while (r);
+	assert_int_equal(pclose(f), 0);
+	return t;
+}
+
+/*
+ * Same workload, same options: the same trace text, byte for byte, twice
+ * in this process (no state left behind by a run) and once each in two
+ * fresh processes (no dependence on addresses, which ASLR moves, on the
+ * pid or on anything else of the process).  Push/pull timing is on: the
+ * costs must not leak into the schedule.
+ */
+static void test_deterministic(void **state)
+{
+	struct workload *wl = det_workload();
+	struct textlog a, b, c, d;
+
+	(void)state;
 	a = text_run(wl, 4);
 	b = text_run(wl, 4);
+	c = child_run();
+	d = child_run();
 	assert_true(a.len > 10000);
 	assert_int_equal(a.len, b.len);
 	assert_memory_equal(a.buf, b.buf, a.len);
+	assert_int_equal(c.len, a.len);
+	assert_memory_equal(c.buf, a.buf, a.len);
+	assert_int_equal(d.len, a.len);
+	assert_memory_equal(d.buf, a.buf, a.len);
 	free(a.buf);
 	free(b.buf);
+	free(c.buf);
+	free(d.buf);
 	wlb_free(wl);
 }
 
@@ -354,10 +500,12 @@ static void test_interrupt(void **state)
 	wlb_free(wl);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tick_overrun),
+		cmocka_unit_test(test_tick_split_work),
+		cmocka_unit_test(test_tick_cbs_isolation),
 		cmocka_unit_test(test_ctx_switch_overhead),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_lower_classes),
@@ -367,5 +515,7 @@ int main(void)
 		cmocka_unit_test(test_op_hook),
 		cmocka_unit_test(test_interrupt),
 	};
+	if (argc == 2 && !strcmp(argv[1], "--deterministic-child"))
+		return deterministic_child();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

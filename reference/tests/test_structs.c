@@ -170,8 +170,8 @@ static void test_next_deadline_u64(void **state)
 	wake_up_process(s, &c, 0);
 	assert_int_equal(a.cpu, 0);
 	assert_int_equal(s->rqs[0].dl.earliest_dl.curr, 5 * NSEC_PER_SEC + 10 * NSEC_PER_MSEC);
+	/* the seed's int next_deadline() stores 725032704 - 2^32 here, sign-extended */
 	assert_int_equal(s->rqs[0].dl.earliest_dl.next, 5 * NSEC_PER_SEC + 20 * NSEC_PER_MSEC);
-	assert_true((int)s->rqs[0].dl.earliest_dl.next != (s64)s->rqs[0].dl.earliest_dl.next);
 	assert_int_equal(check_sched_invariants(s, &err), 0);
 	sched_free(s);
 }
@@ -278,8 +278,61 @@ static void test_overflow_products(void **state)
 	wake_up_process(s, &p, 0);
 	assert_int_equal(p.dl.deadline, big);
 	assert_int_equal(p.dl.runtime, 1 * NSEC_PER_MSEC);
-	/* what the seed computes here: "overflow", a new deadline */
-	assert_true(dl_time_before((big - s->now) * big, big * (u64)p.dl.runtime));
+	assert_int_equal(check_sched_invariants(s, &err), 0);
+	/*
+	 * The other side: 4.15 s left and 4.094 s to the deadline is more than
+	 * the reservation's 1:1, an overflow: a new deadline and full runtime.
+	 */
+	schedule(s, 0);
+	p.state = TASK_INTERRUPTIBLE;
+	schedule(s, 0);				/* runs for no time, sleeps again */
+	p.dl.runtime = 4150 * (s64)NSEC_PER_MSEC;
+	s->now = 100 * NSEC_PER_MSEC;
+	wake_up_process(s, &p, 0);
+	assert_int_equal(p.dl.deadline, 100 * NSEC_PER_MSEC + big);
+	assert_int_equal(p.dl.runtime, big);
+	assert_int_equal(check_sched_invariants(s, &err), 0);
+	sched_free(s);
+}
+
+/*
+ * Issue 13, defect 3: a task that wakes exactly at its deadline with -0.5 ms
+ * of runtime (an overrun the tick did not see before it blocked).  The
+ * seed's dl_entity_overflow() (and mainline's) compares in signed
+ * arithmetic: runtime * dl_deadline < 0 <= (deadline - t) * dl_runtime is no
+ * overflow, so the wake-up keeps the deadline and the negative runtime, and
+ * the first accounting charges the overrun and records the miss.  An
+ * unsigned compare reads -0.5 ms as 2^64 - 0.5 ms, "overflow": a new
+ * deadline, full runtime, the overrun forgiven and no dmiss.
+ */
+static void test_overflow_negative_runtime(void **state)
+{
+	struct sched *s = mksched(1);
+	struct task_struct p;
+	struct dlb_err err;
+
+	(void)state;
+	mktask(s, &p, 1, "p", 2 * NSEC_PER_MSEC, 10 * NSEC_PER_MSEC);
+	wake_up_process(s, &p, 0);
+	schedule(s, 0);
+	s->now = 1 * NSEC_PER_MSEC;
+	p.state = TASK_INTERRUPTIBLE;
+	schedule(s, 0);				/* sleeps with 1 ms left ... */
+	p.dl.runtime = -500 * (s64)NSEC_PER_USEC;	/* ... as if 2.5 ms had run */
+	s->now = 10 * NSEC_PER_MSEC;		/* wakes at its deadline */
+	wake_up_process(s, &p, 0);
+	assert_int_equal(p.dl.deadline, 10 * NSEC_PER_MSEC);
+	assert_int_equal(p.dl.runtime, -500 * (s64)NSEC_PER_USEC);
+	schedule(s, 0);
+	assert_ptr_equal(s->rqs[0].curr, &p);
+	/* 100 us later: the miss (100 us) is recorded and charged, then replenished */
+	s->now = 10 * NSEC_PER_MSEC + 100 * NSEC_PER_USEC;
+	scheduler_tick(s, 0, 0);
+	assert_int_equal(p.dl.stats.last_dmiss, 100 * NSEC_PER_USEC);
+	assert_int_equal(p.dl.stats.last_rorun, 600 * NSEC_PER_USEC);
+	/* -0.6 - 0.1 (the miss) = -0.7 ms, + 2 ms: deadline 20 ms, 1.3 ms left */
+	assert_int_equal(p.dl.deadline, 20 * NSEC_PER_MSEC);
+	assert_int_equal(p.dl.runtime, 1300 * (s64)NSEC_PER_USEC);
 	assert_int_equal(check_sched_invariants(s, &err), 0);
 	sched_free(s);
 }
@@ -293,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_cpudl_stale_root),
 		cmocka_unit_test(test_boost_while_throttled),
 		cmocka_unit_test(test_overflow_products),
+		cmocka_unit_test(test_overflow_negative_runtime),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

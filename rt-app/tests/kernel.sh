@@ -7,11 +7,12 @@
 # calibration accuracy.  Needs root, SCHED_DEADLINE and tracefs; holds the
 # machine-wide kernel lock throughout.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 35
+plan 43
 
 require need_root need_sched_deadline need_tracefs
 exec 9>/tmp/dlbench-kernel.lock
 flock 9
+dl_bw_baseline
 
 DATA=$DLB_SRC/rt-app/tests/data
 RTAPP=$BIN/dlb-rtapp
@@ -32,6 +33,7 @@ dl_threads() { ps -eLo cls= | grep -c DLN; }
 log_lines() { grep -vc '^#' "$1"; }
 # within N of WANT
 near() { [ "$1" -ge $(($2 - $3)) ] && [ "$1" -le $(($2 + $3)) ]; }
+json_status() { "$DLB_BUILD/tests/tools/json-status" "$@"; }
 json_get() { sed -n "s/^ *\"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1"; }
 
 # ---- 2 DL tasks, 2 s, markers into a private instance on the mono clock ----
@@ -42,7 +44,7 @@ expect_eq "2-task DL run exits 0" "$?" 0
 cat "$INST/trace" >"$TMP/trace.txt"
 rmdir "$INST"
 S=$TMP/dl2/summary.json
-expect_eq "summary status complete" "$(json_get "$S" status)" complete
+expect_eq "summary status complete" "$(json_status "$S")" complete
 na=$(log_lines "$TMP/dl2/rt-app-dl_a-0.log")
 nb=$(log_lines "$TMP/dl2/rt-app-dl_b-1.log")
 check "dl_a log has 200 +-1 jobs (got $na)" near "$na" 200 1
@@ -70,6 +72,7 @@ check "marker timestamps on the mono clock match the log's start (us)" \
 	'/tracing_mark_write: dlb_job: tid=${tids[0]} job=0 event=begin/ { sub(\":\", \"\", \$4); d = \$4 * 1e6 - s; exit !(d > -2000 && d < 2000) }' $TMP/trace.txt"
 check "sched snapshot saved, policy 6" grep -Eq '^policy +: +6$' "$TMP/dl2/rt-app-dl_a-0.sched"
 expect_eq "no DL thread left after the run" "$(dl_threads)" 0
+check_dl_bw "2-task run" "$TMP/dl2/summary.json"
 
 # ---- under dlb-record: markers to $DLB_TRACE_MARKER without -t ----
 mkdir "$INST"
@@ -79,6 +82,7 @@ expect_eq "run with DLB_TRACE_MARKER exits 0" "$?" 0
 n=$(grep -c "dlb_job: .* event=begin" "$INST/trace")
 rmdir "$INST"
 expect_eq "its 20 + 10 job begins in the instance" "$n" 30
+check_dl_bw "run under DLB_TRACE_MARKER" "$TMP/env/summary.json"
 
 # ---- over-subscription: 3 x 0.9 on 1.8 usable ----
 "$RTAPP" -q -n -o "$TMP/busy" "$DATA/oversub.json" >"$TMP/busy.out" 2>&1
@@ -86,9 +90,10 @@ expect_eq "over-subscribed workload exits 3 (environment)" "$?" 3
 check "EBUSY explained: task, bandwidth, admitted, capacity" \
 	grep -q "task 'big' instance 2: SCHED_DEADLINE admission refused (EBUSY): bandwidth 0.900 (runtime 9000000 ns / period 10000000 ns) does not fit: this run had admitted 1.800 of the 1.800 available to tasks (2 CPUs x sched_rt_runtime_us 950000 / sched_rt_period_us 1000000 = 1.900, less the fair servers' 0.050 per CPU)" "$TMP/busy.out"
 expect_eq "no DL thread left after EBUSY" "$(dl_threads)" 0
-expect_eq "summary after EBUSY says error" "$(json_get "$TMP/busy/summary.json" status)" error
+expect_eq "summary after EBUSY says error" "$(json_status "$TMP/busy/summary.json")" error
 expect_eq "summary after EBUSY: admission refused (what the verdict reads)" \
 	"$(json_get "$TMP/busy/summary.json" outcome)" refused
+check_dl_bw "after EBUSY" "$TMP/busy/summary.json"
 
 # ---- checked against this kernel's sysctl limits before any sched_setattr ----
 min=$(cat /proc/sys/kernel/sched_deadline_period_min_us)
@@ -101,8 +106,9 @@ expect_eq "named with file, line, column and rule" "$(cat "$TMP/short.out")" \
 "$RTAPP" -q -n --setscheduler2=999 -o "$TMP/nosys" "$DATA/dl2.json" >"$TMP/nosys.out" 2>&1
 expect_eq "--setscheduler2 without the patch exits 3" "$?" 3
 check "ENOSYS explained" grep -q "task 'dl_a' instance 0: this kernel has no such system call (ENOSYS): no SCHED_DEADLINE here; try --backend reference" "$TMP/nosys.out"
+check_dl_bw "after ENOSYS" "$TMP/nosys/summary.json"
 
-# ---- SIGINT mid-run: every thread stops within one period (100 ms) ----
+# ---- SIGINT mid-run: the run (20 s) stops at once, not at its end ----
 "$RTAPP" -q -n -o "$TMP/int" "$DATA/long.json" >"$TMP/int.out" 2>&1 &
 pid=$!
 sleep 1
@@ -111,9 +117,15 @@ kill -INT "$pid"
 wait "$pid"
 rc=$? ms=$((($(date +%s%N) - t0) / 1000000))
 expect_eq "SIGINT exits 4 (incomplete)" "$rc" 4
-check "stopped within one period + 50 ms (took $ms ms)" test "$ms" -lt 150
-expect_eq "summary says incomplete" "$(json_get "$TMP/int/summary.json" status)" incomplete
+# Tolerance 2 s, a tenth of the run: the threads leave within a period (100 ms),
+# then the DL accounting check waits up to 2 periods + 100 ms for the kernel's
+# deferred release and reads sched/debug (tens of ms on a loaded machine); the
+# rest is room for a shared machine's scheduling delays.  Not stopping would take
+# the 19 s left.
+check "stopped long before the run's end (took $ms ms, allowed 2000)" test "$ms" -lt 2000
+expect_eq "summary says incomplete" "$(json_status "$TMP/int/summary.json")" incomplete
 expect_eq "no DL thread left after SIGINT" "$(dl_threads)" 0
+check_dl_bw "after SIGINT" "$TMP/int/summary.json"
 
 # ---- no privilege ----
 mkdir -m 777 "$TMP/nobody"
@@ -122,6 +134,7 @@ setpriv --reuid nobody --regid nogroup --clear-groups --inh-caps=-all \
 expect_eq "unprivileged run exits 3 (environment)" "$?" 3
 check "EPERM explained, reference backend suggested" \
 	grep -q "task 'dl_a' instance 0: not permitted to set policy SCHED_DEADLINE (EPERM): it needs root or CAP_SYS_NICE (uid 65534); run as root, or simulate with --backend reference" "$TMP/nobody.out"
+check_dl_bw "unprivileged run"
 
 # ---- a periodic FIFO task: jobs marked with their release, no deadline ----
 mkdir "$INST"
@@ -134,6 +147,7 @@ check "FIFO job begin markers carry rel= ($(wc -l <"$TMP/fifo.begins") of them)"
 # shellcheck disable=SC2016  # expanded by eval
 check "and no dl= (a FIFO job has no deadline to miss; docs/markers.md)" \
 	eval '! grep -q " dl=" "$TMP/fifo.begins"'
+check_dl_bw "periodic FIFO run" "$TMP/fifo/summary.json"
 
 # ---- calibration: 5 ms runs on an idle CPU within 2 % (median of 100) ----
 # SCHED_FIFO so that other users' fair tasks on this shared machine do not
@@ -166,3 +180,4 @@ else
 	fi
 	check "median run of a 5000 us event within 2 % (got $med us, $busy % busy)" in_2pct "$med"
 fi
+check_dl_bw "calibration runs"

@@ -7,7 +7,10 @@
 # releases every 10 ms.  Checked on the reference backend (always) and on
 # the kernel (root, SCHED_DEADLINE, tracefs; holds the kernel lock), where
 # the release instants are computed, not measured, so they are compared
-# exactly too, and against the reference's.
+# exactly too, and against the reference's: a thread's own timer exactly;
+# a shared timer's instants as a set, since which instance takes a turn
+# depends on which reaches the timer first (a late instance's turn goes to
+# the other one on a loaded machine: 9 of 99 seen).
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 plan 11
 
@@ -93,11 +96,23 @@ expect_eq "kernel run exits 0" "$?" 0
 cat "$INST/trace" >"$TMP/k.trace"
 echo >"$INST/trace"
 pattern "$TMP/k/summary.json" "$TMP/k.trace" >"$TMP/k.pat"
-check "kernel: the same release instants, exactly (ns from the run's start)" \
-	same_as "$TMP/want" "$TMP/k.pat"
-check "kernel: the same release pattern as the reference" same_as "$TMP/ref.pat" "$TMP/k.pat"
-expect_eq "kernel: 99 shared releases after job 0, the two threads in turn, none together" \
-	"$(turns "$TMP/k/summary.json" "$TMP/k.trace" shared)" "99 0 0"
+# own: each thread's releases exactly; shared: the two threads' releases
+# together exactly the timer's instants (each used once), each thread at least
+# 10 of the 99 turns (a thread that is late by a period loses its turn to the
+# other; one starved of nine in ten would be a scheduler problem)
+own() { grep '^own' "$1"; }
+shared_set() { grep '^shared' "$1" | tr ' ' '\n' | grep -v shared | sort -n | tr '\n' ' '; }
+check "kernel: each unique timer's release instants exactly (ns from the run's start)" \
+	same_as <(own "$TMP/want") <(own "$TMP/k.pat")
+expect_eq "kernel: the shared timer's instants, each taken once, as the reference's" \
+	"$(shared_set "$TMP/k.pat")" "$(shared_set "$TMP/ref.pat")"
+fair_turns() {
+	grep '^shared' "$TMP/k.pat" | awk '{ n = NF - 2; if (n < 10) bad++ } END { exit bad > 0 || NR != 2 }'
+}
+read -r nturns _ ties < <(turns "$TMP/k/summary.json" "$TMP/k.trace" shared)
+turns_ok() { [ "$nturns $ties" = "99 0" ] && fair_turns; }
+check "kernel: 99 shared releases after job 0, none together, each thread >= 10 ($nturns, ties $ties)" \
+	turns_ok
 expect_eq "kernel: every job's dl = rel + 10 ms" "$(bad_dl "$TMP/k.trace")" 0
 
 # relative: the first release after job 0 is a restart from now, off the

@@ -25,7 +25,10 @@ sed -i "s|LOGDIR|$tmp|" "$tmp/rta.json"
 "$BIN/dlb-record" -q -T -o "$tmp/rta" -- rt-app "$tmp/rta.json" > /dev/null 2>&1
 "$BIN/dlb-analyze" -q -A -p t=4ms,20ms,20ms -o "$tmp/rta" "$tmp/rta/trace.dat" > /dev/null 2>&1
 n=$(($(wc -l < "$tmp/rta/jobs.csv" 2>/dev/null || echo 1) - 1))
-# rt-app 1.0 logs every job but the one running at shutdown (docs/markers.md)
+# rt-app 1.0 logs every job but the one running at shutdown (docs/markers.md).
+# Whether a job is running when the stop comes is timing: on a loaded machine
+# the last job can have ended (seen: 18 jobs, 18 rows).  So every logged job is
+# found once (no double count from the top buffer's copy), plus at most one.
 rows=$(grep -vc '^#' "$tmp"/rt-app-t-0.log 2>/dev/null)
-check "real rt-app 1.0 recorded with -T and analyzed: $n jobs = ${rows:-?} log rows + 1" \
-	test -n "$rows" -a "$n" -eq $((rows + 1))
+check "real rt-app 1.0 recorded with -T and analyzed: $n jobs = ${rows:-?} log rows (+1 if one ran at shutdown)" \
+	test -n "$rows" -a "$rows" -gt 0 -a "$n" -ge "${rows:-1}" -a "$n" -le $((${rows:-0} + 1))

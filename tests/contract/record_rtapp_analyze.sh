@@ -43,6 +43,16 @@ tjobs=$(awk '$1 ~ /^dl_a/ { a = $3 } $1 ~ /^dl_b/ { b = $3 } END { printf "%s %s
 tmiss=$(awk '$1 ~ /^dl_a/ { a = $4 } $1 ~ /^dl_b/ { b = $4 } END { printf "%s %s ", a, b }' "$T/out")
 expect_eq "trace jobs = log rows" "$tjobs" "$rows"
 expect_eq "trace jobs = summary jobs" "$tjobs" "$sjobs"
-expect_eq "trace misses = the generator's misses" "$tmiss" "$smiss"
+# Misses are counted by two clocks reads of the same job end: the generator's
+# (taken just before it writes the end marker) and the marker's timestamp, never
+# earlier.  A job ending at its deadline can be a miss only in the trace when
+# the thread is preempted between the two (a loaded, shared machine).  So per
+# task: generator <= trace <= generator + 2 (a scheduler or marker bug that
+# loses or invents misses shows many more).
+misses_agree() {
+	paste -d ' ' <(tr ' ' '\n' <<<"$smiss" | sed '/^$/d') <(tr ' ' '\n' <<<"$tmiss" | sed '/^$/d') |
+		awk 'NF != 2 || $2 < $1 || $2 > $1 + 2 { bad++ } END { exit bad > 0 || NR != 2 }'
+}
+check "trace misses within 2 above the generator's per task (summary $smiss, trace $tmiss)" misses_agree
 check "jobs.csv has a row per job" test "$(($(wc -l <"$T/run/jobs.csv") - 1))" -eq \
 	"$(echo "$tjobs" | awk '{ print $1 + $2 }')"

@@ -37,9 +37,12 @@ workload() {
 # rows of the reference's jobs.csv (kept as jobs.orig.csv) our jobs.csv does not match exactly
 # (release, begin, end, deadline; our exec against its run time)
 mismatches() {
-	awk -F, 'FNR == 1 { next }
-		NR == FNR { k = $1 "," $3; ref[k] = $4 "," $5 "," $6 "," $7 "," $9; n++; next }
-		{ k = $1 "," $3; if ((k in ref) && ref[k] == $4 "," $5 "," $6 "," $7 "," $12) ok++ }
+	csv_awk 'FNR == 1 { next }
+		NR == FNR { k = v("tid") "," v("job")
+			ref[k] = v("release") "," v("begin") "," v("end") "," v("deadline") "," v("run"); n++; next }
+		{ k = v("tid") "," v("job")
+		  if ((k in ref) && ref[k] == v("release_ns") "," v("begin_ns") "," v("end_ns") "," \
+		      v("deadline_ns") "," v("exec_ns")) ok++ }
 		END { print n - ok }' "$1/jobs.orig.csv" "$1/jobs.csv"
 }
 
@@ -64,7 +67,8 @@ workload over 6000 8000		# 3 x 0.6 + 2 x 0.4 = 2.6 CPUs: misses
 run "$BIN/dlb-sim" -m 2 -a off --no-timing -o "$T/over" "$T/over.json"
 expect_eq "overloaded dlb-sim: exit 0" "$rc" 0
 run "$A" -m -1 "$T/over"
-ref_miss=$(awk -F, 'NR > 1 && $6 > $7 { n++ } END { print n + 0 }' "$T/over/jobs.orig.csv")
+ref_miss=$(csv_awk 'FNR > 1 && v("end") + 0 > v("deadline") + 0 { n++ } END { print n + 0 }' \
+	"$T/over/jobs.orig.csv")
 our_miss=$(grep -m1 -o '"misses": [0-9]*' "$T/over/report.json" | awk '{ print $2 }')
 check "overloaded: misses found ($our_miss)" test "$our_miss" -gt 0
 expect_eq "overloaded: the reference's misses, no more, no fewer" "$our_miss" "$ref_miss"

@@ -13,5 +13,5 @@ expect_eq "dlb-tasksetgen writes the set" "$?" 0
 "$BIN/dlb-sim" -m 2 --check --no-timing -d 2s -o "$T/sim" "$T/a.json" >/dev/null 2>"$T/sim.err"
 rc=$?
 expect_eq "dlb-sim runs it" "$rc" 0
-tasks=$(cut -d, -f2 "$T/sim/jobs.csv" 2>/dev/null | tail -n +2 | sort -u | tr '\n' ' ')
+tasks=$(csv_awk 'FNR > 1 { print v("comm") }' "$T/sim/jobs.csv" 2>/dev/null | sort -u | tr '\n' ' ')
 expect_eq "dlb-sim ran jobs of every task" "$tasks" "t0-0 t1-1 t2-2 t3-3 "

@@ -4,13 +4,14 @@
 # SIGINT and SIGTERM at seeded random points of a kernel run, of dlb-rtapp alone
 # and of dlb-record -- dlb-rtapp (signal to the process group, as Ctrl-C does).
 # After each: no SCHED_DEADLINE thread left, tracing_on as it was, no dlbench
-# tracefs instance left, no cpuset left (pinned workload every third run), and
+# tracefs instance left, no cpuset left (pinned workload every third run), the
+# kernel's DL bandwidth accounting as it was (and as the run's summary says), and
 # summary.json truthful: "incomplete" with exit 4 when the signal came before
 # the run's end, "complete" with exit 0 when it came after.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 . "$DLB_SRC/tests/fault/kernel-lib.sh"
 N=${DLB_FAULT_SIGNAL_RUNS:-24}
-plan $((N * 2))
+plan $((N * 3))
 
 require need_root need_sched_deadline need_tracefs
 exec 9>/tmp/dlbench-kernel.lock
@@ -25,6 +26,7 @@ RANDOM=$SEED
 echo "# seed $SEED (DLB_FAULT_SEED), $N runs (DLB_FAULT_SIGNAL_RUNS)"
 TRACING_ON=$(cat "$TRACEFS/tracing_on")
 LB=$([ -n "$CPUSET" ] && cat "$CPUSET/cpuset.sched_load_balance")
+dl_bw_baseline
 
 PIN=$DLB_SRC/rt-app/tests/data/pin.json
 
@@ -110,4 +112,7 @@ for i in $(seq 1 "$N"); do
 	if [ -n "$left" ] || [ "$status $rc" != "$want" ]; then
 		sed 's/^/#   /' "$TMP/out$i"
 	fi
+	# killed before its handlers were set, a run writes no summary: the machine alone
+	if [ -s "$out/summary.json" ]; then check_dl_bw "$name" "$out/summary.json"
+	else check_dl_bw "$name"; fi
 done

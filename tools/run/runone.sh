@@ -17,9 +17,12 @@ run_reference() {
 	run_bg "$rtapp" -q -b reference -m "$cpus" -o "$dir" "${dargs[@]}" "$wl" > "$dir/run.log" 2>&1
 }
 
-# run_kernel DIR WL DURATION: the generator on this kernel, inside dlb-record's instance
+# run_kernel DIR WL DURATION [OPTIONS]: the generator on this kernel, inside dlb-record's
+# instance; OPTIONS: a suite entry's dlb-rtapp options (workloads/suites/README.md)
 run_kernel() {
-	local dir=$1 wl=$2 dur=$3 rtapp rec secs kb dargs=()
+	local dir=$1 wl=$2 dur=$3 rtapp rec secs kb dargs=() oargs=()
+	# shellcheck disable=SC2206 # a suite's dlb-rtapp options, split on purpose
+	[ -n "${4:-}" ] && oargs=($4)
 	rtapp=$(tool dlb-rtapp) || { echo "run.sh: dlb-rtapp not built" > "$dir/run.log"; return "$EXIT_ENV"; }
 	rec=$(tool dlb-record) || { echo "run.sh: dlb-record not built" > "$dir/run.log"; return "$EXIT_ENV"; }
 	[ -n "$dur" ] && dargs=(-d "$dur")
@@ -28,7 +31,7 @@ run_kernel() {
 	kb=$((4096 + secs * 2048))
 	# shellcheck disable=SC2016 # expanded by that bash, from dlb-record's environment
 	local rec_cmd=("$rec" -q -o "$dir" -b "$kb" -f "${DLB_RECORD_FORMAT:-auto}" -- bash -c 'exec "$0" -t "$DLB_TRACE_MARKER" "$@"'
-		"$rtapp" -q -b kernel -o "$dir" "${dargs[@]}" "$wl")
+		"$rtapp" -q -b kernel -o "$dir" "${dargs[@]}" "${oargs[@]}" "$wl")
 	kernel_lock
 	snap_sched "$dir" before
 	cmd_log "$dir" timeout -s INT -k 20 $((secs * 3 + 60)) "${rec_cmd[@]}"
@@ -38,12 +41,32 @@ run_kernel() {
 	return "$rc"
 }
 
+# run_qemu DIR WL CPUS DURATION: the generator on a kernel image under qemu (guest/run-guest.sh,
+# docs/guest.md; QEMU_KERNEL, QEMU_ARCH, QEMU_APPEND from the command line)
+run_qemu() {
+	local dir=$1 wl=$2 cpus=$3 dur=$4 rc guest_cmd
+	guest_cmd=("$DLB_SRC/guest/run-guest.sh" -k "$QEMU_KERNEL" -c "$cpus" -o "$dir")
+	[ -n "${QEMU_ARCH:-}" ] && guest_cmd+=(-a "$QEMU_ARCH")
+	[ -n "${QEMU_APPEND:-}" ] && guest_cmd+=(-A "$QEMU_APPEND")
+	[ -n "$dur" ] && guest_cmd+=(-d "$dur")
+	guest_cmd+=("$wl")
+	cmd_log "$dir" "${guest_cmd[@]}"
+	run_bg "${guest_cmd[@]}" > "$dir/guest-run.log" 2>&1
+	rc=$?
+	# the guest's run.log (dlb-rtapp's output) first, then how the guest run ended
+	cat "$dir/guest-run.log" >> "$dir/run.log"
+	sed 's/^/guest_/' "$dir/guest.txt" >> "$dir/env.txt" 2>/dev/null
+	return "$rc"
+}
+
 # analyze_dir DIR BACKEND [dlb-analyze options]: reports, jobs.csv and the verdict into DIR
 analyze_dir() {
 	local dir=$1 be=$2 ana args=(-q)
 	shift 2
 	ana=$(tool dlb-analyze) || { echo "run.sh: dlb-analyze not built" > "$dir/analyze.log"; return "$EXIT_ENV"; }
 	[ "$be" = kernel ] && args+=(--kernel "$(uname -r)" --arch "$(uname -m)")
+	[ "$be" = qemu ] && args+=(--kernel "$(sed -n 's/^kernel=//p' "$dir/guest.txt" 2>/dev/null)"
+				    --arch "$(sed -n 's/^arch=//p' "$dir/guest.txt" 2>/dev/null)")
 	cmd_log "$dir" "$ana" "${args[@]}" "$@" "$dir"
 	run_bg "$ana" "${args[@]}" "$@" "$dir" > "$dir/analyze.log" 2>&1
 }
@@ -66,22 +89,23 @@ read_verdict() {
 	fi
 }
 
-# one_run WL BACKEND DIR CPUS DURATION EXPECT LIMIT WATCH [BASELINE THRESHOLDS]:
+# one_run WL BACKEND DIR CPUS DURATION EXPECT LIMIT WATCH [BASELINE THRESHOLDS [OPTIONS]]:
 # run, analyze and judge (dlb-analyze), plot.  WL is the user's file (absolute);
-# the run folder keeps a copy.
+# the run folder keeps a copy.  OPTIONS: dlb-rtapp options for the kernel backend.
 one_run() {
 	local wl=$1 be=$2 dir=$3 cpus=$4 dur=$5 expect=$6 limit=$7 watch=$8 base=${9:-} th=${10:-}
+	local opts=${11:-}
 	local rrc arc judge=()
 	mkdir -p "$dir" || die "$EXIT_ENV" "cannot create $dir"
 	cp "$wl" "$dir/workload.json" || die "$EXIT_ENV" "cannot copy $wl into $dir"
 	write_env "$dir/env.txt" "$be"
 	echo "workload_source=$wl" >> "$dir/env.txt"
 	: > "$dir/commands.sh"
-	if [ "$be" = reference ]; then
-		run_reference "$dir" "$wl" "$cpus" "$dur"
-	else
-		run_kernel "$dir" "$wl" "$dur"
-	fi
+	case $be in
+	reference)	run_reference "$dir" "$wl" "$cpus" "$dur" ;;
+	qemu)		run_qemu "$dir" "$wl" "$cpus" "$dur" ;;
+	*)		run_kernel "$dir" "$wl" "$dur" "$opts" ;;
+	esac
 	rrc=$?
 	[ "$INTERRUPTED" -eq 1 ] && echo "status=incomplete (interrupted)" >> "$dir/env.txt"
 	judge=(--run-exit "$rrc" --expect "$expect" -m "$limit" --watch "$watch")

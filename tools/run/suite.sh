@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Suites: workloads/suites/NAME.suite, one entry a line (README.md there):
-#   WORKLOAD BACKENDS CPUS DURATION EXPECT REF_LIMIT KERNEL_LIMIT WATCH
+#   WORKLOAD BACKENDS CPUS DURATION EXPECT REF_LIMIT KERNEL_LIMIT WATCH [OPTIONS...]
+# (OPTIONS: dlb-rtapp options for the kernel backend, e.g. --teardown=immediate)
 # run one after the other, a verdict each (dlb-analyze's), summary.tsv and
 # the table.  Sourced by run.sh; tested by tests/run_lib.sh.
 
@@ -16,23 +17,24 @@ suite_file() {
 # suite_lines FILE: the entries, comments and blank lines dropped; a malformed entry is
 # named (FILE:LINE: what) on stderr and fails the whole suite before anything runs
 suite_lines() {
-	local f=$1 n=0 line wl bes cpus dur expect rmax kmax watch extra bad=0
+	local f=$1 n=0 line wl bes cpus dur expect rmax kmax watch opts bad=0
 	while IFS= read -r line || [ -n "$line" ]; do
 		n=$((n + 1))
 		line=${line%%#*}
 		[[ $line =~ ^[[:space:]]*$ ]] && continue
-		read -r wl bes cpus dur expect rmax kmax watch extra <<< "$line"
+		read -r wl bes cpus dur expect rmax kmax watch opts <<< "$line"
 		local why=
-		if [ -z "$watch" ] || [ -n "$extra" ]; then why="expected 8 columns: WORKLOAD BACKENDS CPUS DURATION EXPECT REF KERNEL WATCH"
+		if [ -z "$watch" ]; then why="expected 8 columns: WORKLOAD BACKENDS CPUS DURATION EXPECT REF KERNEL WATCH [OPTIONS]"
 		elif [[ ! $bes =~ ^(both|kernel|reference)$ ]]; then why="backends '$bes' is not both, kernel or reference"
 		elif ! cpus_ok "$cpus"; then why="cpus '$cpus' is not a number in 1..1024"
 		elif ! dur_ok "$dur"; then why="duration '$dur' is not a duration above 0 (e.g. 2s, 500ms)"
 		elif [[ ! $expect =~ ^(ok|refused)$ ]]; then why="expect '$expect' is not ok or refused"
 		elif ! limit_ok "$rmax"; then why="reference limit '$rmax' is not N, N% or -"
 		elif ! limit_ok "$kmax"; then why="kernel limit '$kmax' is not N, N% or -"
+		elif [ -n "$opts" ] && [[ ! $opts =~ ^--[a-z] ]]; then why="options '$opts' are not dlb-rtapp long options (e.g. --teardown=immediate)"
 		fi
 		if [ -n "$why" ]; then echo "run.sh: $f:$n: $why" >&2; bad=1; continue; fi
-		echo "$wl $bes $cpus $dur $expect $rmax $kmax $watch"
+		echo "$wl $bes $cpus $dur $expect $rmax $kmax $watch${opts:+ $opts}"
 	done < "$f"
 	return "$bad"
 }
@@ -42,7 +44,7 @@ fmt_secs() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 # run_suite SUITE OUTDIR BACKENDS MAX_SECONDS BASELINE: runs, judges, writes summary.tsv
 run_suite() {
 	local sfile=$1 out=$2 backends=$3 budget=$4 baseline=$5 lines
-	local wl bes cpus dur expect rmax kmax watch be name dir wpath k=0 est=0 t0 left total
+	local wl bes cpus dur expect rmax kmax watch opts be name dir wpath k=0 est=0 t0 left total
 	local entries=()
 	lines=$(suite_lines "$sfile") || die "$EXIT_BAD_INPUT" "suite $sfile: not run"
 	mkdir -p "$out" || die "$EXIT_ENV" "cannot create $out"
@@ -52,17 +54,17 @@ run_suite() {
 	if [ -r "$th" ]; then cp "$th" "$out/thresholds.txt"; else : > "$out/thresholds.txt"; fi
 	write_env "$out/env.txt" "$backends"
 	printf 'workload\tbackend\tverdict\tcode\tseconds\twhy\n' > "$out/summary.tsv"
-	while read -r wl bes cpus dur expect rmax kmax watch; do
+	while read -r wl bes cpus dur expect rmax kmax watch opts; do
 		for be in $backends; do
 			[ "$bes" = both ] || [ "$bes" = "$be" ] || continue
-			entries+=("$wl $be $cpus $dur $expect $rmax $kmax $watch")
+			entries+=("$wl $be $cpus $dur $expect $rmax $kmax $watch${opts:+ $opts}")
 			est=$((est + $(dur_secs "$dur") + 2))
 		done
 	done <<< "$lines"
 	total=${#entries[@]}
 	t0=$SECONDS
 	for e in "${entries[@]}"; do
-		read -r wl be cpus dur expect rmax kmax watch <<< "$e"
+		read -r wl be cpus dur expect rmax kmax watch opts <<< "$e"
 		k=$((k + 1))
 		name=$(basename "$wl" .json)
 		dir=$out/$be/$name
@@ -85,7 +87,7 @@ run_suite() {
 			continue
 		fi
 		one_run "$wpath" "$be" "$dir" "$cpus" "$dur" "$expect" "$limit" "$watch" \
-			"${baseline:+$baseline/$be/$name}" "$out/thresholds.txt"
+			"${baseline:+$baseline/$be/$name}" "$out/thresholds.txt" "$opts"
 		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$be" "$VERDICT" "$VCODE" $((SECONDS - start)) "$WHY" >> "$out/summary.tsv"
 	done
 }

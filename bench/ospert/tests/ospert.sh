@@ -28,9 +28,12 @@ done
 expect_eq "run exits 0" "$rc" 0
 expect_eq "cost header" "$(head -1 "$T/c.csv")" "cpus,group,struct,op,unit,calls,min,p25,p50,p75,max,mean,p99"
 expect_eq "a row per group and structure/op" \
-	"$(awk -F, 'NR > 1 { print $2, $3, $4 }' "$T/c.csv" | sort | tr '\n' ';')" \
+	"$(csv_awk 'FNR > 1 { print v("group"), v("struct"), v("op") }' "$T/c.csv" | sort | tr '\n' ';')" \
 	"$(for g in 0.6 0.8 all; do for r in "cpudl find" "cpudl set" "cpupri find" "cpupri set" "linear find" "timer empty"; do echo "$g $r"; done; done | sort | tr '\n' ';')"
-calls() { awk -F, -v g="$1" -v s="$2" -v o="$3" '$2 == g && $3 == s && $4 == o { print $6 }' "$T/c.csv"; }
+calls() {
+	csv_awk -v g="$1" -v s="$2" -v o="$3" \
+		'FNR > 1 && v("group") == g && v("struct") == s && v("op") == o { print v("calls") }' "$T/c.csv"
+}
 check "calls made" test "$(calls all cpudl set)" -gt 100 -a "$(calls all cpudl find)" -gt 10
 expect_eq "cpupri set: cpudl's calls" "$(calls all cpupri set)" "$(calls all cpudl set)"
 expect_eq "cpupri find: cpudl's calls" "$(calls all cpupri find)" "$(calls all cpudl find)"
@@ -38,9 +41,10 @@ l=$(calls all linear find); h=$(calls all cpudl find)
 check "linear find: about as many calls as cpudl (same schedule but for later_mask choices)" test $((l * 100)) -ge $((h * 99)) -a $((l * 100)) -le $((h * 101))
 expect_eq "all pools the groups" "$(calls all cpudl set)" "$(( $(calls 0.6 cpudl set) + $(calls 0.8 cpudl set) ))"
 expect_eq "quantiles ordered, medians positive" \
-	"$(awk -F, 'NR > 1 && !($7 <= $8 && $8 <= $9 && $9 <= $10 && $10 <= $11 && $9 > 0) { print }' "$T/c.csv")" ""
+	"$(csv_awk 'FNR > 1 { a = v("min") + 0; b = v("p25") + 0; c = v("p50") + 0; d = v("p75") + 0
+		if (!(a <= b && b <= c && c <= d && d <= v("max") + 0 && c > 0)) print }' "$T/c.csv")" ""
 expect_eq "runs: one row per set, schedules compared" \
-	"$(awk -F, 'NR > 1 && ($8 == "yes" || $8 == "no") { print $2 }' "$T/r.csv" | tr '\n' ';')" "0.6;0.6;0.8;0.8;"
+	"$(csv_awk 'FNR > 1 && (v("heap_linear_same") == "yes" || v("heap_linear_same") == "no") { print v("group") }' "$T/r.csv" | tr '\n' ';')" "0.6;0.6;0.8;0.8;"
 
 "$OSP" -m 4 -d 200ms --no-linear -o "$T/n.csv" "$T"/s0.6-000.json; rc=$?
 expect_eq "--no-linear: no linear rows" "$rc:$(grep -c ',linear,' "$T/n.csv")" "0:0"
@@ -52,7 +56,7 @@ bash "$DLB_SRC/bench/ospert/run.sh" --cpus "2 4" --ext-cpus "16" --sets 1 --ext-
 expect_eq "sweep exits 0" "$rc" 0
 check "progress lines with time left" grep -q '^ospert: \[3/3\] 16 CPUs done in .*left' "$T/sweep.log"
 expect_eq "costs.csv: every CPU count, one header" \
-	"$(awk -F, 'NR > 1 && $2 == "all" && $3 == "cpudl" && $4 == "set" { print $1 }' "$S/data/costs.csv" | tr '\n' ' '):$(grep -c '^cpus,' "$S/data/costs.csv")" "2 4 16 :1"
+	"$(csv_awk 'FNR > 1 && v("group") == "all" && v("struct") == "cpudl" && v("op") == "set" { print v("cpus") }' "$S/data/costs.csv" | tr '\n' ' '):$(grep -c '^cpus,' "$S/data/costs.csv")" "2 4 16 :1"
 expect_eq "page: a table row per CPU count" "$(grep -cE '^\| (2|4|16) \|' "$S/ospert.md")" 3
 check "page: kernel skip said" grep -q 'Kernel sweep skipped: --no-kernel given' "$S/ospert.md"
 if command -v gnuplot >/dev/null; then

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The simulator's insides, shared by its files: sim.c (the event queue,
+ * the scheduler's callbacks, planning, the event loop, creation),
+ * sim_thread.c (threads stepping through their events with the shared
+ * interpreter) and sim_report.c (hooks, statistics, snapshots).
+ */
+#ifndef DLB_REF_SIM_LOCAL_H
+#define DLB_REF_SIM_LOCAL_H
+
+#include "dlbench/interp.h"
+#include "dlbench/marker.h"
+
+#include "sched.h"
+#include "sim.h"
+
+enum sim_ev_type {
+	SE_START,		/* thread: first wake-up, after its delay */
+	SE_WAKE,		/* thread: sleep or timer expiry */
+	SE_DL_TIMER,		/* thread: replenishment timer */
+	SE_CPU_WORK,		/* cpu: curr's work ends */
+	SE_CPU_BUDGET,		/* cpu: curr's -deadline runtime ends (hrtick) */
+	SE_CPU_SLICE,		/* cpu: curr's RR/fair slice ends */
+	SE_CPU_TICK,		/* cpu: periodic tick (tick accounting) */
+	SE_RESCHED,		/* cpu: need_resched was set */
+};
+
+struct sim_ev {
+	u64 time;
+	u64 seq;		/* bit 62: not a work completion; below: insertion order */
+	u64 gen;
+	int type;
+	int idx;
+};
+
+struct evq {
+	struct sim_ev *h;
+	size_t n, cap;
+};
+
+/* Events due now that sort after everything already queued: a FIFO. */
+struct evfifo {
+	struct sim_ev *h;
+	size_t head, tail, cap;
+};
+
+enum thr_state {
+	THR_NEW,
+	THR_READY,		/* runnable or running */
+	THR_SLEEP,
+	THR_LOCK,
+	THR_WAIT,		/* cond, barrier, suspend */
+	THR_DONE,
+};
+
+struct sim_thread {
+	struct task_struct task;	/* first: &thread->task == thread */
+	struct dlb_sim *sim;
+	const struct wl_task *wt;
+	size_t index;
+	int task_idx, instance, tid;
+	enum thr_state st;
+	struct dlb_interp it;		/* the events, the jobs (include/dlbench/interp.h) */
+	int cpu;			/* the CPU it runs on during an interpreter step */
+
+	u64 work_left, run_start;
+	bool running;
+	int last_cpu;
+	int relock;		/* mutex to take again after a cond wake-up, or -1 */
+	u64 wake_gen, timer_gen;
+	struct sim_thread *wait_next;
+
+	/* the current job, beyond what the interpreter keeps */
+	u64 exec0;
+	bool rel_marked;	/* its release marker was written at the release instant */
+
+	u64 nr_throttled, nr_replenished;
+};
+
+struct sim_waitq {
+	struct sim_thread *head, *tail;
+	unsigned int waiting;
+};
+
+struct dlb_sim {
+	const struct workload *wl;
+	struct dlb_sim_opts o;
+	struct dl_model model;		/* o.model, parsed */
+	struct sched *s;
+	struct sim_thread *thr;
+	size_t nr_thr;
+	struct rt_mutex *mutexes;	/* per resource */
+	struct sim_waitq *waitq;	/* per resource */
+	struct dlb_interp_timer *timers;	/* per resource: the shared (not "unique") timers */
+	struct evq q;
+	struct evfifo now_q;
+	u64 seq;
+	u64 now, end;
+	u64 *cpu_gen;
+	u64 *tick_next;			/* per CPU: the pending tick, 0 = none */
+	u64 *tick_last;			/* per CPU: the last tick handled */
+	unsigned char *cpu_dirty;
+	int *dirty;
+	int nr_dirty;
+	dlb_event_fn ev_fn;
+	void *ev_arg;
+	dlb_sim_job_fn job_fn;
+	void *job_arg;
+	dlb_sim_progress_fn progress_fn;
+	void *progress_arg;
+	int stop;			/* non-zero: a hook or an error stopped the run */
+	struct dlb_err stop_err;
+	u64 steps, events;
+};
+
+static inline struct sim_thread *thr_of(struct task_struct *p)
+{
+	return p->pid ? (struct sim_thread *)p : NULL;
+}
+
+/* sim.c */
+void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen);
+void emit(struct dlb_sim *sim, struct dlb_event *ev);
+void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_marker *m);
+u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t);
+
+/* sim_thread.c */
+int sim_thread_init(struct dlb_sim *sim, struct sim_thread *t, struct dlb_err *err);
+void sim_thread_wake(struct dlb_sim *sim, struct sim_thread *t, int this_cpu);
+void sim_thread_release(struct dlb_sim *sim, struct sim_thread *t, u64 rel);
+void sim_thread_advance(struct dlb_sim *sim, struct sim_thread *t, int cpu);
+
+#endif

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The mainline model's rules that user space can see, held against this
+# machine's kernel (same workload on the kernel, on --model mainline and on
+# --model v4; structure with tolerance, never exact times):
+#  - dl_check_constrained_dl() (4.11): a constrained task (2 ms / 4 ms /
+#    100 ms) that runs 1 ms, sleeps 20 ms and wakes past its deadline is
+#    throttled until its next period: the job ends after ~101 ms, its slack
+#    to the 200 ms timer ~99 ms, where v4's rule would give ~178 ms;
+#  - admission with the fair servers (6.12): 2 tasks of 0.46 per CPU (0.92
+#    of each) are refused, 2 of 0.44 admitted.
+# Needs root and SCHED_DEADLINE; holds the machine-wide kernel lock.
+. "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
+plan 7
+
+T=$(mktemp -d /tmp/dlb-mainline-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+cat >"$T/late.json" <<'JSON'
+{ "global": { "duration": 1 },
+  "tasks": { "late": { "policy": "SCHED_DEADLINE", "dl-runtime": 2000, "dl-deadline": 4000,
+		       "dl-period": 100000, "run": 1000, "sleep": 20000, "run2": 1000,
+		       "timer": { "ref": "late", "period": 200000 } } } }
+JSON
+# median slack (µs) of the complete jobs (those whose period is the timer's)
+slack() { awk '!/^#/ && $4 >= 190000 { print $8 }' "$1" | sort -n |
+	awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : -1 }'; }
+
+"$BIN/dlb-rtapp" -q -b reference --model mainline -m 1 -o "$T/ml" "$T/late.json"
+"$BIN/dlb-rtapp" -q -b reference --model v4 -m 1 -o "$T/v4" "$T/late.json"
+ml=$(slack "$T/ml/rt-app-late-0.log")
+v4=$(slack "$T/v4/rt-app-late-0.log")
+expect_eq "reference: mainline throttles the late wake-up (slack 99 ms), v4 not (178 ms)" \
+	"$ml $v4" "99000 178000"
+
+require need_root need_sched_deadline
+exec 9>/tmp/dlbench-kernel.lock
+flock 9
+chmod 755 "$T"
+
+"$BIN/dlb-rtapp" -q -n -o "$T/k" "$T/late.json"
+expect_eq "kernel: the constrained run exits 0" "$?" 0
+k=$(slack "$T/k/rt-app-late-0.log")
+jobs=$(awk '!/^#/ && $4 >= 190000' "$T/k/rt-app-late-0.log" | wc -l)
+check "kernel: 4 +-1 complete jobs (got $jobs)" test "$jobs" -ge 3 -a "$jobs" -le 5
+# the kernel's slack is the mainline model's within 30 ms, far from v4's
+check "kernel: slack $k us is mainline's $ml +-30 ms, not v4's $v4" \
+	test "$k" -ge $((ml - 30000)) -a "$k" -le $((ml + 30000))
+
+# ---- admission: the fair servers' 0.05 per CPU (6.12+) ----
+if [ "$(cat /proc/sys/kernel/sched_rt_runtime_us 2>/dev/null)" != 950000 ] ||
+	[ "$(cat /proc/sys/kernel/sched_rt_period_us 2>/dev/null)" != 1000000 ]; then
+	skip_rest "sched_rt_runtime_us/period_us are not the defaults 950000/1000000"
+	exit 0
+fi
+n=$(($(nproc) * 2))
+bw() {
+	cat >"$T/bw$1.json" <<JSON
+{ "global": { "duration": 1 },
+  "tasks": { "t": { "instance": $n, "policy": "SCHED_DEADLINE", "dl-runtime": $1,
+		    "dl-period": 10000, "dl-deadline": 10000, "run": 100,
+		    "timer": { "ref": "t", "period": 10000 } } } }
+JSON
+}
+bw 4600
+bw 4400
+out=$("$BIN/dlb-rtapp" -q -n -d 200ms -o "$T/a46" "$T/bw4600.json" 2>&1)
+expect_eq "kernel: $n tasks of 0.46 refused (exit 3, EBUSY)" "$?:$(grep -c EBUSY <<<"$out")" "3:1"
+"$BIN/dlb-sim" --model mainline -m "$(nproc)" -d 100ms "$T/bw4600.json" >/dev/null 2>&1
+expect_eq "reference mainline: refused too (exit 3, as the kernel)" "$?" 3
+"$BIN/dlb-rtapp" -q -n -d 200ms -o "$T/a44" "$T/bw4400.json"
+expect_eq "kernel: $n tasks of 0.44 admitted" "$?" 0

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mainline model (sched_dl_mainline.c): golden schedules derived by
+ * hand from mainline kernel/sched/deadline.c, each run on v4 and on the
+ * mainline version before and after the rule arrived, so that every test
+ * shows the rule and nothing else changing the schedule.  Every run checks
+ * all invariants after every step (wlb_opts: o.check).
+ *
+ * One constrained task x throughout: runtime 2 ms, deadline 4 ms, period
+ * 10 ms, on 1 CPU; instants below in ms.
+ */
+#include "dlb_test.h"
+
+#include <stdarg.h>
+
+#include "dlbench/exitcode.h"
+
+#include "wlbuild.h"
+#include "../sched.h"
+
+/* x (2/4/10 ms) runs @run1, sleeps @sleep, runs @run2, sleeps for good. */
+static struct workload *constrained(u64 run1, u64 sleep, u64 run2)
+{
+	struct workload *wl = wlb_new(20 * MS);
+	int x = wlb_task(wl, "x", WL_POLICY_DEADLINE, 2 * MS, 4 * MS, 10 * MS);
+
+	wlb_ev(wl, x, WL_EV_RUN, run1, -1);
+	if (sleep) {
+		wlb_ev(wl, x, WL_EV_SLEEP, sleep, -1);
+		wlb_ev(wl, x, WL_EV_RUN, run2, -1);
+	}
+	wlb_ev(wl, x, WL_EV_SLEEP, 100 * MS, -1);
+	return wl;
+}
+
+static void run_expect(struct workload *wl, const char *model, const char *want)
+{
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+
+	wlb_opts(&o, 1);
+	assert_int_equal(dlb_sim_opts_model(&o, model), 0);
+	sim = wlb_sim(wl, &o, WLB_SWITCH | WLB_DL, &log);
+	wlb_expect_log(&log, want);
+	dlb_sim_free(sim);
+}
+
+/*
+ * dl_check_constrained_dl() (4.11).  x runs 0-1, sleeps until 5: its
+ * deadline 4 is past, its next period (4 - 4 + 10 = 10) not yet.  Mainline
+ * throttles it at 5 with runtime 0, the timer at 10 replenishes (deadline
+ * 4 + 10 = 14, runtime 2) and x runs 10-11.  v4 and 4.10 give it a new
+ * deadline 5 + 4 = 9 and full runtime at once: it runs 5-6.
+ */
+static void test_constrained_throttle(void **state)
+{
+	struct workload *wl = constrained(1 * MS, 4 * MS, 1 * MS);
+	const char *cbs =
+		"0 0 swapper/0>x-0\n"
+		"1000 0 x-0>swapper/0\n"
+		"5000 0 swapper/0>x-0\n"
+		"6000 0 x-0>swapper/0\n";
+	const char *throttled =
+		"0 0 swapper/0>x-0\n"
+		"1000 0 x-0>swapper/0\n"
+		"5000 throttle x-0 0 4000\n"
+		"10000 repl x-0 2000 14000\n"
+		"10000 0 swapper/0>x-0\n"
+		"11000 0 x-0>swapper/0\n";
+
+	(void)state;
+	run_expect(wl, "v4", cbs);
+	run_expect(wl, "mainline:4.10", cbs);
+	run_expect(wl, "mainline:4.11", throttled);
+	run_expect(wl, "mainline", throttled);
+	wlb_free(wl);
+}
+
+/*
+ * update_dl_revised_wakeup() (4.13).  x runs 0-0.5 (1.5 ms left), sleeps
+ * until 3: 1.5 / (4 - 3) > 2 / 4, the CBS overflow.  Before 4.13 (and in
+ * v4) x gets deadline 3 + 4 = 7 and 2 ms: it runs its 1 ms job 3-4.  From
+ * 4.13 it keeps deadline 4 with runtime density * laxity = 0.5 * 1 = 0.5
+ * ms: it runs 3-3.5, is throttled, and (timer at the next period, 4.11)
+ * is replenished at 10 (deadline 14) to run its last 0.5 ms 10-10.5.
+ */
+static void test_revised_wakeup(void **state)
+{
+	struct workload *wl = constrained(500 * US, 2500 * US, 1 * MS);
+	const char *cbs =
+		"0 0 swapper/0>x-0\n"
+		"500 0 x-0>swapper/0\n"
+		"3000 0 swapper/0>x-0\n"
+		"4000 0 x-0>swapper/0\n";
+
+	(void)state;
+	run_expect(wl, "v4", cbs);
+	run_expect(wl, "mainline:4.12", cbs);
+	run_expect(wl, "mainline:4.13",
+		   "0 0 swapper/0>x-0\n"
+		   "500 0 x-0>swapper/0\n"
+		   "3000 0 swapper/0>x-0\n"
+		   "3500 throttle x-0 0 4000\n"
+		   "3500 0 x-0>swapper/0\n"
+		   "10000 repl x-0 2000 14000\n"
+		   "10000 0 swapper/0>x-0\n"
+		   "10500 0 x-0>swapper/0\n");
+	wlb_free(wl);
+}
+
+/*
+ * dl_next_period() in start_dl_timer() (4.11).  x runs a 3 ms job on a
+ * 2 ms budget: throttled at 2.  v4 and 4.10 replenish at the deadline 4
+ * (deadline 4 + 10 = 14) and x runs 4-5; from 4.11 the timer waits for the
+ * next period, 10, and x runs 10-11 with the same deadline 14.
+ */
+static void test_timer_next_period(void **state)
+{
+	struct workload *wl = constrained(3 * MS, 0, 0);
+	const char *at_deadline =
+		"0 0 swapper/0>x-0\n"
+		"2000 throttle x-0 0 4000\n"
+		"2000 0 x-0>swapper/0\n"
+		"4000 repl x-0 2000 14000\n"
+		"4000 0 swapper/0>x-0\n"
+		"5000 0 x-0>swapper/0\n";
+
+	(void)state;
+	run_expect(wl, "v4", at_deadline);
+	run_expect(wl, "mainline:4.10", at_deadline);
+	run_expect(wl, "mainline:6.1",
+		   "0 0 swapper/0>x-0\n"
+		   "2000 throttle x-0 0 4000\n"
+		   "2000 0 x-0>swapper/0\n"
+		   "10000 repl x-0 2000 14000\n"
+		   "10000 0 swapper/0>x-0\n"
+		   "11000 0 x-0>swapper/0\n");
+	wlb_free(wl);
+}
+
+/*
+ * Admission with the fair servers (6.12): 4 tasks of 0.46 on 2 CPUs, 1.84
+ * in all.  6.1 has no fair server: 2 * 0.95 = 1.9 admits them; 6.12 and
+ * later (and v4, documented as this machine's admission) keep 0.05 per CPU
+ * for the fair server: 1.8, the fourth is refused.
+ */
+static void test_admission_fair_server(void **state)
+{
+	struct workload *wl = wlb_new(10 * MS);
+	struct dlb_sim_opts o;
+	struct dlb_sim *sim;
+	struct dlb_err err;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "t%d", i);
+		wlb_periodic(wl, name, 4600 * US, 10 * MS, 10 * MS, 1 * MS);
+	}
+	wlb_opts(&o, 2);
+	assert_int_equal(dlb_sim_opts_model(&o, "mainline:6.1"), 0);
+	sim = dlb_sim_create(wl, &o, &err);
+	assert_non_null(sim);
+	dlb_sim_free(sim);
+	assert_int_equal(dlb_sim_opts_model(&o, "mainline:6.11"), 0);
+	sim = dlb_sim_create(wl, &o, &err);
+	assert_non_null(sim);
+	dlb_sim_free(sim);
+	assert_int_equal(dlb_sim_opts_model(&o, "mainline:6.12"), 0);
+	assert_null(dlb_sim_create(wl, &o, &err));
+	assert_string_equal(err.msg, "sched_setattr: EBUSY: t3-3: bandwidth 0.4600 would bring the "
+			    "-deadline total to 1.8400 of 2 CPUs, over the admitted 1.8000 "
+			    "(0.9000 per CPU)");
+	assert_int_equal(dlb_sim_opts_model(&o, "mainline"), 0);
+	assert_null(dlb_sim_create(wl, &o, &err));
+	assert_int_equal(dlb_sim_opts_model(&o, "v4"), 0);
+	assert_null(dlb_sim_create(wl, &o, &err));
+	wlb_free(wl);
+}
+
+/* The model names: what is accepted, and that a bad one changes nothing. */
+static void test_model_parse(void **state)
+{
+	static const char *const bad[] = {
+		"", "v5", "mainline:", "mainline:6", "mainline:6.1x", "mainline:3.13",
+		"mainline:6.19", "mainline:-1.2", "mainline:6.1.2", "Mainline", "mainline:6.",
+	};
+	struct dl_model m;
+	struct dlb_sim_opts o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(dl_model_parse(bad[i], &m), -1);
+		wlb_opts(&o, 1);
+		assert_int_equal(dlb_sim_opts_model(&o, bad[i]), -1);
+		assert_string_equal(o.model, "v4");
+	}
+	assert_int_equal(dl_model_parse("mainline", &m), 0);
+	assert_string_equal(m.name, "mainline:6.18");
+	assert_int_equal(dl_model_parse("mainline:3.14", &m), 0);
+	assert_null(m.check_constrained_dl);
+	assert_int_equal(m.fair_server_bw, 0);
+	assert_int_equal(dl_model_parse("mainline:6.12", &m), 0);
+	assert_non_null(m.check_constrained_dl);
+	/* 50 ms every 1 s: half of this machine's idle dl_bw->total_bw, 104856 on 2 CPUs */
+	assert_int_equal(m.fair_server_bw, 52428);
+	assert_int_equal(dl_model_parse("v4", &m), 0);
+	assert_string_equal(m.name, "v4");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_constrained_throttle),
+		cmocka_unit_test(test_revised_wakeup),
+		cmocka_unit_test(test_timer_next_period),
+		cmocka_unit_test(test_admission_fair_server),
+		cmocka_unit_test(test_model_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# plots/plot.sh and ./run.sh plot on a run of 2000 tasks (synthetic jobs.csv
+# and trace): the cost is bounded (10 tasks named, the rest in grey, what
+# was left out said on stderr), jobs.csv is read by column name (the same
+# figures' data from a file whose columns are in another order), a failing
+# gnuplot leaves no figure behind, a folder with no run fails in one line.
+. "$(dirname "$0")/lib.sh"
+plan 15
+command -v gnuplot >/dev/null || { skip_rest "gnuplot not installed"; exit 0; }
+tmp=$(mktemp -d /tmp/dlb-plot.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+PLOT="bash $DLB_SRC/plots/plot.sh"
+export DLB_SRC
+
+# 2000 tasks on 2 CPUs, 5 jobs each, 200 ms apart; task 7 misses every job.
+# jobs.csv as dlb-analyze writes it (one name holds a comma: quoted).
+synth() {	# $1: folder
+	mkdir -p "$1"
+	awk -v D="$1" 'BEGIN {
+		J = D "/jobs.csv"; T = D "/trace.txt"
+		print "tid,name,job,release_ns,begin_ns,end_ns,deadline_ns,release_source,lateness_ns," \
+		      "response_ns,wakeup_latency_ns,exec_ns,miss,overrun_ns,migrations,preemptions," \
+		      "cpu_begin,cpu_end" > J
+		print "# tracer: nop" > T
+		for (j = 0; j < 5; j++) for (i = 0; i < 2000; i++) {
+			pid = 1000 + i; cpu = i % 2; r = j * 200000000 + i * 90000; e = r + 80000
+			dl = r + (i == 7 ? 50000 : 1000000)
+			name = (i == 3) ? "\"a,b\"" : "t" i
+			printf "%d,%s,%d,%d,%d,%d,%d,marker,%d,%d,0,80000,%d,,0,0,%d,%d\n", pid, name, j,
+				r, r, e, dl, e - dl, e - r, (e > dl), cpu, cpu > J
+			printf "  <idle>-0 [%03d] d..2. %d.%06d: sched_switch: prev_comm=swapper prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=t next_pid=%d next_prio=-1\n", cpu, r / 1e9, (r % 1e9) / 1000, pid > T
+			printf "  t-%d [%03d] d..2. %d.%06d: sched_switch: prev_comm=t prev_pid=%d prev_prio=-1 prev_state=S ==> next_comm=swapper next_pid=0 next_prio=120\n", pid, cpu, e / 1e9, (e % 1e9) / 1000, pid > T
+		}
+	}'
+}
+synth "$tmp/run"
+$PLOT "$tmp/run" > "$tmp/out" 2> "$tmp/err"
+expect_eq "2000 tasks: exit 0" "$?" 0
+n=0
+for f in gantt response_cdf lateness dl_util; do
+	for x in png svg; do [ -s "$tmp/run/plots/$f.$x" ] && n=$((n + 1)); done
+done
+expect_eq "the four figures, PNG and SVG, none empty" "$n" 8
+check "stderr: what was left out" grep -qxF \
+	"plot.sh: 10 of 2000 tasks named (most misses, then most CPU time); the other 1990 in grey" "$tmp/err"
+expect_eq "the task with misses is named first" "$(head -1 "$tmp/run/plots/data/tasks.dat")" \
+	"0 1007 t7 5 5 400000"
+expect_eq "CDF: 10 named tasks + the others: 11 blocks" \
+	"$(grep -c '^$' "$tmp/run/plots/data/response_cdf.dat")" 22
+check "lateness: at most 1000 points per group" \
+	test "$(wc -l < "$tmp/run/plots/data/lateness.dat")" -le 11000
+
+# columns by name: the same file with its columns in reverse order
+mkdir -p "$tmp/rev"
+cp "$tmp/run/trace.txt" "$tmp/rev/"
+# shellcheck disable=SC2016 # an awk program: $0 is awk's
+awk -f "$DLB_SRC/tools/csv.awk" -f <(printf '%s\n' '{ n = csv_split($0, f); s = ""
+	for (i = n; i >= 1; i--) { x = f[i]; if (x ~ /[,"]/) { gsub(/"/, "\"\"", x); x = "\"" x "\"" }
+	s = s x (i > 1 ? "," : "") } print s }') "$tmp/run/jobs.csv" > "$tmp/rev/jobs.csv"
+$PLOT "$tmp/rev" > /dev/null 2>&1
+check "columns in another order: the same jobs.dat" cmp -s "$tmp/run/plots/data/jobs.dat" \
+	"$tmp/rev/plots/data/jobs.dat"
+check "a quoted name with a comma is one name" grep -q ' 1003 a,b ' "$tmp/rev/plots/data/tasks.dat"
+
+# the Gantt window cut at -s segments, and said so
+$PLOT -s 300 "$tmp/run" 1000 > /dev/null 2> "$tmp/err"
+check "-s 300: the window is cut, on stderr and in the data" \
+	test "$(grep -c 'gantt: window cut from 1000 to' "$tmp/err") $(wc -l < "$tmp/run/plots/data/gantt.dat")" = "1 300"
+
+# a gnuplot that fails half way: nothing left behind
+mkdir -p "$tmp/bin" "$tmp/fail"
+cp "$tmp/run/jobs.csv" "$tmp/run/trace.txt" "$tmp/fail/"
+cat > "$tmp/bin/gnuplot" <<'EOF'
+#!/bin/sh
+# half a figure into the output folder (O='...'), then an error
+o=$(printf '%s' "$*" | sed -n "s/.*O='\([^']*\)'.*/\1/p")
+echo partial > "$o/gantt.png"
+echo "line 0: boom" >&2
+exit 1
+EOF
+chmod +x "$tmp/bin/gnuplot"
+PATH=$tmp/bin:$PATH $PLOT "$tmp/fail" > /dev/null 2> "$tmp/err"; rc=$?
+expect_eq "gnuplot fails: exit 5, no figure, no temporary folder left" \
+	"$rc $(entries "$tmp/fail/plots")" "5 data "
+
+# no run: one line, exit 2
+mkdir -p "$tmp/empty" "$tmp/hdr"
+$PLOT "$tmp/empty" > /dev/null 2> "$tmp/err"; rc=$?
+expect_eq "no jobs.csv: exit 2, one line" "$rc $(wc -l < "$tmp/err")" "2 1"
+head -1 "$tmp/run/jobs.csv" > "$tmp/hdr/jobs.csv"
+$PLOT "$tmp/hdr" > /dev/null 2> "$tmp/err"; rc=$?
+expect_eq "jobs.csv without jobs: exit 2, one line" "$rc $(cat "$tmp/err")" \
+	"2 plot.sh: $tmp/hdr/jobs.csv: no jobs (nothing to plot)"
+check "no plots folder made for a folder with no run" test ! -e "$tmp/empty/plots" -a ! -e "$tmp/hdr/plots"
+
+# ./run.sh plot DIR: DIR is the user's (relative to where they are), written only there
+mkdir -p "$tmp/cwd"
+cp -r "$tmp/fail" "$tmp/cwd/r" && rm -rf "$tmp/cwd/r/plots"
+(cd "$tmp/cwd" && "$DLB_SRC/run.sh" plot r > /dev/null 2>&1); rc=$?
+expect_eq "run.sh plot RELATIVE: exit 0, figures in ./RELATIVE/plots, nothing else" \
+	"$rc $(entries "$tmp/cwd/r/plots" | grep -o '\.png' | wc -l) $(entries "$tmp/cwd")" "0 4 r "
+err=$(cd "$tmp/cwd" && "$DLB_SRC/run.sh" plot . 2>&1 >/dev/null); rc=$?
+expect_eq "run.sh plot FOLDER-WITHOUT-RUN: exit 2, one line" "$rc $(wc -l <<< "$err")" "2 1"
