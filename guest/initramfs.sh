@@ -36,10 +36,7 @@ aarch64|arm64) arch=aarch64 ;;
 esac
 [ -n "$bin" ] || bin=$DLB_SRC/build-guest-$arch/bin
 
-bb=$("$DLB_SRC/tools/kernels.sh" --busybox "$arch") || exit 3
-for b in dlb-rtapp dlb-record; do
-	[ -x "$bin/$b" ] || die 3 "$bin/$b: not built (make guest-$arch)"
-done
+# the caller's arguments first (exit 2), then what this machine lacks (exit 3)
 if [ -n "$mods" ]; then
 	[ -r "$mods/load.txt" ] || die 2 "$mods/load.txt: no such file (the module load order)"
 	# shellcheck disable=SC2013 # one module name a line, no spaces
@@ -47,6 +44,10 @@ if [ -n "$mods" ]; then
 		[ -r "$mods/$m.ko" ] || die 2 "$mods/$m.ko: listed in load.txt, no such file"
 	done
 fi
+bb=$("$DLB_SRC/tools/kernels.sh" --busybox "$arch") || exit 3
+for b in dlb-rtapp dlb-record; do
+	[ -x "$bin/$b" ] || die 3 "$bin/$b: not built (make guest-$arch)"
+done
 
 # shellcheck disable=SC2209 # the command's name
 strip=strip

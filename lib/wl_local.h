@@ -6,8 +6,8 @@
  * two equal keys.  The locator scans the (already valid) source text once,
  * skipping strings and comments, and records for every key path
  * ("tasks.t0.dl-runtime", "tasks.t0.cpus[1]") where its key and its value
- * start, so that semantic errors can name file:line:col, and duplicate keys
- * can be refused.
+ * start, so that semantic errors can name file:line:col, and repeated keys
+ * can be renamed (as rt-app's workgen does) or refused.
  */
 #ifndef DLBENCH_WL_LOCAL_H
 #define DLBENCH_WL_LOCAL_H
@@ -18,19 +18,30 @@
 
 struct wl_loc;
 
-struct wl_loc_dup {
-	char *path;		/* path of the second occurrence */
-	size_t first_key;	/* byte offsets of the two keys */
-	size_t second_key;
+/*
+ * A key seen twice in one object, renamed as rt-app's workgen renames it
+ * ("run", "sleep", "run" -> "run", "sleep", "run1"): json-c alone would
+ * keep one value.  The caller decides which renames rt-app's meaning allows.
+ */
+struct wl_loc_rename {
+	char *path;		/* the renamed key's path: "tasks.t0.run1" */
+	char *key;		/* as written: "run" */
+	char *suffix;		/* appended: "1" */
+	size_t first_key;	/* byte offset of the first occurrence's key */
+	size_t key_off;		/* ... of this one's key */
+	size_t quote_off;	/* ... of this key's closing quote: the suffix goes there */
 };
 
 /*
- * Index @buf (which must outlive the index).  Returns NULL only when out of memory.  If a key occurs twice
- * in one object, @dup is filled for the duplicate that comes first in the
- * file (the caller frees dup->path); else dup->path is NULL.
+ * Index @buf (which must outlive the index), renaming repeated keys (the
+ * paths use the new names).  Returns NULL only when out of memory.
  */
-struct wl_loc *wl_loc_create(const char *buf, size_t len, struct wl_loc_dup *dup);
+struct wl_loc *wl_loc_create(const char *buf, size_t len);
 void wl_loc_free(struct wl_loc *loc);
+
+/* The renames, in file order. */
+size_t wl_loc_nr_renames(const struct wl_loc *loc);
+const struct wl_loc_rename *wl_loc_rename_at(const struct wl_loc *loc, size_t i);
 
 /* Offsets of the key and of the value of @path; -1 if the path is unknown. */
 int wl_loc_find(const struct wl_loc *loc, const char *path, size_t *key_off, size_t *val_off);

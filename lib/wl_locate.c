@@ -50,6 +50,11 @@ struct wl_loc {
 	const char *buf;
 	size_t len;
 	struct wl_pos *mark;	/* mark[k]: the position of byte k * WL_LOC_MARK */
+	struct wl_loc_rename *ren;	/* in file order */
+	size_t nr_ren, cap_ren;
+	char **ren_parent;	/* objects with a rename, and workgen's index in each */
+	unsigned int *ren_id;
+	size_t nr_parent;
 };
 
 struct wl_scan {
@@ -327,12 +332,130 @@ static size_t loc_slot(const struct wl_loc *l, const char *path, size_t h)
 	return i;
 }
 
+/* A copy of @str in the arena; its offset, or (size_t)-1. */
+static size_t arena_add(struct wl_loc *l, const char *a, const char *b)
+{
+	struct wl_scan s = { .loc = l };
+	size_t off, la = strlen(a), lb = strlen(b);
+
+	if (arena_reserve(&s, la + lb + 1))
+		return (size_t)-1;
+	off = l->arena_len;
+	memcpy(l->arena + off, a, la);
+	memcpy(l->arena + off + la, b, lb + 1);
+	l->arena_len += la + lb + 1;
+	return off;
+}
+
+static bool loc_has(const struct wl_loc *l, const char *path)
+{
+	return l->slot[loc_slot(l, path, path_hash(path))].ent != 0;
+}
+
+/* workgen's index for the object @parent (1 when first met), kept raised. */
+static unsigned int *ren_id_of(struct wl_loc *l, const char *parent)
+{
+	char **p;
+	unsigned int *id;
+	size_t i;
+
+	for (i = 0; i < l->nr_parent; i++)
+		if (!strcmp(l->ren_parent[i], parent))
+			return &l->ren_id[i];
+	p = realloc(l->ren_parent, (i + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	l->ren_parent = p;
+	id = realloc(l->ren_id, (i + 1) * sizeof(*id));
+	if (!id)
+		return NULL;
+	l->ren_id = id;
+	p[i] = strdup(parent);
+	if (!p[i])
+		return NULL;
+	id[i] = 1;
+	l->nr_parent++;
+	return &id[i];
+}
+
+/*
+ * Entry @i repeats the key of entry @first in the same object: rename it as
+ * rt-app's workgen does (doc/workgen, check_unikid_json): append the
+ * object's index, raised until the name is new among the keys met so far,
+ * then rename the paths inside its value too.
+ */
+static int loc_rename(struct wl_loc *l, size_t i, size_t first)
+{
+	struct wl_scan s = { .b = l->buf, .len = l->len, .i = l->ent[i].key_off, .loc = l };
+	struct wl_loc_rename r = { 0 };
+	char *old = strdup(ent_path(l, i)), *parent = NULL, *cand = NULL, num[16];
+	size_t klen, olen, j, off;
+	unsigned int *id;
+	int ret = -1;
+
+	if (!old)
+		return -1;
+	klen = scan_string_into(&s, NULL);
+	r.quote_off = s.i - 1;
+	olen = strlen(old);
+	parent = strndup(old, olen - klen - (olen > klen));
+	if (!parent || !(id = ren_id_of(l, parent)))
+		goto out;
+	for (;;) {
+		snprintf(num, sizeof(num), "%u", *id);
+		free(cand);
+		if (asprintf(&cand, "%s%s", old, num) < 0) {
+			cand = NULL;
+			goto out;
+		}
+		if (!loc_has(l, cand))
+			break;
+		(*id)++;
+	}
+	r.path = strdup(cand);
+	r.key = strdup(old + olen - klen);
+	r.suffix = strdup(num);
+	r.first_key = l->ent[first].key_off;
+	r.key_off = l->ent[i].key_off;
+	if (!r.path || !r.key || !r.suffix)
+		goto out;
+	if ((off = arena_add(l, cand, "")) == (size_t)-1)
+		goto out;
+	l->ent[i].path = off;
+	for (j = i + 1; j < l->nr && l->ent[j].key_off < l->ent[i].end; j++) {
+		off = arena_add(l, cand, ent_path(l, j) + olen);
+		if (off == (size_t)-1)
+			goto out;
+		l->ent[j].path = off;
+	}
+	if (l->nr_ren == l->cap_ren) {
+		size_t cap = l->cap_ren ? 2 * l->cap_ren : 16;
+		struct wl_loc_rename *e = realloc(l->ren, cap * sizeof(*e));
+
+		if (!e)
+			goto out;
+		l->ren = e;
+		l->cap_ren = cap;
+	}
+	l->ren[l->nr_ren++] = r;
+	r = (struct wl_loc_rename){ 0 };
+	ret = 0;
+out:
+	free(r.path);
+	free(r.key);
+	free(r.suffix);
+	free(old);
+	free(parent);
+	free(cand);
+	return ret;
+}
+
 /*
  * Index the entries by path, in file order: the first occurrence of a path
- * is the one found, and the first path met twice is the duplicate the
- * caller reports (its first and its second key).
+ * is the one found; a path met again is renamed (loc_rename) before it is
+ * indexed, so the paths inside it are renamed before they are met.
  */
-static int loc_index_paths(struct wl_loc *l, struct wl_loc_dup *dup)
+static int loc_index_paths(struct wl_loc *l)
 {
 	size_t size = 64, i, k, h;
 
@@ -345,15 +468,13 @@ static int loc_index_paths(struct wl_loc *l, struct wl_loc_dup *dup)
 	for (i = 0; i < l->nr; i++) {
 		h = path_hash(ent_path(l, i));
 		k = loc_slot(l, ent_path(l, i), h);
-		if (!l->slot[k].ent) {
-			l->slot[k] = (struct wl_loc_slot){ i + 1, h };
-		} else if (!dup->path) {
-			dup->path = strdup(ent_path(l, i));
-			dup->first_key = l->ent[l->slot[k].ent - 1].key_off;
-			dup->second_key = l->ent[i].key_off;
-			if (!dup->path)
+		if (l->slot[k].ent) {
+			if (loc_rename(l, i, l->slot[k].ent - 1))
 				return -1;
+			h = path_hash(ent_path(l, i));
+			k = loc_slot(l, ent_path(l, i), h);
 		}
+		l->slot[k] = (struct wl_loc_slot){ i + 1, h };
 	}
 	return 0;
 }
@@ -388,12 +509,11 @@ static int loc_index_positions(struct wl_loc *l)
 	return 0;
 }
 
-struct wl_loc *wl_loc_create(const char *buf, size_t len, struct wl_loc_dup *dup)
+struct wl_loc *wl_loc_create(const char *buf, size_t len)
 {
 	struct wl_loc *l = calloc(1, sizeof(*l));
 	struct wl_scan s = { .b = buf, .len = len, .loc = l };
 
-	dup->path = NULL;
 	if (!l)
 		return NULL;
 	l->buf = buf;
@@ -402,25 +522,45 @@ struct wl_loc *wl_loc_create(const char *buf, size_t len, struct wl_loc_dup *dup
 		goto fail;
 	l->arena[l->arena_len++] = '\0';	/* the root's path */
 	scan_value(&s, 0);
-	if (s.oom || loc_index_paths(l, dup))
+	if (s.oom || loc_index_paths(l))
 		goto fail;
 	return l;
 fail:
-	free(dup->path);
-	dup->path = NULL;
 	wl_loc_free(l);
 	return NULL;
 }
 
 void wl_loc_free(struct wl_loc *loc)
 {
+	size_t i;
+
 	if (!loc)
 		return;
 	free(loc->ent);
 	free(loc->arena);
 	free(loc->slot);
 	free(loc->mark);
+	for (i = 0; i < loc->nr_ren; i++) {
+		free(loc->ren[i].path);
+		free(loc->ren[i].key);
+		free(loc->ren[i].suffix);
+	}
+	free(loc->ren);
+	for (i = 0; i < loc->nr_parent; i++)
+		free(loc->ren_parent[i]);
+	free(loc->ren_parent);
+	free(loc->ren_id);
 	free(loc);
+}
+
+size_t wl_loc_nr_renames(const struct wl_loc *loc)
+{
+	return loc->nr_ren;
+}
+
+const struct wl_loc_rename *wl_loc_rename_at(const struct wl_loc *loc, size_t i)
+{
+	return &loc->ren[i];
 }
 
 int wl_loc_find(const struct wl_loc *loc, const char *path, size_t *key_off, size_t *val_off)

@@ -464,9 +464,9 @@ static int parse_resources(struct wl_ctx *c, struct json_object *o)
 	};
 	char path[WL_PATH_MAX], tpath[WL_PATH_MAX];
 
+	/* rt-app 0.x's resource count: rt-app ignores a section not an object */
 	if (json_object_is_type(o, json_type_int))
-		return ctx_fail(c, "resources", AT_VAL, "a resource count (rt-app 0.x) is not "
-				"supported: resources are created by name");
+		return 0;
 	if (want_type(c, "resources", o, json_type_object, "an object"))
 		return -1;
 	json_object_object_foreach(o, name, val) {
@@ -1315,7 +1315,6 @@ static int parse_root(struct wl_ctx *c, struct json_object *root)
 static int fail_syntax(struct wl_ctx *c, struct json_tokener *tok)
 {
 	enum json_tokener_error e = json_tokener_get_error(tok);
-	struct wl_loc_dup dup = { NULL, 0, 0 };
 	char shortp[80];
 	struct wl_loc *loc;
 	const char *path;
@@ -1325,7 +1324,7 @@ static int fail_syntax(struct wl_ctx *c, struct json_tokener *tok)
 	off = e == json_tokener_continue ? c->len : json_tokener_get_parse_end(tok);
 	pos = wl_loc_pos(c->buf, c->len, off);
 	/* json-c has no path: the locator, run on the text before the error, has */
-	loc = wl_loc_create(c->buf, off, &dup);
+	loc = wl_loc_create(c->buf, off);
 	path = loc ? wl_loc_path_at(loc, off) : NULL;
 	/* a broken quote can make a "key" of the rest of the file: keep its start */
 	if (path && strlen(path) > 72) {
@@ -1337,13 +1336,16 @@ static int fail_syntax(struct wl_ctx *c, struct json_tokener *tok)
 		    e == json_tokener_continue ? "unexpected end of file (truncated json)" :
 		    "json syntax: ", e == json_tokener_continue ? "" : json_tokener_error_desc(e));
 	wl_loc_free(loc);
-	free(dup.path);
 	return -1;
 }
 
-/* Only whitespace and comments may follow the top-level value. */
+/*
+ * Only whitespace and comments may follow the top-level value, and one ','
+ * (json-c as rt-app calls it stops at the end of the object).
+ */
 static int check_trailing(struct wl_ctx *c, size_t off)
 {
+	bool comma = false;
 	struct wl_pos pos;
 
 	while (off < c->len) {
@@ -1360,6 +1362,9 @@ static int check_trailing(struct wl_ctx *c, size_t off)
 			if (!end)
 				break;
 			off = (size_t)(end - c->buf) + 2;
+		} else if (*p == ',' && !comma) {
+			comma = true;
+			off++;
 		} else {
 			break;
 		}
@@ -1391,21 +1396,86 @@ static struct json_object *parse_json(struct wl_ctx *c)
 	return root;
 }
 
-static int check_dups(struct wl_ctx *c, const struct wl_loc_dup *dup)
+/* "tasks.T" or "tasks.T.phases.P": an object whose keys are events. */
+static bool is_event_object(const char *path)
 {
-	struct wl_pos first = wl_loc_pos_of(c->loc, dup->first_key);
-	struct wl_pos second = wl_loc_pos_of(c->loc, dup->second_key);
-	const char *key = strrchr(dup->path, '.');
+	const char *t;
 
-	key = key ? key + 1 : dup->path;
-	/* json-c would silently keep the last: two tasks would become one */
-	if (!strncmp(dup->path, "tasks.", 6) && !strchr(dup->path + 6, '.'))
-		return dlb_err_set(c->err, DLB_EXIT_BAD_INPUT, "%s:%d:%d: %s: duplicate task name "
-				   "'%s' (first at line %d)", c->name, second.line, second.col,
-				   dup->path, key, first.line);
-	return dlb_err_set(c->err, DLB_EXIT_BAD_INPUT, "%s:%d:%d: %s: duplicate key '%s' (first "
-			   "at line %d; rt-app keys need a suffix: run1, run2)", c->name,
-			   second.line, second.col, dup->path, key, first.line);
+	if (strncmp(path, "tasks.", 6))
+		return false;
+	t = strchr(path + 6, '.');
+	return !t || (!strncmp(t, ".phases.", 8) && !strchr(t + 8, '.'));
+}
+
+/*
+ * rt-app's workgen renames a repeated key; we do too for events, whose
+ * order is their meaning.  Any other repeated key is refused: rt-app would
+ * ignore the renamed one ("loop1"), or two tasks or phases share a name.
+ */
+static int check_renames(struct wl_ctx *c)
+{
+	size_t i, n = wl_loc_nr_renames(c->loc);
+
+	for (i = 0; i < n; i++) {
+		const struct wl_loc_rename *r = wl_loc_rename_at(c->loc, i);
+		struct wl_pos first = wl_loc_pos_of(c->loc, r->first_key);
+		struct wl_pos second = wl_loc_pos_of(c->loc, r->key_off);
+		size_t plen = strlen(r->path) - strlen(r->key) - strlen(r->suffix);
+		char *parent = strndup(r->path, plen ? plen - 1 : 0);
+		bool ok;
+
+		if (!parent)
+			return ctx_oom(c);
+		ok = is_event_object(parent) && ev_classify(r->key) >= 0;
+		if (!ok && !strcmp(parent, "tasks")) {
+			dlb_err_set(c->err, DLB_EXIT_BAD_INPUT, "%s:%d:%d: %s.%s: duplicate task "
+				    "name '%s' (first at line %d)", c->name, second.line,
+				    second.col, parent, r->key, r->key, first.line);
+		} else if (!ok) {
+			dlb_err_set(c->err, DLB_EXIT_BAD_INPUT, "%s:%d:%d: %s%s%s: duplicate key "
+				    "'%s' (first at line %d; only events may repeat)", c->name,
+				    second.line, second.col, parent, *parent ? "." : "", r->key,
+				    r->key, first.line);
+		}
+		free(parent);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
+/* The text json-c parses: the source with workgen's renames applied. */
+static struct json_object *parse_renamed(struct wl_ctx *c)
+{
+	size_t i, n = wl_loc_nr_renames(c->loc), extra = 0, at = 0, o = 0;
+	struct json_object *root;
+	char *b;
+
+	for (i = 0; i < n; i++)
+		extra += strlen(wl_loc_rename_at(c->loc, i)->suffix);
+	b = malloc(c->len + extra + 1);
+	if (!b) {
+		ctx_oom(c);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		const struct wl_loc_rename *r = wl_loc_rename_at(c->loc, i);
+		size_t sl = strlen(r->suffix);
+
+		memcpy(b + o, c->buf + at, r->quote_off - at);
+		o += r->quote_off - at;
+		memcpy(b + o, r->suffix, sl);
+		o += sl;
+		at = r->quote_off;
+	}
+	memcpy(b + o, c->buf + at, c->len - at);
+	o += c->len - at;
+	b[o] = '\0';
+	root = json_tokener_parse(b);
+	free(b);
+	if (!root)
+		ctx_oom(c);	/* the source parsed, so only memory can fail */
+	return root;
 }
 
 /*
@@ -1441,7 +1511,6 @@ static int load_buffer(const char *name, const char *buf, size_t len,
 {
 	struct wl_ctx c = { .name = name, .buf = buf, .len = len, .lim = lim, .err = err };
 	struct json_object *root = NULL;
-	struct wl_loc_dup dup = { NULL, 0, 0 };
 	int ret = -1;
 
 	if (len == 0)
@@ -1451,15 +1520,19 @@ static int load_buffer(const char *name, const char *buf, size_t len,
 	root = parse_json(&c);
 	if (!root)
 		return -1;
-	c.loc = wl_loc_create(buf, len, &dup);
+	c.loc = wl_loc_create(buf, len);
 	c.wl = calloc(1, sizeof(*c.wl));
 	if (!c.loc || !c.wl) {
 		ctx_oom(&c);
 		goto out;
 	}
-	if (dup.path) {
-		check_dups(&c, &dup);
-		goto out;
+	if (wl_loc_nr_renames(c.loc)) {
+		if (check_renames(&c))
+			goto out;
+		json_object_put(root);
+		root = parse_renamed(&c);
+		if (!root)
+			goto out;
 	}
 	c.wl->path = strdup(name);
 	if (!c.wl->path) {
@@ -1476,7 +1549,6 @@ out:
 	wl_loc_free(c.loc);
 	free(c.res_slot);
 	free(c.res_seen);
-	free(dup.path);
 	json_object_put(root);
 	return ret;
 }

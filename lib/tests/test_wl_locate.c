@@ -6,7 +6,8 @@
  *  - a position costs a bounded amount of text, not the text before it: the
  *    file's start is made unreadable and positions near its end still come
  *    back (counting from byte 0, as the loader did, faults);
- *  - paths are found by name, a duplicate key is the first one met.
+ *  - paths are found by name; a repeated key is renamed as rt-app's workgen
+ *    does (a, e, a, e -> a, e, a1, e1), the paths inside it too.
  */
 #include "dlb_test.h"
 
@@ -18,8 +19,7 @@
 /* Every offset, one past the end and far beyond: index == count. */
 static void check_all_offsets(const char *buf, size_t len)
 {
-	struct wl_loc_dup dup;
-	struct wl_loc *loc = wl_loc_create(buf, len, &dup);
+	struct wl_loc *loc = wl_loc_create(buf, len);
 	size_t off;
 
 	assert_non_null(loc);
@@ -31,7 +31,6 @@ static void check_all_offsets(const char *buf, size_t len)
 				 b.line, b.col);
 	}
 	wl_loc_free(loc);
-	free(dup.path);
 }
 
 static void test_positions_match(void **state)
@@ -60,7 +59,6 @@ static void test_position_is_local(void **state)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), size = 256 * page, len, off, tail;
 	struct wl_pos want[64];
-	struct wl_loc_dup dup;
 	struct wl_loc *loc;
 	char *buf, *p;
 	int i;
@@ -73,9 +71,9 @@ static void test_position_is_local(void **state)
 		p += sprintf(p, "\"t%d\": {\"run\": %d},\n", i, i);
 	p += sprintf(p, "\"last\": {\"run\": 1}}}\n");
 	len = (size_t)(p - buf);
-	loc = wl_loc_create(buf, len, &dup);
+	loc = wl_loc_create(buf, len);
 	assert_non_null(loc);
-	assert_null(dup.path);
+	assert_int_equal(wl_loc_nr_renames(loc), 0);
 	tail = (len - 1) / page * page;		/* the last page of text */
 	for (i = 0; i < 64; i++)
 		want[i] = wl_loc_pos(buf, len, tail + (size_t)i * (len - tail) / 64);
@@ -94,31 +92,40 @@ static void test_position_is_local(void **state)
 	munmap(buf, size);
 }
 
-static void test_find_and_dups(void **state)
+static void test_find_and_renames(void **state)
 {
 	static const char js[] = "{\"a\": {\"b\": [1, {\"c\": 2}], \"d\\u00e9\": 3},\n"
 		" \"e\": 1, \"a\": {\"b\": 4}, \"e\": 5}";
-	struct wl_loc_dup dup;
+	const struct wl_loc_rename *r;
 	struct wl_loc *loc;
 	size_t key, val;
 
 	(void)state;
-	loc = wl_loc_create(js, strlen(js), &dup);
+	loc = wl_loc_create(js, strlen(js));
 	assert_non_null(loc);
 	assert_int_equal(wl_loc_find(loc, "a.b[1].c", &key, &val), 0);
 	assert_int_equal(key, strchr(js, 'c') - 1 - js);
 	assert_int_equal(val, strchr(js, '2') - js);
 	assert_int_equal(wl_loc_find(loc, "a.d\xc3\xa9", &key, &val), 0);
 	assert_int_equal(wl_loc_find(loc, "a.b[2]", &key, &val), -1);
-	/* the first in file order is found; "a" is the first path met twice */
+	/* the first keeps its name; the second "a" is "a1", its "b" "a1.b" */
 	assert_int_equal(wl_loc_find(loc, "a", &key, &val), 0);
 	assert_int_equal(key, 1);
-	assert_string_equal(dup.path, "a");
-	assert_int_equal(dup.first_key, 1);
-	assert_int_equal(dup.second_key, strstr(js, "\"a\": {\"b\": 4") - js);
+	assert_int_equal(wl_loc_nr_renames(loc), 2);
+	r = wl_loc_rename_at(loc, 0);
+	assert_string_equal(r->path, "a1");
+	assert_string_equal(r->key, "a");
+	assert_string_equal(r->suffix, "1");
+	assert_int_equal(r->first_key, 1);
+	assert_int_equal(r->key_off, strstr(js, "\"a\": {\"b\": 4") - js);
+	assert_int_equal(r->quote_off, r->key_off + 2);
+	assert_int_equal(wl_loc_find(loc, "a1.b", &key, &val), 0);
+	assert_int_equal(val, strchr(js, '4') - js);
+	assert_string_equal(wl_loc_rename_at(loc, 1)->path, "e1");
+	assert_int_equal(wl_loc_find(loc, "e1", &key, &val), 0);
+	assert_int_equal(val, strchr(js, '5') - js);
 	assert_string_equal(wl_loc_path_at(loc, (size_t)(strchr(js, '2') - js)), "a.b[1].c");
 	wl_loc_free(loc);
-	free(dup.path);
 }
 
 int main(void)
@@ -126,7 +133,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_positions_match),
 		cmocka_unit_test(test_position_is_local),
-		cmocka_unit_test(test_find_and_dups),
+		cmocka_unit_test(test_find_and_renames),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
