@@ -7,6 +7,7 @@
  * 3 µs p99 becoming 4 µs) is not a regression.
  */
 #include <errno.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,9 @@ struct dlb_compare {
 	struct cmp_override *ov;
 	size_t nr_ov;
 	bool accept_incomplete;
+	const char *thresholds;		/* a thresholds file, applied before the -t given */
+	double rate_scale;		/* counts of NEW times this: per second of BASE's span */
+	char summary[512];
 };
 
 struct dlb_compare *dlb_compare_create(struct dlb_err *err)
@@ -82,6 +86,81 @@ struct dlb_compare *dlb_compare_create(struct dlb_err *err)
 void dlb_compare_accept_incomplete(struct dlb_compare *c, bool accept)
 {
 	c->accept_incomplete = accept;
+}
+
+void dlb_compare_thresholds(struct dlb_compare *c, const char *path)
+{
+	c->thresholds = path;
+}
+
+const char *dlb_compare_summary(const struct dlb_compare *c)
+{
+	return c->summary;
+}
+
+/*
+ * The thresholds file (workloads/suites/default.thresholds): "BACKEND
+ * WORKLOAD OPTIONS", '*' for any, '#' comments; OPTIONS are -t SPEC.
+ * Every matching line applies, in order, before the command line's -t.
+ */
+static int apply_thresholds_file(struct dlb_compare *c, const char *backend, const char *name,
+				 struct dlb_err *err)
+{
+	struct cmp_override *given = c->ov;
+	size_t nr_given = c->nr_ov, i, lineno = 0;
+	char line[1024], *tok, *save, *b, *w;
+	FILE *f = fopen(c->thresholds, "r");
+	int rc = 0;
+
+	if (!f)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", c->thresholds,
+				   strerror(errno));
+	c->ov = NULL;
+	c->nr_ov = 0;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		lineno++;
+		line[strcspn(line, "#\n")] = '\0';
+		b = strtok_r(line, " \t", &save);
+		w = b ? strtok_r(NULL, " \t", &save) : NULL;
+		if (!b)
+			continue;
+		if (!w) {
+			rc = dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s:%zu: expected BACKEND WORKLOAD "
+					 "OPTIONS", c->thresholds, lineno);
+			break;
+		}
+		if ((strcmp(b, "*") && strcmp(b, backend)) || (strcmp(w, "*") && strcmp(w, name)))
+			continue;
+		while (!rc && (tok = strtok_r(NULL, " \t", &save))) {
+			const char *spec = NULL;
+
+			if (!strcmp(tok, "-t") || !strcmp(tok, "--threshold"))
+				spec = strtok_r(NULL, " \t", &save);
+			else if (!strncmp(tok, "--threshold=", 12))
+				spec = tok + 12;
+			if (!spec)
+				rc = dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s:%zu: '%s': expected "
+						 "-t METRIC=VALUE", c->thresholds, lineno, tok);
+			else if (dlb_compare_threshold(c, spec, err))
+				rc = dlb_err_prefix(err, "%s:%zu", c->thresholds, lineno);
+		}
+	}
+	fclose(f);
+	/* then the command line's, so that they win */
+	for (i = 0; i < nr_given; i++) {
+		struct cmp_override *p = realloc(c->ov, (c->nr_ov + 1) * sizeof(*p));
+
+		if (!p) {
+			for (; i < nr_given; i++)
+				free(given[i].task);
+			rc = dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+			break;
+		}
+		c->ov = p;
+		c->ov[c->nr_ov++] = given[i];
+	}
+	free(given);
+	return rc;
 }
 
 void dlb_compare_free(struct dlb_compare *c)
@@ -251,13 +330,14 @@ static struct json_object *report_load(const char *path, char *used, size_t size
 		return NULL;
 	}
 	if (!json_object_object_get_ex(root, "report_version", &v) ||
-	    json_object_get_int(v) != DLB_REPORT_VERSION ||
+	    /* version 1 differs only in its verdict, which compare does not read */
+	    json_object_get_int(v) < 1 || json_object_get_int(v) > DLB_REPORT_VERSION ||
 	    !json_object_object_get_ex(root, "tasks", &v) ||
 	    !json_object_is_type(v, json_type_array)) {
 		json_object_put(root);
 		dlb_err_set(err, DLB_EXIT_BAD_INPUT,
-			    "%s: not a report of version %d (report_version or tasks missing)", used,
-			    DLB_REPORT_VERSION);
+			    "%s: not a report of version 1..%d (report_version or tasks missing)",
+			    used, DLB_REPORT_VERSION);
 		return NULL;
 	}
 	return root;
@@ -341,6 +421,7 @@ static const char *verdict(const struct metric_def *d, double base, double nv, d
 
 struct cmp_count {
 	int worse, better, same, na;
+	char first_worse[96];		/* "task metric" of the first worse row */
 };
 
 static void compare_obj(const struct dlb_compare *c, FILE *out, const char *key,
@@ -359,11 +440,16 @@ static void compare_obj(const struct dlb_compare *c, FILE *out, const char *key,
 			continue;
 		bk = metric_value(d, b, run, &bv);
 		nk = metric_value(d, n, run, &nv);
+		/* runs of different lengths: counts are compared as rates */
+		if (d->unit == U_COUNT && !d->per_job && nk)
+			nv *= c->rate_scale;
 		threshold_for(c, key, mi, &rel, &abs);
 		v = bk && nk ? verdict(d, bv, nv, rel, abs) : "n/a";
-		if (!strcmp(v, "worse"))
-			cnt->worse++;
-		else if (!strcmp(v, "better"))
+		if (!strcmp(v, "worse")) {
+			if (!cnt->worse++)
+				snprintf(cnt->first_worse, sizeof(cnt->first_worse), "%s %s", key,
+					 d->name);
+		} else if (!strcmp(v, "better"))
 			cnt->better++;
 		else if (!strcmp(v, "same"))
 			cnt->same++;
@@ -404,7 +490,9 @@ static void compare_tasks(const struct dlb_compare *c, FILE *out, struct json_ob
 		if (!o) {
 			fprintf(out, "%-16.16s %-20s %12s %12s  %-18s %s\n", key, "(task)", "present",
 				"missing", "", "worse");
-			cnt->worse++;
+			if (!cnt->worse++)
+				snprintf(cnt->first_worse, sizeof(cnt->first_worse), "%s missing",
+					 key);
 			continue;
 		}
 		compare_obj(c, out, key, t, o, false, cnt);
@@ -419,9 +507,122 @@ static void compare_tasks(const struct dlb_compare *c, FILE *out, struct json_ob
 	}
 }
 
+static const char *env_str(struct json_object *r, const char *key)
+{
+	struct json_object *e, *v;
+
+	if (!json_object_object_get_ex(r, "environment", &e) ||
+	    !json_object_object_get_ex(e, key, &v) || !v)
+		return "";
+	return json_object_get_string(v);
+}
+
+/* The run's own verdict ("PASS", ...; "" for a version 1 report): shown, never re-judged. */
+static const char *verdict_result(struct json_object *r, const char **reason)
+{
+	struct json_object *v, *res, *why;
+
+	*reason = "";
+	if (!json_object_object_get_ex(r, "verdict", &v) ||
+	    !json_object_object_get_ex(v, "result", &res) || !res)
+		return "";
+	if (json_object_object_get_ex(v, "reason", &why) && why)
+		*reason = json_object_get_string(why);
+	return json_object_get_string(res);
+}
+
+/* The folder a report lives in (for workload.json and the entry's name). */
+static void report_dir(const char *used, char *dir, size_t size)
+{
+	char tmp[4096];
+
+	snprintf(tmp, sizeof(tmp), "%s", used);
+	snprintf(dir, size, "%s", dirname(tmp));
+}
+
+/* 1 when both folders hold a workload.json and they differ, 0 same, -1 unknown */
+static int workload_files_differ(const char *bdir, const char *ndir)
+{
+	char bp[4200], np[4200];
+	FILE *b, *n;
+	int cb, cn, rc = -1;
+
+	snprintf(bp, sizeof(bp), "%s/workload.json", bdir);
+	snprintf(np, sizeof(np), "%s/workload.json", ndir);
+	b = fopen(bp, "r");
+	n = fopen(np, "r");
+	if (b && n) {
+		do {
+			cb = getc(b);
+			cn = getc(n);
+		} while (cb == cn && cb != EOF);
+		rc = cb != cn;
+	}
+	if (b)
+		fclose(b);
+	if (n)
+		fclose(n);
+	return rc;
+}
+
+static void warn_differ(FILE *out, char *list, size_t size, const char *what, const char *bv,
+			const char *nv)
+{
+	size_t len = strlen(list);
+
+	fprintf(out, "# warning: the runs differ in %s: base %s, new %s\n", what, bv, nv);
+	snprintf(list + len, size - len, "%s%s", len ? ", " : "", what);
+}
+
+/*
+ * Two runs that differ in duration, workload, backend, CPUs or kernel are
+ * not the same experiment: say so before the table.  Counts of runs of
+ * different lengths are compared as rates: NEW's scaled to BASE's span.
+ */
+static void env_warnings(struct dlb_compare *c, FILE *out, struct json_object *b,
+			 struct json_object *n, const char *bdir, const char *ndir, char *list,
+			 size_t size)
+{
+	static const char *const keys[] = { "backend", "kernel", "cpus" };
+	struct json_object *br, *nr, *v;
+	double bd = 0, nd = 0;
+	char bs[64], ns[64];
+	size_t i;
+	int wd;
+
+	list[0] = '\0';
+	c->rate_scale = 1.0;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(env_str(b, keys[i]), env_str(n, keys[i])))
+			warn_differ(out, list, size, keys[i], env_str(b, keys[i]),
+				    env_str(n, keys[i]));
+	wd = workload_files_differ(bdir, ndir);
+	if (wd > 0)
+		warn_differ(out, list, size, "workload", "workload.json", "another workload.json");
+	else if (wd < 0 && strcmp(env_str(b, "workload"), env_str(n, "workload")))
+		warn_differ(out, list, size, "workload", env_str(b, "workload"),
+			    env_str(n, "workload"));
+	if (json_object_object_get_ex(b, "run", &br) && json_object_object_get_ex(n, "run", &nr) &&
+	    json_object_object_get_ex(br, "duration_ns", &v))
+		bd = json_object_get_double(v);
+	if (json_object_object_get_ex(n, "run", &nr) &&
+	    json_object_object_get_ex(nr, "duration_ns", &v))
+		nd = json_object_get_double(v);
+	if (bd > 0 && nd > 0 && (nd > bd * 1.1 || bd > nd * 1.1)) {
+		snprintf(bs, sizeof(bs), "%.3f s", bd / 1e9);
+		snprintf(ns, sizeof(ns), "%.3f s", nd / 1e9);
+		warn_differ(out, list, size, "duration", bs, ns);
+		c->rate_scale = bd / nd;
+		fprintf(out, "# counts (misses, overruns) of new are compared as rates: scaled by "
+			"%.3f to base's %s\n", c->rate_scale, bs);
+	}
+}
+
 int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, FILE *out,
 		    struct dlb_err *err)
 {
+	char bdir[4096], ndir[4096], differ[256], tmp[4096];
+	const char *bv, *nv, *bwhy, *nwhy;
 	char bpath[4096], npath[4096];
 	struct json_object *b, *n, *bt, *nt, *br, *nr;
 	struct cmp_count cnt = { 0 };
@@ -438,7 +639,26 @@ int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, F
 	}
 	json_object_object_get_ex(b, "tasks", &bt);
 	json_object_object_get_ex(n, "tasks", &nt);
+	report_dir(bpath, bdir, sizeof(bdir));
+	report_dir(npath, ndir, sizeof(ndir));
+	if (c->thresholds) {
+		/* the entry: NEW's backend, and its run folder's name (suite/BACKEND/NAME) */
+		snprintf(tmp, sizeof(tmp), "%s", ndir);
+		if (apply_thresholds_file(c, env_str(n, "backend"), basename(tmp), err)) {
+			json_object_put(b);
+			json_object_put(n);
+			return -1;
+		}
+		c->thresholds = NULL;
+	}
 	fprintf(out, "# dlb-analyze compare\n# base: %s\n# new:  %s\n", bpath, npath);
+	bv = verdict_result(b, &bwhy);
+	nv = verdict_result(n, &nwhy);
+	if (bv[0])
+		fprintf(out, "# base verdict: %s: %s\n", bv, bwhy);
+	if (nv[0])
+		fprintf(out, "# new verdict:  %s: %s\n", nv, nwhy);
+	env_warnings(c, out, b, n, bdir, ndir, differ, sizeof(differ));
 	fprintf(out, "# times in us; a change counts when beyond both parts of the threshold\n");
 	fprintf(out, "%-16s %-20s %12s %12s  %-18s %s\n", "task", "metric", "base", "new",
 		"threshold", "verdict");
@@ -461,6 +681,18 @@ int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, F
 		rc = DLB_EXIT_OK;
 	fprintf(out, "# verdict: %s\n", rc == DLB_EXIT_REGRESSION ? "worse" :
 		rc == DLB_EXIT_INCOMPLETE ? "incomplete data" : "not worse");
+	snprintf(c->summary, sizeof(c->summary), "%s: %d worse, %d better, %d same, %d n/a%s%s%s",
+		 rc == DLB_EXIT_REGRESSION ? "worse" : rc == DLB_EXIT_INCOMPLETE ?
+		 "incomplete data" : "not worse", cnt.worse, cnt.better, cnt.same, cnt.na,
+		 cnt.first_worse[0] ? " (first: " : "", cnt.first_worse,
+		 cnt.first_worse[0] ? ")" : "");
+	if (differ[0])
+		snprintf(c->summary + strlen(c->summary), sizeof(c->summary) - strlen(c->summary),
+			 "; the runs differ in %s", differ);
+	if (bv[0] && nv[0] && strcmp(bv, nv))
+		snprintf(c->summary + strlen(c->summary), sizeof(c->summary) - strlen(c->summary),
+			 "; verdict %s -> %s", bv, nv);
+	fprintf(out, "compare: %s\n", c->summary);
 	json_object_put(b);
 	json_object_put(n);
 	return rc;

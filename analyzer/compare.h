@@ -25,6 +25,16 @@ struct dlb_compare *dlb_compare_create(struct dlb_err *err);
  */
 int dlb_compare_threshold(struct dlb_compare *c, const char *spec, struct dlb_err *err);
 
+/*
+ * A thresholds file (workloads/suites/default.thresholds): the lines
+ * matching NEW's backend and run folder name apply before the -t given.
+ * @path must outlive the run.
+ */
+void dlb_compare_thresholds(struct dlb_compare *c, const char *path);
+
+/* After dlb_compare_run: its one-line summary ("worse: 2 worse, ..."). */
+const char *dlb_compare_summary(const struct dlb_compare *c);
+
 /* Accept incomplete data in either report (else exit DLB_EXIT_INCOMPLETE). */
 void dlb_compare_accept_incomplete(struct dlb_compare *c, bool accept);
 

@@ -37,6 +37,11 @@ static void take_dlbw(struct dlb_summary *s, struct dlb_report_info *ri)
 	s->dlbw.cpus = NULL;
 	s->dlbw.nr_cpus = 0;
 	ri->dlbw = &dlbw;
+	if (dlbw.status == DLB_DLBW_FINDING) {
+		/* the verdict's kernel check (verdict.h): a finding fails the run */
+		ri->kernel_check = "dl_accounting";
+		ri->kernel_finding = dlbw.detail;
+	}
 }
 
 /* Clocks agree if the generator's first logged job lies inside the trace (1 s of slack). */
@@ -469,6 +474,11 @@ int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	take_dlbw(s, ri);
 	if (s->cpus > 0)
 		ri->cpus = s->cpus;
+	/* for the verdict: the generator's own account, never its messages */
+	ri->have_summary = true;
+	ri->run_status = s->status;
+	ri->admission = s->admission;
+	snprintf(ri->admission_detail, sizeof(ri->admission_detail), "%s", s->admission_detail);
 	if (s->status != DLB_RUN_COMPLETE)
 		dlb_metrics_flag(m, DLB_Q_RUN_INCOMPLETE, 1, "summary.json: status %s",
 				 dlb_run_status_str(s->status));

@@ -19,13 +19,20 @@
 #include "metrics.h"
 #include "report.h"
 #include "input/trace_input.h"
+#include "verdict.h"
 
 #define PROG "dlb-analyze"
 
 struct opts {
 	const char *input, *outdir, *kernel, *arch;
 	int cpus;
-	long long max_misses;
+	struct dlb_miss_limit max_misses;
+	enum dlb_expect expect;
+	const char *watch;
+	int run_exit;			/* -1: not given */
+	const char *baseline, *thresholds;
+	const char *tspec[64];		/* -t SPEC for --baseline */
+	int nr_tspec;
 	unsigned int accepted;
 	bool quiet, to_stdout;
 	char cmdline[1024];
@@ -47,8 +54,19 @@ static void usage(FILE *f)
 "  -o, --output DIR          write the reports into DIR (default: the run folder;\n"
 "                            for a trace file, only the table on stdout)\n"
 "  -c, --cpus N              CPUs of the traced machine (default: from the trace)\n"
-"  -m, --max-misses N        deadline misses allowed before exit 1 (default 0;\n"
-"                            -1: any number)\n"
+"  -m, --max-misses N|N%%     deadline misses allowed before exit 1, a number or a\n"
+"                            percentage of the watched jobs (default 0; -1: any)\n"
+"  -w, --watch TASK[,TASK]   judge misses on these tasks (and their threads\n"
+"                            TASK-N) only; no job of theirs fails the run\n"
+"  -e, --expect ok|refused   the expected outcome: refused means admission\n"
+"                            control must refuse the workload (default ok)\n"
+"      --run-exit CODE       the generator's (recorder's) exit code, for the\n"
+"                            verdict of a run folder\n"
+"  -B, --baseline DIR        compare with DIR's report (compare.txt); worse is\n"
+"                            a failed verdict\n"
+"  -t, --threshold SPEC      a compare threshold for --baseline (see compare)\n"
+"  -T, --thresholds FILE     a suite's thresholds file for --baseline or compare:\n"
+"                            the lines of this backend and run folder name\n"
 "  -a, --accept FLAG[,FLAG]  accept these data-quality flags (see docs/analyzer.md)\n"
 "  -A, --accept-incomplete   accept every data-quality flag\n"
 "  -p, --params T=R,D,P      DL parameters of task T (tid or name): runtime,\n"
@@ -63,6 +81,8 @@ static void usage(FILE *f)
 "compare: BASE and NEW are report.json files or folders holding one.\n"
 "  -t, --threshold SPEC      override a threshold, SPEC [TASK:]METRIC=[N%%][,AMOUNT]\n"
 "                            (repeatable; see -l)\n"
+"  -T, --thresholds FILE     thresholds file lines for NEW's backend and folder name\n"
+"                            (applied before the -t given)\n"
 "  -A, --accept-incomplete   do not fail on incomplete data in either report\n"
 "  -l, --list-metrics        list the metrics and their default thresholds\n"
 "\n"
@@ -135,6 +155,7 @@ static int cmd_compare(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "threshold", required_argument, NULL, 't' },
+		{ "thresholds", required_argument, NULL, 'T' },
 		{ "accept-incomplete", no_argument, NULL, 'A' },
 		{ "list-metrics", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
@@ -148,11 +169,14 @@ static int cmd_compare(int argc, char **argv)
 		goto fail;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":t:Alh", lopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":t:T:Alh", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 't':
 			if (dlb_compare_threshold(c, optarg, &err))
 				goto fail;
+			break;
+		case 'T':
+			dlb_compare_thresholds(c, optarg);
 			break;
 		case 'A':
 			dlb_compare_accept_incomplete(c, true);
@@ -304,6 +328,45 @@ static FILE *open_out(const char *dir, const char *name, struct dlb_err *err)
 }
 
 /*
+ * The trace of a run folder (dlb_crosscheck_find_trace).  A folder without
+ * one is still judged when the run says why (summary.json: refused by
+ * admission, failed; or --run-exit): 1, @path empty, the reason in a note.
+ */
+static int find_trace(const struct opts *o, const char *dir, char *path, size_t size,
+		      struct dlb_report_info *ri, struct dlb_err *err)
+{
+	if (!dlb_crosscheck_find_trace(dir, path, size, err))
+		return 0;
+	snprintf(path, size, "%s/summary.json", dir);
+	if (o->run_exit < 0 && access(path, F_OK))
+		return -1;
+	dlb_report_note(ri, "%s", err->msg);
+	dlb_err_clear(err);
+	path[0] = '\0';
+	return 1;
+}
+
+/* verdict.txt: the verdict as key=value lines, for shell scripts (run.sh) */
+static int write_verdict_txt(const char *dir, const struct dlb_metrics *m,
+			     const struct dlb_report_info *ri, struct dlb_err *err)
+{
+	struct dlb_verdict v;
+	FILE *f = open_out(dir, "verdict.txt", err);
+	int i;
+
+	if (!f)
+		return -1;
+	dlb_report_verdict(m, ri, &v);
+	fprintf(f, "verdict=%s\ncode=%d\nwhy=%s\n", v.result, v.exit_code, v.reason);
+	for (i = 0; i < v.nr_checks; i++)
+		fprintf(f, "check=%s %s %s\n", v.checks[i].name, v.checks[i].result,
+			v.checks[i].detail);
+	if (fclose(f))
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s/verdict.txt: %s", dir, strerror(errno));
+	return 0;
+}
+
+/*
  * Our job rows go to jobs.csv: run.sh and plots/ read them there.  A
  * jobs.csv of another tool already in the folder (dlb-sim writes its own)
  * is a witness, not ours to destroy: it is kept as jobs.orig.csv, and the
@@ -348,6 +411,8 @@ static int write_reports(const struct opts *o, struct dlb_metrics *m, struct dlb
 	if (fclose(f))
 		return dlb_err_set(err, DLB_EXIT_ENV, "%s/report.txt: %s", o->outdir,
 				   strerror(errno));
+	if (write_verdict_txt(o->outdir, m, ri, err))
+		return -1;
 	f = open_out(o->outdir, "report.json", err);
 	if (!f)
 		return -1;
@@ -356,6 +421,83 @@ static int write_reports(const struct opts *o, struct dlb_metrics *m, struct dlb
 		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s/report.json: %s", o->outdir,
 				 strerror(errno));
 	return rc;
+}
+
+/*
+ * A run folder without a trace: the run was refused by admission control or
+ * failed before recording.  Still judged, and reported (report.json with no
+ * tasks, verdict.txt), so that the verdict has one maker.
+ */
+static int judge_without_trace(struct opts *o, const char *folder, struct dlb_report_info *ri,
+			       struct dlb_err *err)
+{
+	struct dlb_metrics_opts mo = { .nr_cpus = o->cpus ? o->cpus : 1 };
+	struct dlb_metrics *m;
+	char why[DLB_ERR_MAX], path[4096];
+	int rc = -1;
+
+	m = dlb_metrics_create(&mo, err);
+	if (!m)
+		goto out;
+	if (dlb_crosscheck_before(m, folder, ri, err))
+		goto out;
+	dlb_metrics_finish(m);
+	ri->format = "none";
+	dlb_report_note(ri, "no trace in %s: the run did not get to record", folder);
+	/* an earlier analysis's jobs are not this run's */
+	snprintf(path, sizeof(path), "%s/jobs.csv", o->outdir);
+	if (unlink(path) && errno != ENOENT) {
+		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (write_reports(o, m, ri, err))
+		goto out;
+	rc = dlb_report_exit(m, ri, why, sizeof(why));
+	if (rc != DLB_EXIT_OK)
+		fprintf(stderr, PROG ": %s\n", why);
+out:
+	dlb_metrics_free(m);
+	free(ri);
+	return rc;
+}
+
+/*
+ * --baseline: compare this run's report with the baseline's (compare.txt
+ * beside it); the result is one check of the verdict, so the reports are
+ * written again with it.
+ */
+static int baseline_check(struct opts *o, struct dlb_metrics *m, struct dlb_report_info *ri,
+			  struct dlb_err *err)
+{
+	struct dlb_err cerr = { 0 };
+	struct dlb_compare *c;
+	FILE *out;
+	int i, rc;
+
+	c = dlb_compare_create(err);
+	if (!c)
+		return -1;
+	for (i = 0; i < o->nr_tspec; i++)
+		if (dlb_compare_threshold(c, o->tspec[i], err)) {
+			dlb_compare_free(c);
+			return -1;
+		}
+	if (o->thresholds)
+		dlb_compare_thresholds(c, o->thresholds);
+	out = open_out(o->outdir, "compare.txt", err);
+	if (!out) {
+		dlb_compare_free(c);
+		return -1;
+	}
+	rc = dlb_compare_run(c, o->baseline, o->outdir, out, &cerr);
+	fclose(out);
+	ri->have_baseline = true;
+	ri->baseline_exit = rc < 0 ? cerr.code : rc;
+	snprintf(ri->baseline_detail, sizeof(ri->baseline_detail), "%s",
+		 rc < 0 ? cerr.msg : dlb_compare_summary(c));
+	dlb_compare_free(c);
+	o->quiet = true;	/* the table is printed once */
+	return write_reports(o, m, ri, err);
 }
 
 static int analyze(struct opts *o, struct dlb_err *err)
@@ -369,15 +511,17 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	char tpath[4096], why[DLB_ERR_MAX];
 	const char *folder = NULL;
 	struct stat st;
-	int i, rc = -1;
+	int i, rc = -1, found;
 
 	ri = calloc(1, sizeof(*ri));
 	if (!ri)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 	if (stat(o->input, &st) == 0 && S_ISDIR(st.st_mode)) {
 		folder = o->input;
-		if (dlb_crosscheck_find_trace(folder, tpath, sizeof(tpath), err))
+		found = find_trace(o, folder, tpath, sizeof(tpath), ri, err);
+		if (found < 0)
 			goto out;
+		ri->no_trace = found;
 		if (!o->outdir)
 			o->outdir = folder;
 	} else {
@@ -387,6 +531,19 @@ static int analyze(struct opts *o, struct dlb_err *err)
 		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", o->outdir, strerror(errno));
 		goto out;
 	}
+	/* the verdict's inputs: how to judge, what the generator said */
+	/* -m -1 asks for no miss verdict: jobs without a deadline then cost nothing */
+	ri->accepted = o->accepted | (o->max_misses.n < 0 ? 1u << DLB_Q_MISSES_NOT_JUDGED : 0);
+	ri->max_misses = o->max_misses.n;
+	ri->max_misses_pct = o->max_misses.pct;
+	ri->expect = o->expect;
+	ri->watch = o->watch;
+	ri->have_run_exit = o->run_exit >= 0;
+	ri->run_exit = o->run_exit;
+	ri->cmdline = o->cmdline;
+	ri->input = o->input;
+	if (ri->no_trace)
+		return judge_without_trace(o, folder, ri, err);
 	t = dlb_trace_open(tpath, err);
 	if (!t)
 		goto out;
@@ -425,15 +582,10 @@ static int analyze(struct opts *o, struct dlb_err *err)
 		ri->kernel = o->kernel;
 	if (o->arch)
 		ri->arch = o->arch;
-	ri->cmdline = o->cmdline;
-	ri->input = o->input;
 	ri->format = dlb_trace_format_str(dlb_trace_format(t));
 	trace_clock(m, q, ri);
 	if (o->cpus)
 		ri->cpus = o->cpus;
-	/* -m -1 asks for no miss verdict: jobs without a deadline then cost nothing */
-	ri->accepted = o->accepted | (o->max_misses < 0 ? 1u << DLB_Q_MISSES_NOT_JUDGED : 0);
-	ri->max_misses = o->max_misses;
 	dlb_report_auto_notes(ri, m);
 	if (sink.csv && fclose(sink.csv)) {
 		sink.csv = NULL;
@@ -442,6 +594,8 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	}
 	sink.csv = NULL;
 	if (write_reports(o, m, ri, err))
+		goto out;
+	if (o->baseline && o->outdir && baseline_check(o, m, ri, err))
 		goto out;
 	rc = dlb_report_exit(m, ri, why, sizeof(why));
 	if (rc != DLB_EXIT_OK)
@@ -461,6 +615,12 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "max-misses", required_argument, NULL, 'm' },
+		{ "watch", required_argument, NULL, 'w' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "run-exit", required_argument, NULL, 'X' },
+		{ "baseline", required_argument, NULL, 'B' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "thresholds", required_argument, NULL, 'T' },
 		{ "accept", required_argument, NULL, 'a' },
 		{ "accept-incomplete", no_argument, NULL, 'A' },
 		{ "params", required_argument, NULL, 'p' },
@@ -471,7 +631,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .max_misses = 0 };
+	struct opts o = { .max_misses = { 0, false }, .run_exit = -1 };
 	struct dlb_err err = { 0 };
 	long long v;
 	int ch, rc;
@@ -480,7 +640,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:c:m:a:Ap:qhV", lopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":o:c:m:w:e:B:t:T:a:Ap:qhV", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			o.outdir = optarg;
@@ -491,9 +651,32 @@ int main(int argc, char **argv)
 			o.cpus = (int)v;
 			break;
 		case 'm':
-			if (dlb_parse_ll(optarg, -1, 1LL << 62, &v))
-				return die_usage("--max-misses: '%s' is not a number >= -1", optarg);
-			o.max_misses = v;
+			if (dlb_miss_limit_parse(optarg, "--max-misses", &o.max_misses, &err))
+				return die_usage("%s", err.msg);
+			break;
+		case 'w':
+			o.watch = optarg;
+			break;
+		case 'e':
+			if (dlb_expect_parse(optarg, &o.expect, &err))
+				return die_usage("%s", err.msg);
+			break;
+		case 'B':
+			o.baseline = optarg;
+			break;
+		case 't':
+			if (o.nr_tspec == (int)(sizeof(o.tspec) / sizeof(o.tspec[0])))
+				return die_usage("--threshold: more than 64 given%s", "");
+			o.tspec[o.nr_tspec++] = optarg;
+			break;
+		case 'T':
+			o.thresholds = optarg;
+			break;
+		case 'X':
+			if (dlb_parse_ll(optarg, 0, 255, &v))
+				return die_usage("--run-exit: '%s' is not an exit code (0..255)",
+						 optarg);
+			o.run_exit = (int)v;
 			break;
 		case 'a':
 			if (parse_accept(&o, optarg))

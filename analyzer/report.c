@@ -97,18 +97,33 @@ void dlb_report_auto_notes(struct dlb_report_info *ri, const struct dlb_metrics 
 		dlb_report_note(ri, "no job markers in the trace: no per-job metrics");
 }
 
+void dlb_report_verdict(const struct dlb_metrics *m, const struct dlb_report_info *ri,
+			struct dlb_verdict *v)
+{
+	struct dlb_verdict_opts o = {
+		.expect = ri->expect,
+		.max_misses = { ri->max_misses, ri->max_misses_pct },
+		.run_exit = ri->have_run_exit ? ri->run_exit : -1,
+		.accepted = ri->accepted,
+	};
+	struct dlb_verdict_input in = {
+		.have_summary = ri->have_summary,
+		.status = ri->run_status,
+		.admission = ri->admission,
+		.admission_detail = ri->admission_detail,
+		.have_trace = !ri->no_trace,
+		.baseline_exit = ri->have_baseline ? ri->baseline_exit : -1,
+		.baseline_detail = ri->baseline_detail,
+		.kernel_check = ri->kernel_check,
+		.kernel_finding = ri->kernel_finding,
+		.kernel_version = ri->dlbw && ri->dlbw->kernel[0] ? ri->dlbw->kernel : ri->kernel,
+	};
+
+	snprintf(o.watch, sizeof(o.watch), "%s", ri->watch ? ri->watch : "");
+	dlb_verdict_make(m, &o, &in, v);
+}
+
 /* ---- kernel checks (summary.json's dl_accounting) ---- */
-
-static bool kernel_finding(const struct dlb_report_info *ri)
-{
-	return ri->dlbw && ri->dlbw->status == DLB_DLBW_FINDING;
-}
-
-static void kernel_finding_why(const struct dlb_report_info *ri, char *why, size_t size)
-{
-	snprintf(why, size, "kernel finding on %s: dl_accounting: %s", ri->dlbw->kernel,
-		 ri->dlbw->detail);
-}
 
 static struct json_object *json_dlbw_cpus(const struct dlb_summary_dlbw *d)
 {
@@ -188,32 +203,12 @@ static void txt_kernel_checks(FILE *f, const struct dlb_report_info *ri)
 int dlb_report_exit(const struct dlb_metrics *m, const struct dlb_report_info *ri,
 		    char *why, size_t size)
 {
-	const struct dlb_run_metrics *r = dlb_metrics_run(m);
-	char dummy[8];
-	int q;
+	struct dlb_verdict v;
 
-	if (!why) {
-		why = dummy;
-		size = sizeof(dummy);
-	}
-	if (kernel_finding(ri)) {
-		kernel_finding_why(ri, why, size);
-		return DLB_EXIT_REGRESSION;
-	}
-	for (q = 0; q < DLB_Q_NR; q++) {
-		if (!r->quality[q].count || !dlb_quality_severity(q) || (ri->accepted & (1u << q)))
-			continue;
-		snprintf(why, size, "incomplete data: %s (%s)", dlb_quality_name(q),
-			 r->quality[q].detail);
-		return DLB_EXIT_INCOMPLETE;
-	}
-	if (ri->max_misses >= 0 && r->misses > (u64)ri->max_misses) {
-		snprintf(why, size, "%llu deadline misses, more than the %lld allowed",
-			 (unsigned long long)r->misses, ri->max_misses);
-		return DLB_EXIT_REGRESSION;
-	}
-	snprintf(why, size, "ok");
-	return DLB_EXIT_OK;
+	dlb_report_verdict(m, ri, &v);
+	if (why)
+		snprintf(why, size, "%s", v.reason);
+	return v.exit_code;
 }
 
 /* ---- JSON ---- */
@@ -438,13 +433,47 @@ static struct json_object *json_ops(const struct dlb_report_info *ri)
 	return arr;
 }
 
+/* The one verdict: what run.sh, nightly, JUnit/TAP and compare read. */
+static struct json_object *json_verdict(const struct dlb_metrics *m,
+					const struct dlb_report_info *ri)
+{
+	struct json_object *v = json_object_new_object(), *arr = json_object_new_array(), *c;
+	struct dlb_verdict vd;
+	char lim[32];
+	int i;
+
+	dlb_report_verdict(m, ri, &vd);
+	snprintf(lim, sizeof(lim), "%lld%s", ri->max_misses, ri->max_misses_pct ? "%" : "");
+	jadd(v, "result", json_object_new_string(vd.result));
+	jadd(v, "exit_code", json_object_new_int(vd.exit_code));
+	jadd(v, "reason", json_object_new_string(vd.reason));
+	jadd(v, "expect", json_object_new_string(ri->expect == DLB_EXPECT_REFUSED ? "refused" :
+						  "ok"));
+	jadd(v, "max_misses", ri->max_misses >= 0 ? json_object_new_string(lim) : NULL);
+	jadd(v, "watch", json_object_new_string(ri->watch && ri->watch[0] ? ri->watch : "*"));
+	for (i = 0; i < vd.nr_checks; i++) {
+		c = json_object_new_object();
+		jadd(c, "name", json_object_new_string(vd.checks[i].name));
+		jadd(c, "result", json_object_new_string(vd.checks[i].result));
+		jadd(c, "detail", json_object_new_string(vd.checks[i].detail));
+		json_object_array_add(arr, c);
+	}
+	jadd(v, "checks", arr);
+	/* the kernel checks that found a defect in the kernel itself (kernel_checks) */
+	arr = json_object_new_array();
+	if (ri->kernel_finding)
+		json_object_array_add(arr, json_object_new_string(ri->kernel_check ?
+								  ri->kernel_check : "kernel"));
+	jadd(v, "findings", arr);
+	return v;
+}
+
 int dlb_report_json(FILE *f, const struct dlb_metrics *m, const struct dlb_report_info *ri,
 		    struct dlb_err *err)
 {
-	struct json_object *root = json_object_new_object(), *arr, *v;
-	char why[DLB_ERR_MAX];
+	struct json_object *root = json_object_new_object(), *arr;
 	size_t i;
-	int c, code, rc = 0;
+	int c, rc = 0;
 
 	jadd(root, "report_version", json_object_new_int(DLB_REPORT_VERSION));
 	jadd(root, "environment", json_env(m, ri));
@@ -465,16 +494,7 @@ int dlb_report_json(FILE *f, const struct dlb_metrics *m, const struct dlb_repor
 		json_object_array_add(arr, json_object_new_string(ri->notes[c]));
 	jadd(root, "notes", arr);
 	jadd(root, "kernel_checks", json_kernel_checks(ri));
-	code = dlb_report_exit(m, ri, why, sizeof(why));
-	v = json_object_new_object();
-	jadd(v, "exit_code", json_object_new_int(code));
-	jadd(v, "reason", json_object_new_string(why));
-	jadd(v, "max_misses", ri->max_misses >= 0 ? json_object_new_int64(ri->max_misses) : NULL);
-	arr = json_object_new_array();
-	if (kernel_finding(ri))
-		json_object_array_add(arr, json_object_new_string("dl_accounting"));
-	jadd(v, "findings", arr);
-	jadd(root, "verdict", v);
+	jadd(root, "verdict", json_verdict(m, ri));
 	if (fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 			JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
 		rc = dlb_err_set(err, DLB_EXIT_ENV, "cannot write the json report");
@@ -506,7 +526,8 @@ static void txt_header(FILE *f, const struct dlb_metrics *m, const struct dlb_re
 {
 	const struct dlb_run_metrics *r = dlb_metrics_run(m);
 	const char *unk = "unknown";
-	char why[DLB_ERR_MAX];
+	struct dlb_verdict v;
+	int i;
 
 	fprintf(f, "# dlb-analyze %s report (version %d)\n", DLB_VERSION, DLB_REPORT_VERSION);
 	fprintf(f, "# input: %s (%s)\n", ri->input ? ri->input : unk, ri->format ? ri->format : unk);
@@ -522,8 +543,11 @@ static void txt_header(FILE *f, const struct dlb_metrics *m, const struct dlb_re
 		(double)(r->last_ts - r->first_ts) / 1e9, (unsigned long long)r->events,
 		(unsigned long long)r->jobs, (unsigned long long)r->misses,
 		(double)r->inversion_ns / 1000.0);
-	dlb_report_exit(m, ri, why, sizeof(why));
-	fprintf(f, "# verdict: %s\n", why);
+	dlb_report_verdict(m, ri, &v);
+	fprintf(f, "# verdict: %s\n", v.reason);
+	for (i = 0; i < v.nr_checks; i++)
+		fprintf(f, "# check %s: %s: %s\n", v.checks[i].name, v.checks[i].result,
+			v.checks[i].detail);
 	fprintf(f, "# times in us; lateness = end - deadline; response = end - release\n");
 }
 

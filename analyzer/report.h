@@ -11,8 +11,9 @@
 #include "dlbench/error.h"
 #include "dlbench/summary.h"
 #include "metrics.h"
+#include "verdict.h"
 
-#define DLB_REPORT_VERSION	1
+#define DLB_REPORT_VERSION	2
 #define DLB_REPORT_MAX_NOTES	32
 
 /* One row of the reference's ops.csv: the cost of a scheduling decision. */
@@ -35,7 +36,24 @@ struct dlb_report_info {
 	const char *format;		/* trace format */
 	int cpus;			/* 0: from the metrics */
 	unsigned int accepted;		/* bit q: quality flag q accepted by the user */
+	/* how the run is judged (verdict.h) */
 	long long max_misses;		/* misses allowed before DLB_EXIT_REGRESSION; -1: any */
+	bool max_misses_pct;		/* max_misses is a percentage of the watched jobs */
+	enum dlb_expect expect;
+	const char *watch;		/* NULL or "*": every task */
+	bool have_run_exit;
+	int run_exit;			/* the generator's exit code (--run-exit) */
+	/* what summary.json says (crosscheck.c) */
+	bool have_summary;
+	enum dlb_run_status run_status;
+	enum dlb_admission admission;
+	char admission_detail[DLB_ERR_MAX];
+	bool no_trace;			/* a run folder without a trace (refused, failed) */
+	bool have_baseline;
+	int baseline_exit;		/* dlb-analyze compare's code against --baseline */
+	char baseline_detail[256];
+	const char *kernel_check;	/* a kernel check that found a defect ("dl_accounting") */
+	const char *kernel_finding;	/* its detail; NULL: no finding */
 	int nr_notes;
 	char notes[DLB_REPORT_MAX_NOTES][192];
 	int nr_ops;			/* decision costs (reference run folders) */
@@ -51,14 +69,13 @@ void dlb_report_note(struct dlb_report_info *ri, const char *fmt, ...)
 /* Notes the metrics themselves call for (inferred releases, missing parameters...). */
 void dlb_report_auto_notes(struct dlb_report_info *ri, const struct dlb_metrics *m);
 
+/* The verdict (verdict.h) of the run @ri describes; @m may be NULL (no trace). */
+void dlb_report_verdict(const struct dlb_metrics *m, const struct dlb_report_info *ri,
+			struct dlb_verdict *v);
+
 /*
- * The exit code the run deserves: DLB_EXIT_REGRESSION when the kernel
- * check of the run found a defect (a kernel finding: the kernel under test
- * failed, as with misses; the data are whole, so it outranks incomplete
- * data), else DLB_EXIT_INCOMPLETE when a quality flag
- * of severity 1 is raised and not accepted, else DLB_EXIT_REGRESSION when
- * misses exceed max_misses, else DLB_EXIT_OK.  @why (may be NULL) gets
- * one line saying why.
+ * The exit code the run deserves: the verdict's.  @why (may be NULL) gets
+ * its one line.
  */
 int dlb_report_exit(const struct dlb_metrics *m, const struct dlb_report_info *ri,
 		    char *why, size_t size);

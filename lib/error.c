@@ -13,6 +13,7 @@ int dlb_err_set(struct dlb_err *err, int code, const char *fmt, ...)
 	if (!err)
 		return -1;
 	err->code = code;
+	err->errnum = 0;
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
@@ -39,5 +40,6 @@ void dlb_err_clear(struct dlb_err *err)
 	if (!err)
 		return;
 	err->code = DLB_EXIT_OK;
+	err->errnum = 0;
 	err->msg[0] = '\0';
 }

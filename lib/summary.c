@@ -26,6 +26,19 @@ static void add_u64(json_object *o, const char *key, u64 v)
 	json_object_object_add(o, key, json_object_new_uint64(v));
 }
 
+static const char *const admission_names[] = {
+	[DLB_ADMISSION_UNKNOWN] = "unknown",
+	[DLB_ADMISSION_NOT_REACHED] = "not_reached",
+	[DLB_ADMISSION_ADMITTED] = "admitted",
+	[DLB_ADMISSION_REFUSED] = "refused",
+};
+
+const char *dlb_admission_str(enum dlb_admission a)
+{
+	return (unsigned int)a < sizeof(admission_names) / sizeof(admission_names[0]) ?
+	       admission_names[a] : "unknown";
+}
+
 static json_object *thread_to_json(const struct dlb_summary_thread *t)
 {
 	json_object *o = json_object_new_object();
@@ -92,7 +105,7 @@ static json_object *dlbw_to_json(const struct dlb_summary_dlbw *d)
 
 int dlb_summary_write(const char *path, const struct dlb_summary *s, struct dlb_err *err)
 {
-	json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	json_object *root = json_object_new_object(), *arr = json_object_new_array(), *adm;
 	const char *text;
 	char tmp[4104];
 	size_t i;
@@ -112,6 +125,10 @@ int dlb_summary_write(const char *path, const struct dlb_summary *s, struct dlb_
 	add_u64(root, "duration_ns", s->duration_ns);
 	add_str(root, "duration_source", s->duration_source);
 	add_str(root, "status", dlb_run_status_str(s->status));
+	adm = json_object_new_object();
+	add_str(adm, "outcome", dlb_admission_str(s->admission));
+	add_str(adm, "detail", s->admission_detail);
+	json_object_object_add(root, "admission", adm);
 	add_str(root, "cmdline", s->cmdline);
 	for (i = 0; i < s->nr_threads; i++)
 		json_object_array_add(arr, thread_to_json(&s->threads[i]));
@@ -229,6 +246,34 @@ static int status_from_str(struct rd *rd, const char *str, enum dlb_run_status *
 			   "%s: status: '%s' is not complete, incomplete or error", rd->path, str);
 }
 
+/* "admission" is optional: summaries written before it existed say nothing (unknown) */
+static int admission_from_json(struct rd *rd, json_object *root, struct dlb_summary *s)
+{
+	char outcome[32];
+	json_object *adm;
+	int a;
+
+	s->admission = DLB_ADMISSION_UNKNOWN;
+	if (!json_object_object_get_ex(root, "admission", &adm))
+		return 0;
+	if (!json_object_is_type(adm, json_type_object))
+		return dlb_err_set(rd->err, DLB_EXIT_BAD_INPUT, "%s: admission: expected object",
+				   rd->path);
+	rd->where = "admission.";
+	if (get_str(rd, adm, "outcome", outcome, sizeof(outcome)) ||
+	    get_str(rd, adm, "detail", s->admission_detail, sizeof(s->admission_detail)))
+		return -1;
+	rd->where = "";
+	for (a = DLB_ADMISSION_NOT_REACHED; a <= DLB_ADMISSION_REFUSED; a++) {
+		if (!strcmp(outcome, dlb_admission_str(a))) {
+			s->admission = a;
+			return 0;
+		}
+	}
+	return dlb_err_set(rd->err, DLB_EXIT_BAD_INPUT, "%s: admission.outcome: '%s' is not "
+			   "admitted, refused or not_reached", rd->path, outcome);
+}
+
 static int dlbw_cpu_from_json(struct rd *rd, json_object *o, struct dlb_dlbw_cpu *c)
 {
 	int64_t cpu;
@@ -319,6 +364,7 @@ static int summary_from_json(struct rd *rd, json_object *root, struct dlb_summar
 	    get_u64(rd, root, "end_ns", &s->end_ns) ||
 	    get_str(rd, root, "status", status, sizeof(status)) ||
 	    status_from_str(rd, status, &s->status) ||
+	    admission_from_json(rd, root, s) ||
 	    get_str(rd, root, "cmdline", s->cmdline, sizeof(s->cmdline)) ||
 	    !(arr = get(rd, root, "threads", json_type_array)))
 		return -1;

@@ -74,8 +74,9 @@ static void usage(FILE *f)
 "  -h, --help                this help\n"
 "\n"
 "DUR takes a unit: ns, us, ms, s (a bare number is seconds for --duration,\n"
-"ns otherwise).  Exit codes: 0 ok, 2 bad input (also: a parameter or bandwidth\n"
-"the kernel would refuse, EINVAL/EBUSY), 3 output unwritable, 4 stopped early,\n"
+"ns otherwise).  Exit codes: 0 ok, 2 bad input (also: a parameter the kernel\n"
+"would refuse, EINVAL), 3 environment: a bandwidth admission control refuses\n"
+"(EBUSY, as dlb-rtapp on a kernel) or the output unwritable, 4 stopped early,\n"
 "5 an invariant failed.\n", prog);
 }
 

@@ -20,6 +20,7 @@
  * and listed in docs/reference.md.  There are no locks: one operation runs
  * at a time, so the seed's racy unlocked reads are exact here.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "dlbench/exitcode.h"
@@ -1544,12 +1545,16 @@ int dl_bw_admit(struct sched *s, struct task_struct *p, u64 new_bw, struct dlb_e
 		goto ok;
 	cap = (u64)dl_b->bw * (u64)s->nr_cpus;
 	if (dl_b->total_bw - old_bw + new_bw > cap) {
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+		/* the environment's exit code, as the generator's EBUSY on a real kernel */
+		dlb_err_set(err, DLB_EXIT_ENV,
 			"sched_setattr: EBUSY: %s: bandwidth %.4f would bring the -deadline total to "
 			"%.4f of %d CPUs, over the admitted %.4f (%.4f per CPU)",
 			p->comm, dl_bw_to_double(new_bw),
 			dl_bw_to_double(dl_b->total_bw - old_bw + new_bw), s->nr_cpus,
 			dl_bw_to_double(cap), dl_bw_to_double((u64)dl_b->bw));
+		if (err)
+			err->errnum = EBUSY;
+		return -1;
 	}
 ok:
 	dl_b->total_bw = dl_b->total_bw - old_bw + new_bw;

@@ -653,6 +653,12 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 		if (thread_start(run, &run->threads[i], err))
 			break;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (i == run->nr_threads) {
+		sum->admission = DLB_ADMISSION_ADMITTED;
+	} else if (err->errnum == EBUSY) {
+		sum->admission = DLB_ADMISSION_REFUSED;
+		snprintf(sum->admission_detail, sizeof(sum->admission_detail), "%s", err->msg);
+	}
 	if (i < run->nr_threads) {
 		if (!err->msg[0])
 			dlb_err_set(err, DLB_EXIT_INCOMPLETE, "interrupted while starting threads");

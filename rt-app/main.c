@@ -122,9 +122,11 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 			o->outdir = optarg;
 			break;
 		case 'd':
-			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &o->duration_ns))
+			/* 0 would mean "the workload's, else no end": not what was asked */
+			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &o->duration_ns) ||
+			    !o->duration_ns)
 				return fail(DLB_EXIT_BAD_INPUT, "--duration: '%s' is not a duration "
-					   "(e.g. 2s, 500ms)", optarg);
+					   "above 0 (e.g. 2s, 500ms)", optarg);
 			o->duration_set = true;
 			break;
 		case 't':
@@ -358,6 +360,7 @@ int main(int argc, char **argv)
 
 	/* what the summary says if a backend fails before it fills it in */
 	sum.status = DLB_RUN_ERROR;
+	sum.admission = DLB_ADMISSION_NOT_REACHED;
 	sum.duration_ns = len.ns;
 	snprintf(sum.duration_source, sizeof(sum.duration_source), "%s",
 		 wl_length_source_str(len.source));

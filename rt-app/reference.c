@@ -275,8 +275,16 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 				   run->opts->ref_model);
 	run->ns_per_loop = REF_NS_PER_LOOP;
 	r.sim = dlb_sim_create(run->wl, &o, err);
-	if (!r.sim)
+	if (!r.sim) {
+		/* the simulated sched_setattr refused: the same outcome as the kernel's */
+		if (err->errnum == EBUSY) {
+			sum->admission = DLB_ADMISSION_REFUSED;
+			snprintf(sum->admission_detail, sizeof(sum->admission_detail), "%s",
+				 err->msg);
+		}
 		return err->code;
+	}
+	sum->admission = DLB_ADMISSION_ADMITTED;
 	r.nr = dlb_sim_nr_threads(r.sim);
 	r.th = calloc(r.nr ? r.nr : 1, sizeof(*r.th));
 	if (!r.th) {

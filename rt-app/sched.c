@@ -210,8 +210,8 @@ static int explain_einval(struct dlb_err *err, const struct wl_task *t, int inst
 			   dl_param_explain(why, sizeof(why), &t->dl, &lim, rule));
 }
 
-int rtapp_sched_explain(struct dlb_err *err, int errnum, const struct wl_task *t, int inst,
-			const struct rtapp_admit_ctx *ctx)
+static int explain(struct dlb_err *err, int errnum, const struct wl_task *t, int inst,
+		   const struct rtapp_admit_ctx *ctx)
 {
 	switch (errnum) {
 	case EPERM:
@@ -233,4 +233,14 @@ int rtapp_sched_explain(struct dlb_err *err, int errnum, const struct wl_task *t
 				   "failed: %s", t->name, inst, wl_policy_str(t->policy),
 				   strerror(errnum));
 	}
+}
+
+int rtapp_sched_explain(struct dlb_err *err, int errnum, const struct wl_task *t, int inst,
+			const struct rtapp_admit_ctx *ctx)
+{
+	explain(err, errnum, t, inst, ctx);
+	/* structured, for summary.json's admission outcome: never read from the text */
+	if (err)
+		err->errnum = errnum;
+	return -1;
 }

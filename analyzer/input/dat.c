@@ -139,15 +139,23 @@ static int dat_check_header(const char *path, int fd, char *clock, size_t clock_
 	if (len < 0)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: read error: %s", path,
 				   strerror(errno));
+	/*
+	 * A cut file is incomplete data (exit 4, as the README's table and a
+	 * text trace's truncated flag say), not bad input: the recording was
+	 * cut short (a full disk, a killed recorder), the same file whole is
+	 * fine.
+	 */
+	if (len < 10 && memcmp(h, magic, (size_t)len))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: not a trace.dat: bad magic", path);
 	if (len < 10)
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+		return dlb_err_set(err, DLB_EXIT_INCOMPLETE,
 				   "%s: truncated trace.dat header (%zd bytes)", path, len);
 	if (memcmp(h, magic, sizeof(magic)))
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: not a trace.dat: bad magic", path);
 	for (p = 10; p < (size_t)len && p < 20 && h[p] >= '0' && h[p] <= '9'; p++)
 		version = version * 10 + (h[p] - '0');
 	if (p == (size_t)len)
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+		return dlb_err_set(err, DLB_EXIT_INCOMPLETE,
 				   "%s: truncated trace.dat header (%zd bytes)", path, len);
 	if (p == 10 || h[p] != '\0')
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: bad trace.dat version string",
@@ -158,7 +166,7 @@ static int dat_check_header(const char *path, int fd, char *clock, size_t clock_
 				   version);
 	p++;
 	if ((size_t)len < p + 6)
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
+		return dlb_err_set(err, DLB_EXIT_INCOMPLETE,
 				   "%s: truncated trace.dat header (%zd bytes)", path, len);
 	if (h[p] > 1 || (h[p + 1] != 4 && h[p + 1] != 8))
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT,
@@ -668,7 +676,7 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 	t->dat = d;
 	d->page_size = page_size;
 	if (dat_want_copy(fd, compressed) && dat_copy(t->path, d->copy, sizeof(d->copy)) == 0) {
-		struct dlb_err perr = { 0, "" };
+		struct dlb_err perr = { 0 };
 
 		if (dat_probe(d->copy, &perr) == 0) {
 			open_path = d->copy;

@@ -35,7 +35,8 @@ struct walk {
 /* The file ends inside @what. */
 static int w_short(struct walk *w, const char *what)
 {
-	return dlb_err_set(w->err, DLB_EXIT_BAD_INPUT,
+	/* a cut recording: incomplete data, exit 4 (docs/trace-formats.md) */
+	return dlb_err_set(w->err, DLB_EXIT_INCOMPLETE,
 			   "%s: truncated trace.dat: the file ends inside the %s (%llu bytes)",
 			   w->path, what, (unsigned long long)w->size);
 }
@@ -123,7 +124,7 @@ static int w_expect(struct walk *w, const char *lit, size_t len, const char *wha
 static int w_range(struct walk *w, u64 off, u64 size, int cpu)
 {
 	if (off > w->size || size > w->size - off)
-		return dlb_err_set(w->err, DLB_EXIT_BAD_INPUT,
+		return dlb_err_set(w->err, DLB_EXIT_INCOMPLETE,
 				   "%s: truncated trace.dat: CPU %d data (%llu bytes at %llu) ends "
 				   "past the end of the file (%llu bytes)", w->path, cpu,
 				   (unsigned long long)size, (unsigned long long)off,

@@ -4,13 +4,13 @@
 # exact table rows, jobs.csv, exit codes for misses, lost events, no
 # sched_switch, no events, garbage lines; compare; bad inputs, exact errors.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 33
+plan 34
 
 # --- a miss of known lateness, a migration of known delay, inversion ---
 run "$A" -o "$T/miss" "$D/miss.txt"
 expect_eq "miss: exit code 1 (1 miss > --max-misses 0)" "$rc" 1
 expect_eq "miss: one-line reason on stderr" "$(cat "$T/err")" \
-	"dlb-analyze: 1 deadline misses, more than the 0 allowed"
+	"dlb-analyze: 1 of 2 jobs missed (allowed: 0)"
 expect_eq "miss: table row" "$(grep '^dl_a ' "$T/out")" \
 	"dl_a                 100       2      1       530.0      3100.0     10530.0     10530.0       1      1       100.0      1110.0"
 expect_eq "miss: report.txt is the table" "$(grep '^dl_a ' "$T/miss/report.txt")" \
@@ -18,7 +18,7 @@ expect_eq "miss: report.txt is the table" "$(grep '^dl_a ' "$T/miss/report.txt")
 expect_eq "miss: jobs.csv" "$(tail -n +2 "$T/miss/jobs.csv")" \
 "100,dl_a,0,100000000000,100000010000,100003100000,100010000000,marker,-6900000,3100000,10000,2000000,0,,1,1,0,1
 100,dl_a,1,100010000000,100010030000,100020530000,100020000000,marker,530000,10530000,30000,10500000,1,8500000,0,0,1,1"
-check "miss: report.json versioned" grep -q '"report_version": 1,' "$T/miss/report.json"
+check "miss: report.json versioned" grep -q '"report_version": 2,' "$T/miss/report.json"
 check "miss: report.json lateness max" grep -q '"max": 530000,' "$T/miss/report.json"
 check "miss: report.json inversion" grep -q '"inversion_ns": 1110000,' "$T/miss/report.json"
 check "miss: report.json migration delay p99" \
@@ -96,3 +96,9 @@ run "$A" compare "$T/good" "$D/miss.txt"
 expect_eq "compare: a trace is not a report" "$rc" 2
 run "$A" --help
 check "--help lists the exit codes" grep -q '^  4  incomplete data' "$T/out"
+
+# a cut trace.dat: incomplete data (4), as README.md's table and docs/trace-formats.md say
+head -c 40000 "$DLB_SRC/analyzer/tests/fixtures/rtapp10.v6.dat" > "$T/cut.dat"
+run "$A" -q "$T/cut.dat"
+expect_eq "truncated trace.dat: exit 4, one line naming the file" "$rc $(cat "$T/err")" \
+	"4 dlb-analyze: $T/cut.dat: truncated trace.dat: CPU 0 data (28672 bytes at 24576) ends past the end of the file (40000 bytes)"

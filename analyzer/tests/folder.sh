@@ -73,7 +73,7 @@ check "the disagreement is named" grep -q \
 folder intr incomplete 100000010 2 8.500000
 run "$A" -q "$T/intr"
 expect_eq "interrupted run: exit 4" "$rc $(cat "$T/err")" \
-	"4 dlb-analyze: incomplete data: run_incomplete (summary.json: status incomplete)"
+	"4 dlb-analyze: run incomplete (summary.json: status incomplete)"
 
 folder broken complete 100000010 2 8.500000
 echo '{ "version": ' >"$T/broken/summary.json"
@@ -125,7 +125,7 @@ check "report.json: the check, its values and the kernel" grep -q \
 	'"dl_accounting": { "status": "finding", "detail": "CPU 0 total_bw 104856 before, -293602 after", "kernel": "6.18.44-test", "teardown": "immediate",.*"cpus": \[ { "cpu": 0, "total_bw_before": 104856, "total_bw_after": -293602, "total_bw_repaired": 104856 }' \
 	<(tr -d '\n' <"$T/leak/report.json" | tr -s ' ')
 check "report.json: the verdict names the finding" grep -q \
-	'"verdict": { "exit_code": 1, .*"findings": \[ "dl_accounting" \] }' \
+	'"verdict": { "result": "FAIL", "exit_code": 1, .*"checks": .*"name": "dl_accounting", "result": "fail".*"findings": \[ "dl_accounting" \] }' \
 	<(tr -d '\n' <"$T/leak/report.json" | tr -s ' ')
 check "report.txt: the finding and the repair" eval "grep -q '^# kernel check: dl_accounting FINDING (kernel 6.18.44-test, immediate teardown): CPU 0 total_bw 104856 before, -293602 after$' '$T/leak/report.txt' && grep -q '^# kernel check: dl_accounting repaired: rebuilt$' '$T/leak/report.txt'"
 

@@ -136,7 +136,7 @@ static void test_incomplete(void **state)
 	ri.accepted = 1u << DLB_Q_LOST_EVENTS;
 	ri.max_misses = 0;
 	assert_int_equal(dlb_report_exit(m, &ri, why, sizeof(why)), DLB_EXIT_REGRESSION);
-	assert_string_equal(why, "1 deadline misses, more than the 0 allowed");
+	assert_string_equal(why, "1 of 3 jobs missed (allowed: 0)");
 	dlb_metrics_free(m);
 }
 
@@ -152,7 +152,7 @@ static void test_txt_csv(void **state)
 	fclose(f);
 	assert_non_null(strstr(txt, "\ndl_x                  42       3      1       510.0      1010.0"
 				    "     10510.0     10510.0       1      0           -         8.0\n"));
-	assert_non_null(strstr(txt, "# verdict: 1 deadline misses, more than the 0 allowed\n"));
+	assert_non_null(strstr(txt, "# verdict: 1 of 3 jobs missed (allowed: 0)\n"));
 	assert_non_null(strstr(txt, "# data quality: complete\n"));
 	assert_string_equal(csv,
 		"tid,name,job,release_ns,begin_ns,end_ns,deadline_ns,release_source,lateness_ns,"
@@ -166,12 +166,122 @@ static void test_txt_csv(void **state)
 	dlb_metrics_free(m);
 }
 
+/* The verdict: watched tasks, N%, expected outcome, admission, the run's exit code. */
+static void test_verdict_misses(void **state)
+{
+	struct dlb_report_info ri = { .max_misses = 34, .max_misses_pct = true, .watch = "dl_x" };
+	struct dlb_metrics *m = scenario(false);
+	struct dlb_verdict v;
+	struct json_object *o;
+
+	(void)state;
+	dlb_report_verdict(m, &ri, &v);
+	assert_int_equal(v.exit_code, DLB_EXIT_OK);		/* 1 of 3 is not over 34 % */
+	assert_string_equal(v.result, "PASS");
+	ri.max_misses = 33;
+	dlb_report_verdict(m, &ri, &v);
+	assert_int_equal(v.exit_code, DLB_EXIT_REGRESSION);	/* 1 > 3 x 33 % */
+	assert_string_equal(v.reason, "1 of 3 jobs missed (allowed: 33%)");
+	ri.watch = "other,dl";
+	dlb_report_verdict(m, &ri, &v);
+	assert_int_equal(v.exit_code, DLB_EXIT_REGRESSION);
+	assert_string_equal(v.reason, "no jobs of the watched tasks (other,dl)");
+	assert_true(dlb_verdict_watched("a,dl_x", "dl_x-3"));
+	assert_false(dlb_verdict_watched("dl", "dl_x"));
+	assert_true(dlb_verdict_watched("*", "anything"));
+	/* the run's exit code: interrupted outranks misses */
+	ri.watch = NULL;
+	ri.max_misses = 0;
+	ri.max_misses_pct = false;
+	ri.have_run_exit = true;
+	ri.run_exit = DLB_EXIT_INCOMPLETE;
+	dlb_report_verdict(m, &ri, &v);
+	assert_int_equal(v.exit_code, DLB_EXIT_INCOMPLETE);
+	assert_string_equal(v.reason, "run incomplete (exit 4)");
+	/* a defect found in the kernel fails the run, before an interrupted run or misses */
+	ri.kernel_check = "dl_accounting";
+	ri.kernel_finding = "CPU 0 total_bw 104856 before, -817889 after";
+	dlb_report_verdict(m, &ri, &v);
+	assert_int_equal(v.exit_code, DLB_EXIT_REGRESSION);
+	assert_string_equal(v.reason, "kernel finding: dl_accounting: CPU 0 total_bw 104856 before, "
+			    "-817889 after");
+	ri.kernel_finding = NULL;
+	ri.run_exit = 0;
+	o = json_of(m, &ri);
+	assert_string_equal(jstr(o, "verdict", "result"), "FAIL");
+	assert_string_equal(jstr(o, "verdict", "max_misses"), "0");
+	assert_string_equal(json_object_get_string(json_object_object_get(json_object_array_get_idx(
+		json_object_object_get(json_object_object_get(o, "verdict"), "checks"), 2), "name")),
+		"misses");
+	json_object_put(o);
+	dlb_metrics_free(m);
+}
+
+static void test_verdict_admission(void **state)
+{
+	struct dlb_report_info ri = { .have_summary = true, .no_trace = true,
+				      .run_status = DLB_RUN_ERROR,
+				      .admission = DLB_ADMISSION_REFUSED,
+				      .admission_detail = "sched_setattr: EBUSY: o-3",
+				      .have_run_exit = true, .run_exit = DLB_EXIT_ENV };
+	struct dlb_verdict v;
+
+	(void)state;
+	dlb_report_verdict(NULL, &ri, &v);
+	assert_int_equal(v.exit_code, DLB_EXIT_ENV);
+	assert_string_equal(v.result, "ERROR");
+	assert_string_equal(v.reason, "refused by admission control: sched_setattr: EBUSY: o-3");
+	ri.expect = DLB_EXPECT_REFUSED;
+	dlb_report_verdict(NULL, &ri, &v);
+	assert_int_equal(v.exit_code, DLB_EXIT_OK);
+	assert_string_equal(v.reason, "refused by admission control, as predicted");
+	/* admitted although over capacity: the scheduler's failure */
+	ri.admission = DLB_ADMISSION_ADMITTED;
+	ri.run_exit = 0;
+	ri.run_status = DLB_RUN_COMPLETE;
+	dlb_report_verdict(NULL, &ri, &v);
+	assert_int_equal(v.exit_code, DLB_EXIT_REGRESSION);
+	assert_string_equal(v.reason, "admitted a set over capacity");
+	/* failed before admission: the run's own code */
+	ri.admission = DLB_ADMISSION_NOT_REACHED;
+	ri.run_exit = DLB_EXIT_BAD_INPUT;
+	ri.run_status = DLB_RUN_ERROR;
+	dlb_report_verdict(NULL, &ri, &v);
+	assert_int_equal(v.exit_code, DLB_EXIT_BAD_INPUT);
+	ri.expect = DLB_EXPECT_OK;
+	dlb_report_verdict(NULL, &ri, &v);
+	assert_int_equal(v.exit_code, DLB_EXIT_BAD_INPUT);
+	assert_string_equal(v.reason, "run failed (exit 2)");
+}
+
+static void test_miss_limit_parse(void **state)
+{
+	struct dlb_miss_limit l;
+	struct dlb_err err;
+
+	(void)state;
+	assert_int_equal(dlb_miss_limit_parse("5%", "-m", &l, &err), 0);
+	assert_true(l.n == 5 && l.pct);
+	assert_int_equal(dlb_miss_limit_parse("7", "-m", &l, &err), 0);
+	assert_true(l.n == 7 && !l.pct);
+	assert_int_equal(dlb_miss_limit_parse("-", "-m", &l, &err), 0);
+	assert_true(l.n == -1);
+	assert_int_equal(dlb_miss_limit_parse("101%", "-m", &l, &err), -1);
+	assert_string_equal(err.msg, "-m: '101%' is not N, N% (0..100) or -1 (no limit)");
+	assert_int_equal(dlb_miss_limit_parse("-2", "-m", &l, &err), -1);
+	assert_int_equal(dlb_miss_limit_parse("x", "-m", &l, &err), -1);
+	assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_incomplete),
 		cmocka_unit_test(test_txt_csv),
+		cmocka_unit_test(test_verdict_misses),
+		cmocka_unit_test(test_verdict_admission),
+		cmocka_unit_test(test_miss_limit_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -78,22 +78,28 @@ cmdline="$*"
 # overrides given on the command line win over --quick whatever the order
 declare -A given
 while [ $# -gt 0 ]; do
+	# a missing value is the usage error (exit 2), not bash's $2 (exit 1)
+	case $1 in
+	-o|--output|--cpus|--utils|--sets|--duration|--ext-cpus|--ext-sets|--ext-duration|\
+	--kernel-utils|--kernel-sets|--kernel-duration|--seed|--plot-only)
+		[ $# -ge 2 ] || die 2 "option '$1' needs a value (try --help)" ;;
+	esac
 	case $1 in
 	--quick)	quick=1 ;;
-	-o|--output)	out=${2:?}; shift ;;
-	--cpus)		cpus=${2?}; given[cpus]=1; shift ;;
-	--utils)	utils=${2:?}; given[utils]=1; shift ;;
-	--sets)		sets=${2:?}; given[sets]=1; shift ;;
-	--duration)	dur=${2:?}; given[dur]=1; shift ;;
-	--ext-cpus)	ext_cpus=${2?}; given[ext_cpus]=1; shift ;;
-	--ext-sets)	ext_sets=${2:?}; given[ext_sets]=1; shift ;;
-	--ext-duration)	ext_dur=${2:?}; given[ext_dur]=1; shift ;;
-	--kernel-utils)	k_utils=${2:?}; given[k_utils]=1; shift ;;
-	--kernel-sets)	k_sets=${2:?}; given[k_sets]=1; shift ;;
-	--kernel-duration) k_dur=${2:?}; given[k_dur]=1; shift ;;
+	-o|--output)	out=$2; shift ;;
+	--cpus)		cpus=$2; given[cpus]=1; shift ;;
+	--utils)	utils=$2; given[utils]=1; shift ;;
+	--sets)		sets=$2; given[sets]=1; shift ;;
+	--duration)	dur=$2; given[dur]=1; shift ;;
+	--ext-cpus)	ext_cpus=$2; given[ext_cpus]=1; shift ;;
+	--ext-sets)	ext_sets=$2; given[ext_sets]=1; shift ;;
+	--ext-duration)	ext_dur=$2; given[ext_dur]=1; shift ;;
+	--kernel-utils)	k_utils=$2; given[k_utils]=1; shift ;;
+	--kernel-sets)	k_sets=$2; given[k_sets]=1; shift ;;
+	--kernel-duration) k_dur=$2; given[k_dur]=1; shift ;;
 	--no-kernel)	kernel=0 ;;
-	--seed)		seed=${2:?}; shift ;;
-	--plot-only)	plot_only=${2:?}; shift ;;
+	--seed)		seed=$2; shift ;;
+	--plot-only)	plot_only=$2; shift ;;
 	-h|--help)	usage; exit 0 ;;
 	*)		die 2 "unknown option '$1' (try --help)" ;;
 	esac

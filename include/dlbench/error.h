@@ -21,9 +21,10 @@
 struct dlb_err {
 	int code;		/* enum dlb_exit: what main() should return */
 	char msg[DLB_ERR_MAX];
+	int errnum;		/* the errno a system call (real or modelled) refused with, else 0 */
 };
 
-/* Set @err (may be NULL) to a formatted message; always returns -1. */
+/* Set @err (may be NULL) to a formatted message, errnum 0; always returns -1. */
 int dlb_err_set(struct dlb_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

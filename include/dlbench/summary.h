@@ -33,6 +33,20 @@ struct dlb_summary_thread {
 };
 
 /*
+ * What admission control said of the run's scheduling policies, set by the
+ * generator where sched_setattr refuses (both backends): the verdict reads
+ * this, never the message text.
+ */
+enum dlb_admission {
+	DLB_ADMISSION_UNKNOWN,		/* a summary written before the field existed */
+	DLB_ADMISSION_NOT_REACHED,	/* the run failed before every policy was set */
+	DLB_ADMISSION_ADMITTED,		/* every thread's policy was set */
+	DLB_ADMISSION_REFUSED,		/* sched_setattr: EBUSY (the bandwidth did not fit) */
+};
+
+const char *dlb_admission_str(enum dlb_admission a);
+
+/*
  * The kernel's SCHED_DEADLINE bandwidth accounting around a kernel run
  * (summary.json "dl_accounting", docs/results.md): each CPU's root-domain
  * dl_bw->total_bw before and after, which must be equal once the run's
@@ -80,6 +94,8 @@ struct dlb_summary {
 	char duration_source[16];	/* wl_length_source_str(): where it came from;
 					 * "" in summaries written before it existed */
 	enum dlb_run_status status;
+	enum dlb_admission admission;
+	char admission_detail[DLB_ERR_MAX];	/* the refusal's message, for people; "" if none */
 	char cmdline[1024];
 	char version[32];		/* tool version */
 	size_t nr_threads;

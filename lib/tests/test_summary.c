@@ -19,7 +19,9 @@ static const struct dlb_summary sum = {
 	.backend = "kernel", .clock = "mono", .workload = "w.json", .cpus = 2,
 	.calibration_ns = 12.5, .start_ns = 1000, .end_ns = 2000000001000ULL,
 	.duration_ns = 10000000000ULL, .duration_source = "default",
-	.status = DLB_RUN_INCOMPLETE, .cmdline = "dlb-rtapp w.json", .version = "0.1",
+	.status = DLB_RUN_INCOMPLETE, .admission = DLB_ADMISSION_REFUSED,
+	.admission_detail = "task 'a' instance 0: SCHED_DEADLINE admission refused (EBUSY)",
+	.cmdline = "dlb-rtapp w.json", .version = "0.1",
 	.nr_threads = 2, .threads = threads,
 };
 
@@ -64,6 +66,8 @@ static void test_round_trip(void **state)
 	assert_string_equal(back->clock, "mono");
 	assert_string_equal(back->cmdline, sum.cmdline);
 	assert_int_equal(back->status, DLB_RUN_INCOMPLETE);
+	assert_int_equal(back->admission, DLB_ADMISSION_REFUSED);
+	assert_string_equal(back->admission_detail, sum.admission_detail);
 	assert_true(back->calibration_ns == 12.5);
 	assert_true(back->end_ns == 2000000001000ULL);
 	assert_true(back->duration_ns == 10000000000ULL);
@@ -98,6 +102,10 @@ static void test_exact_bytes(void **state)
 		"  \"duration_ns\": 10000000000,\n"
 		"  \"duration_source\": \"default\",\n"
 		"  \"status\": \"incomplete\",\n"
+		"  \"admission\": {\n"
+		"    \"outcome\": \"refused\",\n"
+		"    \"detail\": \"task 'a' instance 0: SCHED_DEADLINE admission refused (EBUSY)\"\n"
+		"  },\n"
 		"  \"cmdline\": \"dlb-rtapp w.json\",\n"
 		"  \"threads\": [\n"
 		"    {\n"
@@ -220,6 +228,22 @@ static void test_errors(void **state)
 	assert_int_equal(dlb_summary_read(path, &back, &err), -1);
 	assert_string_equal(err.msg, "/tmp/dlb-test-summary3.json: threads[0].name: "
 			    "expected string");
+	write_text(path, "{ \"version\": 1, \"tool_version\": \"0\", \"backend\": \"k\", "
+		   "\"clock\": \"m\", \"workload\": \"w\", \"cpus\": 1, "
+		   "\"calibration_ns_per_loop\": 1, \"start_ns\": 0, \"end_ns\": 0, "
+		   "\"status\": \"error\", \"admission\": { \"outcome\": \"maybe\", "
+		   "\"detail\": \"\" } }");
+	assert_int_equal(dlb_summary_read(path, &back, &err), -1);
+	assert_string_equal(err.msg, "/tmp/dlb-test-summary3.json: admission.outcome: 'maybe' "
+			    "is not admitted, refused or not_reached");
+	/* written before the field existed: unknown, not a failure */
+	write_text(path, "{ \"version\": 1, \"tool_version\": \"0\", \"backend\": \"k\", "
+		   "\"clock\": \"m\", \"workload\": \"w\", \"cpus\": 1, "
+		   "\"calibration_ns_per_loop\": 1, \"start_ns\": 0, \"end_ns\": 0, "
+		   "\"status\": \"error\", \"cmdline\": \"x\", \"threads\": [] }");
+	assert_int_equal(dlb_summary_read(path, &back, &err), 0);
+	assert_int_equal(back->admission, DLB_ADMISSION_UNKNOWN);
+	dlb_summary_free(back);
 	unlink(path);
 }
 

@@ -17,7 +17,7 @@ refused() { grep -hq "^workloads/suites/$(basename "$1")[[:space:]].*[[:space:]]
 for wl in "${WLS[@]}"; do
 	n=$(basename "$wl" .json)
 	want=0
-	refused "$wl" && want=2
+	refused "$wl" && want=3	# EBUSY: exit 3 (environment), as on the kernel
 	for m in mainline mainline:6.1; do
 		out=$("$BIN/dlb-sim" --model "$m" -m 2 -c --no-timing -d 1s "$wl" 2>&1 >/dev/null); rc=$?
 		[ "$rc" = "$want" ] || rc="$rc ($out)"	# the message shows on a failure

@@ -7,7 +7,8 @@ W=$DLB_SRC/rt-app/tests/data/dl2.json
 
 cases=(
 	"--backend foo $W|dlb-rtapp: --backend: 'foo' is not kernel or reference"
-	"-d 2x $W|dlb-rtapp: --duration: '2x' is not a duration (e.g. 2s, 500ms)"
+	"-d 2x $W|dlb-rtapp: --duration: '2x' is not a duration above 0 (e.g. 2s, 500ms)"
+	"-d 0s $W|dlb-rtapp: --duration: '0s' is not a duration above 0 (e.g. 2s, 500ms)"
 	"-m 0 -b reference $W|dlb-rtapp: --cpus: '0' is not a number of CPUs in 1..1024"
 	"-m 2 $W|dlb-rtapp: --cpus: simulated CPUs are for --backend reference; the kernel backend uses the machine's"
 	"--setscheduler2=abc $W|dlb-rtapp: --setscheduler2: 'abc' is not a syscall number"

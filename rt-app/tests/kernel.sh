@@ -7,7 +7,7 @@
 # calibration accuracy.  Needs root, SCHED_DEADLINE and tracefs; holds the
 # machine-wide kernel lock throughout.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 42
+plan 43
 
 require need_root need_sched_deadline need_tracefs
 exec 9>/tmp/dlbench-kernel.lock
@@ -91,6 +91,8 @@ check "EBUSY explained: task, bandwidth, admitted, capacity" \
 	grep -q "task 'big' instance 2: SCHED_DEADLINE admission refused (EBUSY): bandwidth 0.900 (runtime 9000000 ns / period 10000000 ns) does not fit: this run had admitted 1.800 of the 1.800 available to tasks (2 CPUs x sched_rt_runtime_us 950000 / sched_rt_period_us 1000000 = 1.900, less the fair servers' 0.050 per CPU)" "$TMP/busy.out"
 expect_eq "no DL thread left after EBUSY" "$(dl_threads)" 0
 expect_eq "summary after EBUSY says error" "$(json_status "$TMP/busy/summary.json")" error
+expect_eq "summary after EBUSY: admission refused (what the verdict reads)" \
+	"$(json_get "$TMP/busy/summary.json" outcome)" refused
 check_dl_bw "after EBUSY" "$TMP/busy/summary.json"
 
 # ---- checked against this kernel's sysctl limits before any sched_setattr ----

@@ -8,7 +8,7 @@
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 WORKLOADS=("$DLB_SRC"/workloads/*.json)
 [ -e "${WORKLOADS[0]}" ] || WORKLOADS=()
-plan $((13 + ${#WORKLOADS[@]}))
+plan $((14 + ${#WORKLOADS[@]}))
 
 DATA=$DLB_SRC/rt-app/tests/data
 RTAPP=$BIN/dlb-rtapp
@@ -46,8 +46,10 @@ mv "$TMP/a" "$TMP/first"
 check "second run byte-identical to the first" diff -r "$TMP/first" "$TMP/a"
 
 "$RTAPP" -q -b reference -m 2 -o "$TMP/over" "$DATA/oversub.json" >"$TMP/over.out" 2>&1
-check "over-subscription refused on the simulated machine too (got $?)" \
-	grep -q "EBUSY" "$TMP/over.out"
+expect_eq "over-subscription refused on the simulated machine too: exit 3, as the kernel's" \
+	"$?" 3
+check "summary.json: admission refused, with the reason" \
+	grep -q '"outcome": "refused"' "$TMP/over/summary.json"
 
 for w in "${WORKLOADS[@]}"; do
 	n=$(basename "$w" .json)

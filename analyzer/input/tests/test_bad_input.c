@@ -22,9 +22,9 @@ static int noop(const struct dlb_event *ev, void *arg)
 	return 0;
 }
 
-static void expect_error(const char *path, const char *want)
+static void expect_error_code(const char *path, const char *want, int code)
 {
-	struct dlb_err err = { 0, "" };
+	struct dlb_err err = { 0 };
 	struct dlb_trace *t = dlb_trace_open(path, &err);
 	char full[1024];
 
@@ -35,8 +35,19 @@ static void expect_error(const char *path, const char *want)
 	snprintf(full, sizeof(full), "%s: %s", path, want);
 	if (strcmp(err.msg, full))
 		fail_msg("\n got '%s'\nwant '%s'", err.msg, full);
-	assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
+	assert_int_equal(err.code, code);
 	assert_null(strchr(err.msg, '\n'));
+}
+
+static void expect_error(const char *path, const char *want)
+{
+	expect_error_code(path, want, DLB_EXIT_BAD_INPUT);
+}
+
+/* A cut trace.dat is incomplete data: exit 4, as README.md and trace-formats.md say. */
+static void expect_truncated(const char *path, const char *want)
+{
+	expect_error_code(path, want, DLB_EXIT_INCOMPLETE);
 }
 
 static const char *write_tmp(const void *data, size_t len)
@@ -112,7 +123,8 @@ static void test_bad_header(void **state)
 	char h[64];
 
 	(void)state;
-	expect_error(write_tmp("\027\010\104trac", 7), "truncated trace.dat header (7 bytes)");
+	expect_truncated(write_tmp("\027\010\104trac", 7), "truncated trace.dat header (7 bytes)");
+
 	unlink(tmp);
 	expect_error(write_tmp("\027\010\104tracinX6\0\0\10\0\20\0\0", 16),
 		     "not a trace.dat: bad magic");
@@ -135,7 +147,7 @@ static void test_bad_header(void **state)
 	expect_error(write_tmp(h, 18), "bad trace.dat page size 4110422016");
 	unlink(tmp);
 	memcpy(h + 10, "6\0\0\10\0\20\0\0", 8);
-	expect_error(write_tmp(h, 18),
+	expect_truncated(write_tmp(h, 18),
 		     "truncated trace.dat: the file ends inside the header_page tag (18 bytes)");
 	unlink(tmp);
 	memcpy(h + 18, "header_pagX", 12);
@@ -148,15 +160,15 @@ static void test_bad_header(void **state)
 static void test_truncated_v6(void **state)
 {
 	(void)state;
-	expect_error(fixture_cut("rtapp10.v6.dat", 40000, 0, 0),
+	expect_truncated(fixture_cut("rtapp10.v6.dat", 40000, 0, 0),
 		     "truncated trace.dat: CPU 0 data (28672 bytes at 24576) ends past the end "
 		     "of the file (40000 bytes)");
 	unlink(tmp);
-	expect_error(fixture_cut("rtapp10.v6.dat", 102399, 0, 0),
+	expect_truncated(fixture_cut("rtapp10.v6.dat", 102399, 0, 0),
 		     "truncated trace.dat: CPU 1 data (49152 bytes at 53248) ends past the end "
 		     "of the file (102399 bytes)");
 	unlink(tmp);
-	expect_error(fixture_cut("rtapp10.v6.dat", 5000, 0, 0),
+	expect_truncated(fixture_cut("rtapp10.v6.dat", 5000, 0, 0),
 		     "truncated trace.dat: the file ends inside the ftrace formats (5000 bytes)");
 	unlink(tmp);
 }
@@ -165,7 +177,7 @@ static void test_truncated_v6(void **state)
 static void test_truncated_v7(void **state)
 {
 	(void)state;
-	expect_error(fixture_cut("rtapp10.dat", 10000, 0, 0),
+	expect_truncated(fixture_cut("rtapp10.dat", 10000, 0, 0),
 		     "truncated trace.dat: the file ends inside the options section (10000 bytes)");
 	unlink(tmp);
 }
@@ -192,7 +204,8 @@ static void test_corrupt_v7_no_crash(void **state)
 			dlb_trace_close(t);
 		} else {
 			failed++;
-			assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
+			/* a flipped size may point past the end: read as a cut file */
+			assert_true(err.code == DLB_EXIT_BAD_INPUT || err.code == DLB_EXIT_INCOMPLETE);
 		}
 		unlink(tmp);
 	}
@@ -216,7 +229,7 @@ static int count(const struct dlb_event *ev, void *arg)
  */
 static void test_record_past_page(void **state)
 {
-	struct dlb_err err = { 0, "" };
+	struct dlb_err err = { 0 };
 	const struct dlb_trace_quality *q;
 	struct dlb_trace *t;
 	unsigned long n = 0;

@@ -68,7 +68,7 @@ static void gunzip(char *out, size_t size, const char *name)
 
 static struct dlb_trace_quality read_counts(const char *path, struct counts *c)
 {
-	struct dlb_err err = { 0, "" };
+	struct dlb_err err = { 0 };
 	struct dlb_trace_quality q;
 	struct dlb_trace *t;
 
@@ -287,7 +287,7 @@ static int stop_at_10(const struct dlb_event *ev, void *arg)
 /* A consumer's non-zero return stops the stream and is returned. */
 static void test_dat_stop(void **state)
 {
-	struct dlb_err err = { 0, "" };
+	struct dlb_err err = { 0 };
 	struct dlb_trace *t;
 	char path[512];
 	int n = 0;

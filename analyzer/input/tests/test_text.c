@@ -56,7 +56,7 @@ static char *write_tmp(const char *content, size_t len)
 static struct dlb_trace_quality read_text(const char *content, struct got *g, int want_ret)
 {
 	struct dlb_trace_quality q;
-	struct dlb_err err = { 0, "" };
+	struct dlb_err err = { 0 };
 	struct dlb_trace *t;
 	char *path = write_tmp(content, strlen(content));
 	int r;
@@ -565,7 +565,7 @@ static void test_callback_stops(void **state)
 
 static void test_read_twice(void **state)
 {
-	struct dlb_err err = { 0, "" };
+	struct dlb_err err = { 0 };
 	struct dlb_trace *t;
 	struct got g = { 0 };
 	char *path = write_tmp(two_events, strlen(two_events));

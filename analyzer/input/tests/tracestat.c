@@ -136,7 +136,7 @@ int main(int argc, char **argv)
 	};
 	struct stat_ctx c = { { 0 }, false, false };
 	struct dlb_trace *t;
-	struct dlb_err err = { 0, "" };
+	struct dlb_err err = { 0 };
 	bool nop = false, mem = false;
 	int o, r;
 

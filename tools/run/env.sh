@@ -1,0 +1,73 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh's environment checks and records: can this machine run the kernel
+# backend, the machine lock, env.txt, the sched debug snapshots.
+# Sourced by run.sh (common.sh first); tested by tests/run_lib.sh.
+# Globals set here are read by run.sh and the other parts:
+# shellcheck disable=SC2034
+
+tracefs_dir() {
+	local d
+	for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -w "$d/trace_marker" ] && { echo "$d"; return 0; }
+	done
+	[ "$(id -u)" -eq 0 ] && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null &&
+		{ echo /sys/kernel/tracing; return 0; }
+	return 1
+}
+# kernel_capable: root, tracefs, SCHED_DEADLINE; sets KERNEL_WHY when not
+kernel_capable() {
+	KERNEL_WHY=
+	if [ "$(id -u)" -ne 0 ]; then KERNEL_WHY="not root"; return 1; fi
+	if ! tracefs_dir >/dev/null; then KERNEL_WHY="no tracefs"; return 1; fi
+	if have chrt && ! chrt -d --sched-runtime 100000 --sched-deadline 1000000 \
+		--sched-period 1000000 0 true 2>/dev/null; then
+		KERNEL_WHY="SCHED_DEADLINE refused (chrt -d)"; return 1
+	fi
+	need_tool dlb-record 2>/dev/null || { KERNEL_WHY="dlb-record not built"; return 1; }
+	return 0
+}
+# the machine lock every SCHED_DEADLINE/tracing user takes (admission and the buffer are global)
+kernel_lock() {
+	[ -n "${DLB_LOCKED:-}" ] && return 0
+	have flock || return 0
+	exec 8>/tmp/dlbench-kernel.lock
+	flock 8
+	export DLB_LOCKED=1
+}
+
+online_cpus() { getconf _NPROCESSORS_ONLN 2>/dev/null || nproc; }
+
+# kconfig: the running kernel's config, when the board has it (zcat is optional)
+kconfig() {
+	if [ -r "/boot/config-$(uname -r)" ]; then cat "/boot/config-$(uname -r)"
+	elif [ -r /proc/config.gz ] && have zcat; then zcat /proc/config.gz
+	fi
+}
+
+write_env() {	# write_env FILE BACKEND
+	local f=$1
+	{
+		echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "backend=$2"
+		echo "uname=$(uname -a)"
+		echo "kernel=$(uname -r)"
+		echo "arch=$(uname -m)"
+		echo "cpus_online=$(online_cpus)"
+		echo "sched_rt_runtime_us=$(cat /proc/sys/kernel/sched_rt_runtime_us 2>/dev/null)"
+		echo "sched_rt_period_us=$(cat /proc/sys/kernel/sched_rt_period_us 2>/dev/null)"
+		echo "dlbench_version=$(cat "$DLB_SRC/VERSION" 2>/dev/null)"
+		echo "git=$(git -C "$DLB_SRC" describe --always --dirty 2>/dev/null)"
+		echo "preempt=$(uname -v | grep -o 'PREEMPT[_A-Z]*' | head -1)"
+		kconfig | sed -n 's/^CONFIG_\(PREEMPT[A-Z_]*\|HZ\|HZ_[0-9]*\|NO_HZ[A-Z_]*\|SCHEDSTATS\|SCHED_DEBUG\|NR_CPUS\|CPUSETS\|RT_GROUP_SCHED\)=\(.*\)/config_\1=\2/p'
+	} > "$f"
+}
+
+# sched debug snapshot (per-CPU dl_rq, dl_bw) when debugfs has it
+snap_sched() {	# snap_sched DIR WHEN
+	local f=/sys/kernel/debug/sched/debug
+	[ -r "$f" ] || { [ "$(id -u)" -eq 0 ] && mount -t debugfs none /sys/kernel/debug 2>/dev/null; }
+	[ -r "$f" ] && cat "$f" > "$1/sched-debug-$2.txt" 2>/dev/null
+	return 0
+}
