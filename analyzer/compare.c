@@ -518,6 +518,12 @@ static const char *env_str(struct json_object *r, const char *key)
 	return json_object_get_string(v);
 }
 
+/* The backend a thresholds file names: "qemu" for a guest run (one that names its image). */
+static const char *thresholds_backend(struct json_object *r)
+{
+	return env_str(r, "image")[0] ? "qemu" : env_str(r, "backend");
+}
+
 /* The run's own verdict ("PASS", ...; "" for a version 1 report): shown, never re-judged. */
 static const char *verdict_result(struct json_object *r, const char **reason)
 {
@@ -866,13 +872,31 @@ static void count_row(struct cmp_count *cnt, const char *v, const char *key, con
 	}
 }
 
+/*
+ * Medians @bm, @nm of sorted @bv, @nv: "same" within @lim, else the rank
+ * test's word (its p into @p): "worse"/"better" when p <= CMP_ALPHA,
+ * "unclear" above, and "unclear" too when the sizes cannot reach CMP_ALPHA
+ * (fewer than 3 runs a side): one run against one cannot tell a change
+ * from noise.
+ */
+static const char *rep_decide(const double *bv, int nb, double bm, const double *nv, int nn,
+			      double nm, double lim, double *p)
+{
+	if (nm - bm <= lim && bm - nm <= lim)
+		return "same";
+	*p = nm > bm ? mw_p_greater(bv, nb, nv, nn) : mw_p_greater(nv, nn, bv, nb);
+	if (!mw_can_decide(nb, nn) || *p > CMP_ALPHA)
+		return "unclear";
+	return nm > bm ? "worse" : "better";
+}
+
 /* A metric's row over the repeats: medians, ranges, the rank test, the verdict. */
 static void rep_row(const struct dlb_compare *c, FILE *out, const char *key,
 		    const struct rep_set *b, const struct rep_set *n, size_t mi,
 		    struct cmp_count *cnt)
 {
 	const struct metric_def *d = &metrics[mi];
-	double bv[CMP_MAX_REPEATS], nv[CMP_MAX_REPEATS], bm = 0, nm = 0, rel, abs, p = NAN, lim;
+	double bv[CMP_MAX_REPEATS], nv[CMP_MAX_REPEATS], bm = 0, nm = 0, rel, abs, p = NAN;
 	const char *v = "n/a", *label = strcmp(key, "(run)") ? key : NULL;
 	char thr[64], ps[16];
 	int nb, nn;
@@ -886,17 +910,8 @@ static void rep_row(const struct dlb_compare *c, FILE *out, const char *key,
 		bm = median(bv, nb);
 	if (nn)
 		nm = median(nv, nn);
-	if (nb && nn) {
-		lim = fmax(abs, fabs(bm) * rel / 100.0);
-		v = "same";
-		if (nm - bm > lim || bm - nm > lim) {
-			p = nm > bm ? mw_p_greater(bv, nb, nv, nn) : mw_p_greater(nv, nn, bv, nb);
-			if (!mw_can_decide(nb, nn) || p <= CMP_ALPHA)
-				v = nm > bm ? "worse" : "better";
-			else
-				v = "unclear";
-		}
-	}
+	if (nb && nn)
+		v = rep_decide(bv, nb, bm, nv, nn, nm, fmax(abs, fabs(bm) * rel / 100.0), &p);
 	count_row(cnt, v, key, d->name);
 	fprintf(out, "%-16.16s %-20s", key, d->name);
 	put_val(out, d, nb > 0, bm);
@@ -932,12 +947,29 @@ static int rep_count(const struct rep_set *s, const char *const *path, const cha
 	return k;
 }
 
+/* The runs' own verdicts as a metric: 1 a run that did not pass, 0 one that did. */
+static const char *rep_verdicts(const struct rep_set *b, const struct rep_set *n, double *p)
+{
+	double bv[CMP_MAX_REPEATS], nv[CMP_MAX_REPEATS];
+	const struct rep_set *sides[2] = { b, n };
+	double *vals[2] = { bv, nv };
+	int cnt[2] = { 0, 0 }, s, i;
+	struct json_object *v, *r;
+
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < sides[s]->nr; i++)
+			if (json_object_object_get_ex(sides[s]->r[i], "verdict", &v) &&
+			    json_object_object_get_ex(v, "result", &r) && r)
+				vals[s][cnt[s]++] = strcmp(json_object_get_string(r), "PASS") != 0;
+	return rep_decide(bv, cnt[0], median(bv, cnt[0]), nv, cnt[1], median(nv, cnt[1]), 0, p);
+}
+
 /*
  * The outcomes that are not timing: admission control's (exact arithmetic
  * on the reservations: a changed majority is a change in behaviour, worse),
  * the kernel's DL accounting check (a finding where the base had none is
- * worse), and the runs' own verdicts (most runs failing where most passed
- * is worse).
+ * worse), and the runs' own verdicts (misses over a limit are timing:
+ * judged as a metric, 1 per failed run, by rep_decide).
  */
 static void rep_outcomes(FILE *out, const struct rep_set *b, const struct rep_set *n,
 			 struct cmp_count *cnt)
@@ -946,7 +978,8 @@ static void rep_outcomes(FILE *out, const struct rep_set *b, const struct rep_se
 	static const char *const dla[] = { "kernel_checks", "dl_accounting", "status", NULL };
 	static const char *const ver[] = { "verdict", "result", NULL };
 	int bk, nk, ba, na, bf, nf, bp, np;
-	char bs[48], ns[48];
+	char bs[48], ns[48], ps[16];
+	double p = NAN;
 	const char *v;
 
 	ba = rep_count(b, adm, "admitted", &bk);
@@ -971,12 +1004,12 @@ static void rep_outcomes(FILE *out, const struct rep_set *b, const struct rep_se
 
 	bp = rep_count(b, ver, "PASS", &bk);
 	np = rep_count(n, ver, "PASS", &nk);
-	v = !bk || !nk ? "n/a" : 2 * bp > bk && 2 * np <= nk ? "worse" :
-	    2 * bp <= bk && 2 * np > nk ? "better" : "same";
+	v = !bk || !nk ? "n/a" : rep_verdicts(b, n, &p);
 	snprintf(bs, sizeof(bs), "%d/%d PASS", bp, bk);
 	snprintf(ns, sizeof(ns), "%d/%d PASS", np, nk);
+	snprintf(ps, sizeof(ps), isnan(p) ? "-" : "%.3f", p);
 	fprintf(out, "%-16s %-20s %32s %32s  %-18s %6s %s\n", "(run)", "verdict", bs, ns,
-		"majority", "-", v);
+		"majority", ps, v);
 	count_row(cnt, v, "(run)", "verdict");
 }
 
@@ -1047,7 +1080,7 @@ static int compare_repeats(struct dlb_compare *c, struct rep_set *b, struct rep_
 	if (c->thresholds) {
 		/* the entry: NEW's backend, and the workload's folder name (KERNEL/NAME/K) */
 		snprintf(tmp, sizeof(tmp), "%s", n->dir);
-		if (apply_thresholds_file(c, env_str(n->r[0], "backend"), basename(tmp), err))
+		if (apply_thresholds_file(c, thresholds_backend(n->r[0]), basename(tmp), err))
 			return -1;
 		c->thresholds = NULL;
 	}
@@ -1059,7 +1092,7 @@ static int compare_repeats(struct dlb_compare *c, struct rep_set *b, struct rep_
 	fprintf(out, "# medians and [min..max] of the runs, times in us; worse/better: medians "
 		"beyond both parts of the threshold and the one-sided Mann-Whitney p <= %g%s\n",
 		CMP_ALPHA, mw_can_decide(b->nr, n->nr) ? "" :
-		" (too few runs for the rank test: the medians decide alone)");
+		"; too few runs for the rank test (3 a side): a timing change is at most unclear");
 	fprintf(out, "%-16s %-20s %12s %-19s %12s %-19s  %-18s %6s %s\n", "task", "metric",
 		"base", "", "new", "", "threshold", "p", "verdict");
 	rep_tasks(c, out, b, n, &cnt);
@@ -1121,7 +1154,7 @@ int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, F
 	if (c->thresholds) {
 		/* the entry: NEW's backend, and its run folder's name (suite/BACKEND/NAME) */
 		snprintf(tmp, sizeof(tmp), "%s", ndir);
-		if (apply_thresholds_file(c, env_str(n, "backend"), basename(tmp), err)) {
+		if (apply_thresholds_file(c, thresholds_backend(n), basename(tmp), err)) {
 			json_object_put(b);
 			json_object_put(n);
 			return -1;
