@@ -248,25 +248,36 @@ static void record_value(const char *k, const char *v)
 		rec.interrupted = strcmp(v, "0") != 0;
 }
 
-static void record_load(const char *dir, struct dlb_report_info *ri)
+/*
+ * A key=value file of the run folder (record.txt, guest.txt): each line to
+ * @value, '#' lines and lines without '=' skipped.  False when there is none.
+ */
+static bool kv_load(const char *dir, const char *name, void (*value)(const char *, const char *))
 {
-	char path[4096], line[1024], *eq;
+	char path[4096], line[1280], *eq;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/record.txt", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "r");
 	if (!f)
-		return;
-	rec.seen = true;
+		return false;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		eq = strchr(line, '=');
 		if (line[0] == '#' || !eq)
 			continue;
 		*eq = '\0';
-		record_value(line, eq + 1);
+		value(line, eq + 1);
 	}
 	fclose(f);
+	return true;
+}
+
+static void record_load(const char *dir, struct dlb_report_info *ri)
+{
+	if (!kv_load(dir, "record.txt", record_value))
+		return;
+	rec.seen = true;
 	if (rec.clock[0]) {
 		ri->clock = rec.clock;
 		ri->clock_from = "record.txt";
@@ -304,22 +315,8 @@ static void guest_value(const char *k, const char *v)
 /* The command line's --kernel/--arch win; summary.json's CPU count wins later. */
 static void guest_load(const char *dir, struct dlb_report_info *ri)
 {
-	char path[4096], line[1280], *eq;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/guest.txt", dir);
-	f = fopen(path, "r");
-	if (!f)
+	if (!kv_load(dir, "guest.txt", guest_value))
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		eq = strchr(line, '=');
-		if (line[0] == '#' || !eq)
-			continue;
-		*eq = '\0';
-		guest_value(line, eq + 1);
-	}
-	fclose(f);
 	if (guest.kernel[0] && (!ri->kernel || !ri->kernel[0]))
 		ri->kernel = guest.kernel;
 	if (guest.arch[0] && (!ri->arch || !ri->arch[0]))
