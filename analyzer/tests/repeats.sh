@@ -8,7 +8,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=../../tests/lib.sh
 . "$DLB_SRC/tests/lib.sh"
-plan 12
+plan 13
 A=$BIN/dlb-analyze R=$BIN/dlb-rtapp
 if [ ! -x "$A" ] || [ ! -x "$R" ]; then skip_rest "dlb-analyze or dlb-rtapp not built"; exit 0; fi
 T=$(mktemp -d /tmp/dlb-repeats-test.XXXXXX)
@@ -90,3 +90,13 @@ printf 'kernel=6.1.0-99-arm64\narch=aarch64\ncpus_online=4\nimage=/k/Image\nimag
 expect_eq "guest.txt: kernel, arch, image and checksum in report.json" \
 	"$(grep -E '^    "(kernel|arch|image|image_sha256)":' "$T/one/report.json" | tr -d ' \n')" \
 	"\"kernel\":\"6.1.0-99-arm64\",\"arch\":\"aarch64\",\"image\":\"/k/Image\",\"image_sha256\":\"$(printf '%064d' 7)\","
+
+# a run refused by admission control as its entry expected: no jobs, the generator's status
+# "error" (data incomplete), and its verdict PASS: the comparison is complete
+mkdir -p "$T/oc"; cp "$DLB_SRC/workloads/suites/over-capacity.json" "$T/oc/workload.json"
+"$R" -q -b reference -m 2 -d 200ms -o "$T/oc" "$T/oc/workload.json" 2>/dev/null
+"$A" -q -e refused --run-exit 3 "$T/oc" 2>/dev/null
+for s in rb rn; do mkdir -p "$T/$s/oc"; cp -r "$T/oc" "$T/$s/oc/1"; done
+"$A" compare "$T/rb/oc" "$T/rn/oc" > "$T/out"; rc=$?
+expect_eq "refused as expected on both sides: complete, not worse (exit 0)" \
+	"$rc|$(row '(run)' admission)" "0|(run) admission 0/1 admitted 0/1 admitted majority - same"
