@@ -660,11 +660,16 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 		snprintf(sum->admission_detail, sizeof(sum->admission_detail), "%s", err->msg);
 	}
 	if (i < run->nr_threads) {
-		if (!err->msg[0])
+		if (!err->msg[0]) {
+			/* a signal, not a failure: the run is incomplete, as after its start */
 			dlb_err_set(err, DLB_EXIT_INCOMPLETE, "interrupted while starting threads");
+			st = DLB_RUN_INCOMPLETE;
+		}
 		threads_release(run, -1);
-		if (threads_stop(run))
+		if (threads_stop(run)) {
 			dlb_err_prefix(err, "threads did not stop");
+			st = DLB_RUN_ERROR;
+		}
 		goto out;
 	}
 	if (mark_run_start(run, err)) {
@@ -689,7 +694,7 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 out:
 	sum->end_ns = now_mono();
 	fill_summary(run, sum);
-	sum->status = rc ? DLB_RUN_ERROR : st;
+	sum->status = rc && st != DLB_RUN_INCOMPLETE ? DLB_RUN_ERROR : st;
 	/* a stuck thread may still touch its buffers: leave them to the exit */
 	for (i = 0; i < run->nr_threads && !run->stuck; i++)
 		thread_fini(&run->threads[i], rc ? NULL : err);
