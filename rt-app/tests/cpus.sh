@@ -18,12 +18,8 @@ CPUSET=$(awk '$3 == "cgroup" && $4 ~ /cpuset/ { print $2; exit }' /proc/mounts)
 [ -n "$CPUSET" ] || { skip_rest "no cgroup v1 cpuset hierarchy mounted"; exit 0; }
 NCPU=$(getconf _NPROCESSORS_ONLN)
 [ "$NCPU" -ge 2 ] || { skip_rest "needs 2 CPUs"; exit 0; }
-for t in dlb-analyze dlb-rtapp dlb-record; do
-	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
-done
-exec 9>/tmp/dlbench-kernel.lock
-flock 9
-export DLB_LOCKED=1	# run.sh: the lock is ours already
+require_built dlb-analyze dlb-rtapp dlb-record
+kernel_lock_run_sh
 
 DATA=$DLB_SRC/rt-app/tests/data
 RTAPP=$BIN/dlb-rtapp
