@@ -37,6 +37,9 @@ int rtapp_cpus_limit(struct workload *wl, int n, struct dlb_err *err)
 				   "on CPUs 0..N-1 of this machine's %ld online CPUs: give N in "
 				   "1..%ld, or simulate %d CPUs with --backend reference", n, online,
 				   online, n);
+	/* the whole machine: nothing to restrict, no partition to make */
+	if (n == online)
+		return 0;
 	dlb_cpumask_clear(&run);
 	for (cpu = 0; cpu < (unsigned int)n; cpu++)
 		dlb_cpumask_set(&run, cpu);

@@ -643,7 +643,7 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 	if (res_init(run, err) || threads_init(run, err))
 		goto out;
 	/* -m N: the threads inherit this, so none starts outside 0..N-1 */
-	if (run->opts->cpus) {
+	if (run->opts->cpus && run->opts->cpus < (int)sysconf(_SC_NPROCESSORS_ONLN)) {
 		int e = rtapp_cpus_self(run->opts->cpus);
 
 		if (e) {
