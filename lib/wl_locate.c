@@ -203,16 +203,35 @@ static int arena_reserve(struct wl_scan *s, size_t n)
 static size_t arena_child(struct wl_scan *s, size_t parent, bool key, unsigned int idx)
 {
 	size_t plen = strlen(s->loc->arena + parent), start = s->i, n, off;
+	const char *q = NULL;
 	char *p;
 
-	n = key ? scan_string_into(s, NULL) : 12;	/* "[4294967295]" */
+	/*
+	 * A key without a backslash (all of them, in practice) is its text:
+	 * copied at once instead of decoded twice (to size, then to copy).
+	 */
+	if (key) {
+		q = memchr(s->b + start + 1, s->b[start], s->len - start - 1);
+		if (q && memchr(s->b + start + 1, '\\', (size_t)(q - s->b) - start - 1))
+			q = NULL;
+	}
+	if (q)
+		n = (size_t)(q - s->b) - start - 1;
+	else
+		n = key ? scan_string_into(s, NULL) : 12;	/* "[4294967295]" */
 	if (arena_reserve(s, plen + n + 2))
 		return 0;
 	off = s->loc->arena_len;
 	p = s->loc->arena + off;
 	memcpy(p, s->loc->arena + parent, plen);
 	p += plen;
-	if (key) {
+	if (q) {
+		if (plen)
+			*p++ = '.';
+		memcpy(p, s->b + start + 1, n);
+		p += n;
+		s->i = (size_t)(q - s->b) + 1;
+	} else if (key) {
 		if (plen)
 			*p++ = '.';
 		s->i = start;
