@@ -266,7 +266,7 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 	size_t i;
 
 	dlb_sim_opts_init(&o);
-	o.nr_cpus = run->opts->ref_cpus ? run->opts->ref_cpus :
+	o.nr_cpus = run->opts->cpus ? run->opts->cpus :
 		    (int)sysconf(_SC_NPROCESSORS_ONLN);
 	o.duration_ns = run->opts->duration_ns;
 	o.event_log = run->opts->event_log;
