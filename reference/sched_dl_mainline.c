@@ -28,8 +28,8 @@
  * dl_task_timer(), the pi_se chain, mainline's dl_runtime_exceeded()
  * without the v4 deadline-miss charge; for the fair server: idle time
  * counted as its runtime (dl_server_update_idle_time(); a CPU with a
- * runnable fair task is never idle here), 6.17's lazy stop (the server
- * stops when the last fair task leaves, as 6.12 to 6.16 do), the push after
+ * runnable fair task is never idle here), 6.17's lazy stop (cccb45d7c429:
+ * here the server stops when the last fair task leaves, as 6.12 did), the push after
  * its timer (__push_dl_task(): the server itself is never pushable).
  */
 #include <stdio.h>
