@@ -76,7 +76,8 @@ static int on_job(const struct dlb_sim_job *j, void *arg)
 	struct dlb_runlog_rec rec = {
 		.idx = (int)j->thread,
 		.perf = j->run_ns / NSEC_PER_USEC,
-		.run = (j->end - j->begin) / NSEC_PER_USEC,
+		/* rt-app's run: the wall time of the run events, not the job's span */
+		.run = j->run_wall_ns / NSEC_PER_USEC,
 		/* to the next release, or to the end when the job was late */
 		.period = (j->end + (j->slack_ns > 0 ? (u64)j->slack_ns : 0) - j->begin) /
 			  NSEC_PER_USEC,
