@@ -3,7 +3,7 @@
 # The mainline model's rules that user space can see, held against this
 # machine's kernel (same workload on the kernel, on --model mainline and on
 # --model v4; structure with tolerance, never exact times):
-#  - dl_check_constrained_dl() (4.11): a constrained task (2 ms / 4 ms /
+#  - dl_check_constrained_dl() (4.11): a constrained task (5 ms / 10 ms /
 #    100 ms) that runs 1 ms, sleeps 20 ms and wakes past its deadline is
 #    throttled until its next period: the job ends after ~101 ms, its slack
 #    to the 200 ms timer ~99 ms, where v4's rule would give ~178 ms;
@@ -21,7 +21,7 @@ T=$(mktemp -d /tmp/dlb-mainline-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 cat >"$T/late.json" <<'JSON'
 { "global": { "duration": 1 },
-  "tasks": { "late": { "policy": "SCHED_DEADLINE", "dl-runtime": 2000, "dl-deadline": 4000,
+  "tasks": { "late": { "policy": "SCHED_DEADLINE", "dl-runtime": 5000, "dl-deadline": 10000,
 		       "dl-period": 100000, "run": 1000, "sleep": 20000, "run2": 1000,
 		       "timer": { "ref": "late", "period": 200000 } } } }
 JSON
