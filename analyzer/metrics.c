@@ -31,6 +31,8 @@ struct task {
 	u64 seg_start;			/* start of the running segment counted in exec */
 	int wait_idx;			/* index in m->waiting, -1 when not ready */
 	u64 inv_from;			/* account_inversion: waiting inverted since */
+	u64 inv_job;			/* inversion since the previous job ended */
+	unsigned int thr_job;		/* throttles since the previous job ended */
 	bool throttled, throttle_explicit;
 	u64 throttle_until;
 	bool sched_dl_valid;		/* sched_dl: the deadline EDF compares */
@@ -494,6 +496,7 @@ static bool cbs_throttle(struct dlb_metrics *m, struct task *t, u64 ts)
 	t->throttle_explicit = false;
 	t->throttle_until = until;
 	t->pub.throttles_inferred++;
+	t->thr_job++;
 	return true;
 }
 
@@ -717,6 +720,7 @@ static void account_inversion(struct dlb_metrics *m, u64 ts)
 		if ((int)i + m->nr_dl_unknown + running_ahead(m, w->sched_dl) >= m->nr_known)
 			continue;
 		w->pub.inversion_ns += ts - w->inv_from;
+		w->inv_job += ts - w->inv_from;
 		if (dl_time_before(w->inv_from, union_from))
 			union_from = w->inv_from;
 	}
@@ -752,6 +756,8 @@ static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 	j.preemptions = t->preempt_job;
 	j.cpu_begin = t->cpu_begin;
 	j.cpu_end = t->cpu;
+	j.inversion_ns = t->inv_job;
+	j.throttles = t->thr_job;
 
 	p->jobs++;
 	m->run.jobs++;
@@ -788,6 +794,8 @@ static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 
 	t->in_job = false;
 	t->mig_job = 0;
+	t->inv_job = 0;
+	t->thr_job = 0;
 	t->woke_since_done = false;
 	t->last_valid = true;
 	t->last_rel = t->rel;
@@ -1273,6 +1281,7 @@ static void ev_dl(struct dlb_metrics *m, const struct dlb_event *ev)
 	m->explicit_dl = true;
 	if (ev->type == DLB_EV_THROTTLE) {
 		t->pub.throttles++;
+		t->thr_job++;
 		t->throttled = true;
 		t->throttle_explicit = true;
 		return;

@@ -63,6 +63,10 @@ struct dlb_job {
 	unsigned int migrations;	/* since the previous job ended */
 	unsigned int preemptions;
 	int cpu_begin, cpu_end;
+	/* since the previous job of the task ended (the wait before begin included) */
+	u64 inversion_ns;	/* G-EDF priority inversion: it waited while a CPU of
+				 * its affinity ran a later deadline, other work or idled */
+	unsigned int throttles;	/* its CBS throttled it (dl_throttle or replayed) */
 };
 
 typedef void (*dlb_job_fn)(const struct dlb_job *job, void *arg);
