@@ -24,7 +24,7 @@ struct cjob {
 	int tid;
 	u64 job, rel, dl, begin, end, exec, inversion_ns;
 	s64 lateness;
-	bool dl_known, exec_known, miss, overrun;
+	bool dl_known, exec_known, miss, overrun, open;
 	unsigned int migrations, throttles;
 	int cpu_begin, cpu_end;
 };
@@ -146,6 +146,7 @@ static void jobs_add(struct jobs *js, const struct dlb_job *j)
 	x->throttles = j->throttles;
 	x->cpu_begin = j->cpu_begin;
 	x->cpu_end = j->cpu_end;
+	x->open = j->open;
 }
 
 void dlb_conform_job(const struct dlb_job *j, void *arg)
@@ -292,6 +293,7 @@ static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
 		if (!k->dl_known)
 			continue;
 		j.demand = k->exec_known ? k->exec : DLB_JT_UNKNOWN;
+		j.open = k->open;
 		j.asked = k->job < nlog ? log[k->job].c_duration * NSEC_PER_USEC : DLB_JT_UNKNOWN;
 		c->kin[c->jt->nr_jobs] = *k;
 		if (dlb_jt_add_job(c->jt, &j))
@@ -344,6 +346,7 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	if (w->sum && !dl_time_before(t0, w->sum->start_ns))
 		t0 = w->sum->start_ns;
 	c->jt->t0 = t0;
+	c->jt->end = dlb_metrics_run(m)->last_ts;
 	return 0;
 }
 
@@ -516,14 +519,15 @@ static void diff(struct dlb_conform *c)
 			oi++;
 		for (oe = oi; oe < c->oracle.n && c->oracle.v[oe].tid == otid; oe++)
 			;
-		for (; ki < ke && oi < oe; ki++, oi++) {
+		/* a job the trace stopped in is the task's last: no pair */
+		for (; ki < ke && !c->kin[ki].open && oi < oe; ki++, oi++) {
 			enum miss_cause cause = CAUSE_UNKNOWN;
 			enum div_kind kind = diff_job(&c->kin[ki], &c->oracle.v[oi], s, &cause);
 
 			if (kind != DIV_NONE)
 				first_div(c, ti, kind, cause, &c->kin[ki], &c->oracle.v[oi]);
 		}
-		s->unmatched_kernel = ke - ki;
+		s->unmatched_kernel = ke - ki - (ki < ke && c->kin[ke - 1].open);
 		s->unmatched_oracle = oe - oi;
 		oi = oe;
 		sum_add(&c->all, s);

@@ -245,6 +245,15 @@ static void on_job(const struct dlb_job *j, void *arg)
 		dlb_conform_job(j, s->conform);
 }
 
+/* A job the trace stopped in: for the replay only (jobs.csv holds finished jobs). */
+static void on_open_job(const struct dlb_job *j, void *arg)
+{
+	struct job_sink *s = arg;
+
+	if (s->conform)
+		dlb_conform_job(j, s->conform);
+}
+
 /* The run against the reference's replay of it: jobs-trace.txt and the report's section. */
 static int conformance(const struct opts *o, const char *folder, struct dlb_metrics *m,
 		       struct job_sink *sink, struct dlb_report_info *ri, struct dlb_err *err)
@@ -599,6 +608,7 @@ static int analyze(struct opts *o, struct dlb_err *err)
 		sink.conform = dlb_conform_create(err);
 		if (!sink.conform)
 			goto out;
+		mo.open_fn = on_open_job;
 	}
 	m = dlb_metrics_create(&mo, err);
 	if (!m)

@@ -804,6 +804,36 @@ static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 }
 
 /*
+ * A job the trace stopped in (opts.open_fn): what it was up to the last
+ * event, counted nowhere.  The conformance replay keeps such a job
+ * running to the end, as it was, rather than drop the load it put on its CPU.
+ */
+static void job_open_at_end(struct dlb_metrics *m, struct task *t)
+{
+	struct dlb_job j;
+
+	if (!m->opts.open_fn)
+		return;
+	memset(&j, 0, sizeof(j));
+	j.tid = t->pub.tid;
+	j.name = t->pub.name;
+	j.job = t->job_idx;
+	j.rel = t->rel;
+	j.begin = t->begin;
+	j.end = m->last_ts;
+	j.dl = t->dl;
+	j.rel_src = t->rel_src;
+	j.dl_known = t->dl_valid;
+	j.exec_known = m->run.switches > 0;
+	j.exec = t->exec + (t->cpu >= 0 && dl_time_before(t->seg_start, m->last_ts) ?
+			    m->last_ts - t->seg_start : 0);
+	j.open = true;
+	j.cpu_begin = t->cpu_begin;
+	j.cpu_end = t->cpu;
+	m->opts.open_fn(&j, m->opts.job_arg);
+}
+
+/*
  * Release of a job whose markers carry none (rt-app), as rt-app's timer
  * sets it (src/rt-app.c, case rtapp_timer, identical in 1.0 and upstream):
  *
@@ -1470,8 +1500,10 @@ void dlb_metrics_finish(struct dlb_metrics *m)
 			continue;
 		m->sorted[n++] = t;
 		m->run.inversion_sum_ns += t->pub.inversion_ns;
-		if (t->in_job)
+		if (t->in_job) {
 			open++;
+			job_open_at_end(m, t);
+		}
 		if (t->cpu >= 0)
 			t->pub.cpu_time += m->last_ts - t->run_since;
 	}

@@ -67,6 +67,8 @@ struct dlb_job {
 	u64 inversion_ns;	/* G-EDF priority inversion: it waited while a CPU of
 				 * its affinity ran a later deadline, other work or idled */
 	unsigned int throttles;	/* its CBS throttled it (dl_throttle or replayed) */
+	bool open;		/* opts.open_fn: the trace stopped first; end is its last
+				 * instant, exec the CPU time so far */
 };
 
 typedef void (*dlb_job_fn)(const struct dlb_job *job, void *arg);
@@ -156,6 +158,8 @@ struct dlb_metrics_opts {
 	int nr_cpus;		/* 0: the CPUs seen in the events */
 	dlb_job_fn job_fn;	/* may be NULL */
 	void *job_arg;
+	/* may be NULL: at finish, each job the trace stopped in (job.open), arg job_arg */
+	dlb_job_fn open_fn;
 };
 
 struct dlb_metrics;	/* opaque */

@@ -101,12 +101,12 @@ static void put_cpus(FILE *f, const struct dlb_cpumask *m)
 		fputc('-', f);
 }
 
-static void put_demand(FILE *f, u64 v)
+static void put_demand(FILE *f, u64 v, bool open)
 {
 	if (v == DLB_JT_UNKNOWN)
 		fputs(" -", f);
 	else
-		fprintf(f, " %" PRIu64, v);
+		fprintf(f, " %" PRIu64 "%s", v, open ? "+" : "");
 }
 
 int dlb_jt_write(FILE *f, const struct dlb_jobs_trace *jt)
@@ -114,8 +114,8 @@ int dlb_jt_write(FILE *f, const struct dlb_jobs_trace *jt)
 	size_t i;
 
 	fprintf(f, "# dlbench jobs trace: releases and demands of a run (docs/conformance.md)\n");
-	fprintf(f, "dlb-jobs-trace %d\ncpus %d\nt0 %" PRIu64 "\n", DLB_JT_VERSION, jt->nr_cpus,
-		jt->t0);
+	fprintf(f, "dlb-jobs-trace %d\ncpus %d\nt0 %" PRIu64 "\nend %" PRIu64 "\n", DLB_JT_VERSION,
+		jt->nr_cpus, jt->t0, jt->end);
 	fprintf(f, "kernel %s\nbackend %s\naffinity %s\n", jt->kernel[0] ? jt->kernel : "-",
 		jt->backend[0] ? jt->backend : "-", dlb_jt_affinity_str(jt->affinity));
 	fprintf(f, "# task INDEX TID RUNTIME DEADLINE PERIOD CPUS NAME\n");
@@ -133,8 +133,8 @@ int dlb_jt_write(FILE *f, const struct dlb_jobs_trace *jt)
 
 		fprintf(f, "job %d %" PRIu64 " %" PRIu64 " %" PRIu64, j->task, j->job, j->rel,
 			j->dl);
-		put_demand(f, j->demand);
-		put_demand(f, j->asked);
+		put_demand(f, j->demand, j->open);
+		put_demand(f, j->asked, false);
 		fputc('\n', f);
 	}
 	for (i = 0; i < jt->nr_unavail; i++)
@@ -165,12 +165,12 @@ static char *rd_tok(struct rd *r)
 	return strtok_r(NULL, " \t\n", &r->save);
 }
 
-static int rd_u64(struct rd *r, const char *field, u64 *v, bool dash_ok)
+static int rd_u64_plus(struct rd *r, const char *field, u64 *v, bool dash_ok, bool *plus)
 {
-	*v = 0;
 	char *tok = rd_tok(r), *end;
 	unsigned long long x;
 
+	*v = 0;
 	if (!tok)
 		return rd_fail(r, "%s: missing", field);
 	if (dash_ok && !strcmp(tok, "-")) {
@@ -179,10 +179,19 @@ static int rd_u64(struct rd *r, const char *field, u64 *v, bool dash_ok)
 	}
 	errno = 0;
 	x = strtoull(tok, &end, 10);
-	if (*end || errno || tok[0] == '-' || x == DLB_JT_UNKNOWN)
+	if (plus && *end == '+' && end > tok) {
+		*plus = true;
+		end++;
+	}
+	if (*end || end == tok || errno || tok[0] == '-' || x == DLB_JT_UNKNOWN)
 		return rd_fail(r, "%s: not a number of ns", field);
 	*v = x;
 	return 0;
+}
+
+static int rd_u64(struct rd *r, const char *field, u64 *v, bool dash_ok)
+{
+	return rd_u64_plus(r, field, v, dash_ok, NULL);
 }
 
 static int rd_int(struct rd *r, const char *field, int max, int *v)
@@ -263,11 +272,12 @@ static int rd_task(struct rd *r, struct dlb_jobs_trace *jt)
 
 static int rd_job(struct rd *r, struct dlb_jobs_trace *jt)
 {
-	struct dlb_jt_job j;
+	struct dlb_jt_job j = { 0 };
 
 	if (rd_int(r, "task", 1 << 30, &j.task) || rd_u64(r, "job", &j.job, false) ||
 	    rd_u64(r, "release", &j.rel, false) || rd_u64(r, "deadline", &j.dl, false) ||
-	    rd_u64(r, "demand", &j.demand, true) || rd_u64(r, "asked", &j.asked, true))
+	    rd_u64_plus(r, "demand", &j.demand, true, &j.open) ||
+	    rd_u64(r, "asked", &j.asked, true))
 		return -1;
 	if ((size_t)j.task >= jt->nr_tasks)
 		return rd_fail(r, "task: no such task (tasks come before their jobs)%s", "");
@@ -320,6 +330,8 @@ static int rd_line(struct rd *r, char *line, struct dlb_jobs_trace *jt, bool *ha
 			jt->nr_cpus ? 0 : rd_fail(r, "cpus: 0%s", "");
 	if (!strcmp(key, "t0"))
 		return rd_u64(r, "t0", &jt->t0, false);
+	if (!strcmp(key, "end"))
+		return rd_u64(r, "end", &jt->end, false);
 	if (!strcmp(key, "kernel"))
 		return rd_rest(r, "kernel", jt->kernel, sizeof(jt->kernel)) ? -1 :
 			(!strcmp(jt->kernel, "-") ? (jt->kernel[0] = '\0', 0) : 0);

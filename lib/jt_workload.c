@@ -74,6 +74,9 @@ static int job_demand(const struct dlb_jobs_trace *jt, const struct dlb_jt_job *
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "job %llu of task '%s': its demand "
 				   "is unknown (no sched_switch, no asked work): cannot replay",
 				   (unsigned long long)j->job, jt->tasks[j->task].name);
+	/* the trace stopped in it: it runs past the replay's end, as it did */
+	if (j->open && jt->end && !dl_time_before(jt->end, jt->t0))
+		v = jt->end - jt->t0 + NSEC_PER_SEC;
 	*d = v;
 	return 0;
 }
@@ -191,6 +194,8 @@ int dlb_jt_workload(const struct dlb_jobs_trace *jt, bool asked, struct workload
 	if (!wl->resources[0].name)
 		goto oom;
 	wl->global.default_policy = WL_POLICY_DEADLINE;
+	/* the trace's span; 0 (unknown): until every job is done */
+	wl->global.duration_ns = jt->end && dl_time_before(jt->t0, jt->end) ? jt->end - jt->t0 : 0;
 	for (i = 0; i < jt->nr_tasks; i++) {
 		wl->nr_tasks++;
 		if (build_task(jt, asked, i, &wl->tasks[i], idx, err))

@@ -10,6 +10,7 @@
  *	dlb-jobs-trace 1
  *	cpus 2
  *	t0 0
+ *	end 1000000000
  *	kernel 6.18.44
  *	backend reference
  *	affinity workload
@@ -18,7 +19,9 @@
  *	unavail 1 5000000 5200000
  *
  * Times are u64 ns on the trace's clock; t0 is the run's start, which the
- * replay's virtual time 0 stands for.  "-" is an unknown demand.
+ * replay's virtual time 0 stands for; end is the trace's last instant.
+ * "-" is an unknown demand; "N+" the demand of a job the trace stopped in
+ * (at least N: the replay runs it until its end).
  */
 #ifndef DLBENCH_JOBSTRACE_H
 #define DLBENCH_JOBSTRACE_H
@@ -56,6 +59,7 @@ struct dlb_jt_job {
 	u64 rel, dl;			/* release, absolute deadline */
 	u64 demand;			/* CPU time it consumed, or DLB_JT_UNKNOWN */
 	u64 asked;			/* work the workload asked of it, or DLB_JT_UNKNOWN */
+	bool open;			/* the trace stopped in it: demand is a lower bound */
 };
 
 /* Reserved (version 1 writes none, the replay refuses them): CPU time DL tasks could not use. */
@@ -67,6 +71,7 @@ struct dlb_jt_unavail {
 struct dlb_jobs_trace {
 	int nr_cpus;
 	u64 t0;
+	u64 end;			/* the trace's last instant; 0: unknown */
 	char kernel[128];		/* uname -r of the traced machine, "" unknown */
 	char backend[16];		/* "kernel", "reference", "" unknown */
 	enum dlb_jt_affinity affinity;
@@ -100,8 +105,9 @@ const char *dlb_jt_affinity_str(enum dlb_jt_affinity a);
  * The workload the reference replays (docs/conformance.md, "Replay"): one
  * SCHED_DEADLINE task per trace task, in trace order, with its parameters
  * and affinity; per job, a runtime event of its demand (the asked work
- * when @asked, or when the demand is unknown) then an absolute timer to
- * the next job's release; the first job released at its release - t0.
+ * when @asked, or when the demand is unknown; past the end for a job the
+ * trace stopped in) then an absolute timer to the next job's release; the
+ * first job released at its release - t0.  global.duration: end - t0.
  * Consecutive jobs of equal demand and spacing share a looped phase.
  * 0, or -1 with @err (a parameter the kernel refuses, releases out of
  * order, unavailable intervals, allocation).  Free with wl_free().
