@@ -22,7 +22,7 @@
 /* What a job was, on either side: the fields of struct dlb_job the diff reads. */
 struct cjob {
 	int tid;
-	u64 job, rel, dl, begin, end, exec, inversion_ns;
+	u64 job, rel, wakeup, dl, begin, end, exec, inversion_ns;
 	s64 lateness;
 	bool dl_known, exec_known, miss, overrun, open;
 	unsigned int migrations, throttles;
@@ -132,6 +132,7 @@ static void jobs_add(struct jobs *js, const struct dlb_job *j)
 	x->tid = j->tid;
 	x->job = j->job;
 	x->rel = j->rel;
+	x->wakeup = j->wakeup;
 	x->dl = j->dl;
 	x->begin = j->begin;
 	x->end = j->end;
@@ -194,7 +195,36 @@ static int not_done(struct dlb_conform *c, const char *why)
 struct witness {
 	struct dlb_summary *sum;
 	struct workload *wl;
+	u64 tick;		/* env.txt's config_HZ: the kernel's tick, ns */
+	char kernel[128];	/* env.txt's kernel= (uname -r), "" if none */
 };
+
+/*
+ * run.sh's env.txt: the traced kernel (kernel=, uname -r) when the command
+ * line did not say it, and its tick (config_HZ=N): mainline checks a DL
+ * budget at ticks (sched feature HRTICK_DL is off by default), so a job
+ * overruns its runtime until the next one; the replay does the same.
+ */
+static void env_read(const char *folder, struct witness *w)
+{
+	char path[4096], line[256];
+	unsigned long hz = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/env.txt", folder);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "kernel=", 7))
+			snprintf(w->kernel, sizeof(w->kernel), "%s", line + 7);
+		else
+			sscanf(line, "config_HZ=%lu", &hz);
+	}
+	fclose(f);
+	w->tick = hz >= 24 && hz <= 10000 ? NSEC_PER_SEC / hz : 0;
+}
 
 static void witness_load(struct dlb_conform *c, const char *folder, struct witness *w)
 {
@@ -212,6 +242,7 @@ static void witness_load(struct dlb_conform *c, const char *folder, struct witne
 		snprintf(path, sizeof(path), "%s", w->sum->workload);
 	if (!access(path, F_OK) && wl_load_file(path, NULL, &w->wl, &e))
 		note(c, "the run's workload is unreadable (%s): every task on every CPU", e.msg);
+	env_read(folder, w);
 }
 
 static void witness_free(struct witness *w)
@@ -288,7 +319,8 @@ static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
 	log = task_log(o->folder, st, &nlog);
 	for (; *next < c->run.n && c->run.v[*next].tid == t->tid; (*next)++) {
 		const struct cjob *k = &c->run.v[*next];
-		struct dlb_jt_job j = { .task = ti, .job = k->job, .rel = k->rel, .dl = k->dl };
+		struct dlb_jt_job j = { .task = ti, .job = k->job, .rel = k->rel,
+					.wakeup = k->wakeup, .dl = k->dl };
 
 		if (!k->dl_known)
 			continue;
@@ -309,7 +341,7 @@ oom:
 }
 
 static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
-		   const struct dlb_conform_opts *o, const struct witness *w)
+		   const struct dlb_conform_opts *o, const char *kernel, const struct witness *w)
 {
 	size_t i, next = 0, skipped = 0;
 	bool from_wl = false;
@@ -321,7 +353,7 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 		return -1;
 	qsort(c->run.v, c->run.n, sizeof(*c->run.v), cmp_cjob);
 	c->jt->nr_cpus = dlb_metrics_nr_cpus(m);
-	snprintf(c->jt->kernel, sizeof(c->jt->kernel), "%s", o->kernel ? o->kernel : "");
+	snprintf(c->jt->kernel, sizeof(c->jt->kernel), "%s", kernel ? kernel : "");
 	snprintf(c->jt->backend, sizeof(c->jt->backend), "%s", o->backend ? o->backend : "");
 	for (i = 0; i < dlb_metrics_nr_tasks(m); i++) {
 		const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
@@ -347,6 +379,9 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 		t0 = w->sum->start_ns;
 	c->jt->t0 = t0;
 	c->jt->end = dlb_metrics_run(m)->last_ts;
+	/* a reference run's accounting is exact unless it was asked otherwise */
+	if (o->backend && !strcmp(o->backend, "kernel"))
+		c->jt->tick = w->tick;
 	return 0;
 }
 
@@ -384,6 +419,7 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 			not_done(c, e.msg);
 	dlb_sim_opts_init(&so);
 	so.nr_cpus = c->jt->nr_cpus;
+	so.tick_ns = c->jt->tick;
 	so.admission = false;		/* the run's tasks were admitted */
 	so.timed = false;
 	if (dlb_sim_opts_model(&so, c->model) < 0) {
@@ -436,6 +472,24 @@ static enum miss_cause kernel_miss_cause(const struct cjob *k)
 	return CAUSE_UNKNOWN;
 }
 
+/*
+ * The oracle's job on the trace's clock, judged against the trace's
+ * release and deadline (its own are the wake-up's: jt_workload.c).
+ */
+static struct cjob rebase(const struct cjob *k, const struct cjob *o, u64 t0)
+{
+	struct cjob r = *o;
+
+	r.begin += t0;
+	r.end += t0;
+	r.rel = k->rel;
+	r.wakeup = k->wakeup;
+	r.dl = k->dl;
+	r.lateness = (s64)(r.end - k->dl);
+	r.miss = dl_time_before(k->dl, r.end);
+	return r;
+}
+
 static enum div_kind diff_job(const struct cjob *k, const struct cjob *o, struct tsum *s,
 			      enum miss_cause *cause)
 {
@@ -447,8 +501,7 @@ static enum div_kind diff_job(const struct cjob *k, const struct cjob *o, struct
 	d = absdiff(k->lateness, o->lateness);
 	if (d > s->late_diff_max)
 		s->late_diff_max = d;
-	/* the oracle's clock starts at t0: compare the ends as responses */
-	d = absdiff((s64)(k->end - k->rel), (s64)(o->end - o->rel));
+	d = absdiff((s64)k->end, (s64)o->end);
 	if (d > s->end_diff_max)
 		s->end_diff_max = d;
 	if (k->miss && !o->miss) {
@@ -522,10 +575,11 @@ static void diff(struct dlb_conform *c)
 		/* a job the trace stopped in is the task's last: no pair */
 		for (; ki < ke && !c->kin[ki].open && oi < oe; ki++, oi++) {
 			enum miss_cause cause = CAUSE_UNKNOWN;
-			enum div_kind kind = diff_job(&c->kin[ki], &c->oracle.v[oi], s, &cause);
+			struct cjob o = rebase(&c->kin[ki], &c->oracle.v[oi], c->jt->t0);
+			enum div_kind kind = diff_job(&c->kin[ki], &o, s, &cause);
 
 			if (kind != DIV_NONE)
-				first_div(c, ti, kind, cause, &c->kin[ki], &c->oracle.v[oi]);
+				first_div(c, ti, kind, cause, &c->kin[ki], &o);
 		}
 		s->unmatched_kernel = ke - ki - (ki < ke && c->kin[ke - 1].open);
 		s->unmatched_oracle = oe - oi;
@@ -537,20 +591,23 @@ static void diff(struct dlb_conform *c)
 int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
 		    const struct dlb_conform_opts *o, struct dlb_err *err)
 {
+	const char *kernel = o->kernel;
 	struct witness w;
 	int rc;
 
 	if (c->run.oom)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 	c->asked = o->asked;
+	witness_load(c, o->folder, &w);
+	if (!o->kernel && w.kernel[0])
+		kernel = w.kernel;
 	if (o->model) {
 		snprintf(c->model, sizeof(c->model), "%s", o->model);
 		c->model_src = "the command line";
 	} else {
-		c->model_src = dlb_sim_model_for(o->backend, o->kernel, c->model, sizeof(c->model));
+		c->model_src = dlb_sim_model_for(o->backend, kernel, c->model, sizeof(c->model));
 	}
-	witness_load(c, o->folder, &w);
-	rc = extract(c, m, o, &w);
+	rc = extract(c, m, o, kernel, &w);
 	witness_free(&w);
 	if (rc)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
@@ -598,7 +655,7 @@ static struct json_object *json_sum(const struct tsum *s)
 	jadd(o, "unmatched_kernel_jobs", ju64(s->unmatched_kernel));
 	jadd(o, "unmatched_oracle_jobs", ju64(s->unmatched_oracle));
 	jadd(o, "lateness_diff_max_ns", ju64(s->late_diff_max));
-	jadd(o, "response_diff_max_ns", ju64(s->end_diff_max));
+	jadd(o, "end_diff_max_ns", ju64(s->end_diff_max));
 	return o;
 }
 
@@ -638,7 +695,7 @@ static struct json_object *json_first(const struct dlb_conform *c)
 	jadd(o, "cause", f->kind == DIV_KERNEL_ONLY ?
 	     json_object_new_string(cause_names[f->cause]) : NULL);
 	jadd(o, "kernel", json_side(&f->k, c->jt->t0));
-	jadd(o, "oracle", json_side(&f->o, 0));
+	jadd(o, "oracle", json_side(&f->o, c->jt->t0));
 	return o;
 }
 

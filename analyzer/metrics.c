@@ -51,6 +51,7 @@ struct task {
 	bool in_job, expect_end, rtapp;
 	bool name_fixed;		/* named by a marker or the caller */
 	u64 job_idx, job_count, rel, dl, begin, exec;
+	u64 wake;			/* the wake-up that let the job run, 0: none seen */
 	bool dl_valid;
 	enum dlb_rel_src rel_src;
 	unsigned int preempt_job;
@@ -731,6 +732,17 @@ static void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struc
 
 /* ---- jobs ---- */
 
+/*
+ * The instant the scheduler saw the job arrive: its thread's wake-up
+ * between the release and the begin (a timer fires late), else the
+ * release (a late thread that never slept, or no sched_wakeup traced).
+ */
+static void job_wakeup(const struct task *t, struct dlb_job *j)
+{
+	j->wakeup = t->wake && !dl_time_before(t->wake, t->rel) &&
+		    !dl_time_before(t->begin, t->wake) ? t->wake : t->rel;
+}
+
 static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 {
 	struct dlb_task_metrics *p = &t->pub;
@@ -758,6 +770,7 @@ static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 	j.cpu_end = t->cpu;
 	j.inversion_ns = t->inv_job;
 	j.throttles = t->thr_job;
+	job_wakeup(t, &j);
 
 	p->jobs++;
 	m->run.jobs++;
@@ -828,6 +841,7 @@ static void job_open_at_end(struct dlb_metrics *m, struct task *t)
 	j.exec = t->exec + (t->cpu >= 0 && dl_time_before(t->seg_start, m->last_ts) ?
 			    m->last_ts - t->seg_start : 0);
 	j.open = true;
+	job_wakeup(t, &j);
 	j.cpu_begin = t->cpu_begin;
 	j.cpu_end = t->cpu;
 	m->opts.open_fn(&j, m->opts.job_arg);
@@ -912,6 +926,7 @@ static void job_begin(struct dlb_metrics *m, struct task *t, const struct dlb_ma
 	t->cpu_begin = ev->cpu;
 	t->exec = 0;
 	t->preempt_job = 0;
+	t->wake = t->woke_since_done ? t->last_wakeup : 0;
 	if ((mk->flags & DLB_MF_REL) && (mk->flags & DLB_MF_DL)) {
 		t->rel = mk->rel;
 		t->dl = mk->dl;

@@ -50,6 +50,7 @@ struct dlb_job {
 	const char *name;
 	u64 job;		/* index from the marker, or counted */
 	u64 rel, begin, end, dl;
+	u64 wakeup;		/* its thread's wake-up in [rel, begin], else rel */
 	enum dlb_rel_src rel_src;
 	bool dl_known;		/* false: no deadline (no dl=, no parameters) */
 	bool exec_known;	/* false: no sched_switch seen, c_j unknown */

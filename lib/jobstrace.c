@@ -114,8 +114,8 @@ int dlb_jt_write(FILE *f, const struct dlb_jobs_trace *jt)
 	size_t i;
 
 	fprintf(f, "# dlbench jobs trace: releases and demands of a run (docs/conformance.md)\n");
-	fprintf(f, "dlb-jobs-trace %d\ncpus %d\nt0 %" PRIu64 "\nend %" PRIu64 "\n", DLB_JT_VERSION,
-		jt->nr_cpus, jt->t0, jt->end);
+	fprintf(f, "dlb-jobs-trace %d\ncpus %d\nt0 %" PRIu64 "\nend %" PRIu64 "\ntick %" PRIu64 "\n",
+		DLB_JT_VERSION, jt->nr_cpus, jt->t0, jt->end, jt->tick);
 	fprintf(f, "kernel %s\nbackend %s\naffinity %s\n", jt->kernel[0] ? jt->kernel : "-",
 		jt->backend[0] ? jt->backend : "-", dlb_jt_affinity_str(jt->affinity));
 	fprintf(f, "# task INDEX TID RUNTIME DEADLINE PERIOD CPUS NAME\n");
@@ -127,12 +127,12 @@ int dlb_jt_write(FILE *f, const struct dlb_jobs_trace *jt)
 		put_cpus(f, &t->cpus);
 		fprintf(f, " %s\n", t->name);
 	}
-	fprintf(f, "# job TASK JOB RELEASE DEADLINE DEMAND ASKED\n");
+	fprintf(f, "# job TASK JOB RELEASE WAKEUP DEADLINE DEMAND ASKED\n");
 	for (i = 0; i < jt->nr_jobs; i++) {
 		const struct dlb_jt_job *j = &jt->jobs[i];
 
-		fprintf(f, "job %d %" PRIu64 " %" PRIu64 " %" PRIu64, j->task, j->job, j->rel,
-			j->dl);
+		fprintf(f, "job %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, j->task, j->job,
+			j->rel, j->wakeup, j->dl);
 		put_demand(f, j->demand, j->open);
 		put_demand(f, j->asked, false);
 		fputc('\n', f);
@@ -275,10 +275,13 @@ static int rd_job(struct rd *r, struct dlb_jobs_trace *jt)
 	struct dlb_jt_job j = { 0 };
 
 	if (rd_int(r, "task", 1 << 30, &j.task) || rd_u64(r, "job", &j.job, false) ||
-	    rd_u64(r, "release", &j.rel, false) || rd_u64(r, "deadline", &j.dl, false) ||
+	    rd_u64(r, "release", &j.rel, false) || rd_u64(r, "wakeup", &j.wakeup, false) ||
+	    rd_u64(r, "deadline", &j.dl, false) ||
 	    rd_u64_plus(r, "demand", &j.demand, true, &j.open) ||
 	    rd_u64(r, "asked", &j.asked, true))
 		return -1;
+	if (dl_time_before(j.wakeup, j.rel))
+		return rd_fail(r, "wakeup: before the release%s", "");
 	if ((size_t)j.task >= jt->nr_tasks)
 		return rd_fail(r, "task: no such task (tasks come before their jobs)%s", "");
 	return dlb_jt_add_job(jt, &j) ?
@@ -332,6 +335,8 @@ static int rd_line(struct rd *r, char *line, struct dlb_jobs_trace *jt, bool *ha
 		return rd_u64(r, "t0", &jt->t0, false);
 	if (!strcmp(key, "end"))
 		return rd_u64(r, "end", &jt->end, false);
+	if (!strcmp(key, "tick"))
+		return rd_u64(r, "tick", &jt->tick, false);
 	if (!strcmp(key, "kernel"))
 		return rd_rest(r, "kernel", jt->kernel, sizeof(jt->kernel)) ? -1 :
 			(!strcmp(jt->kernel, "-") ? (jt->kernel[0] = '\0', 0) : 0);

@@ -6,11 +6,15 @@
  * are ns; every parameter still passes the one validator (dl_param_check).
  *
  * Why an absolute timer: rt-app's timer in "absolute" mode adds its period
- * to the previous expiry whatever the time, so a period of r(k+1) - r(k)
- * after a first release at r(0) releases job k+1 at exactly r(k+1), late
- * or not; a job whose predecessor ends after r(k+1) starts at that end,
- * with the release (and so the deadline) the trace says, as it did on the
- * traced machine.
+ * to the previous expiry whatever the time, so a period of w(k+1) - w(k)
+ * after a first wake-up at w(0) wakes job k+1 at exactly w(k+1), late or
+ * not; a job whose predecessor ends after w(k+1) starts at that end.  The
+ * wake-up, not the release, because the scheduler sees the job then: the
+ * CBS wake-up rule (update_dl_entity) compares that instant with the old
+ * deadline, and a timer firing a few µs late on the traced machine turns
+ * "keep the old budget" into "a new deadline and a full runtime".  The
+ * replay's own release and deadline are therefore w(k) and w(k) + D; the
+ * diff judges its jobs against the trace's deadlines.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -96,15 +100,15 @@ static int task_phases(const struct dlb_jobs_trace *jt, bool asked, struct wl_ta
 			return -1;
 		gap = 0;
 		if (k + 1 < n) {
-			u64 next = jt->jobs[idx[k + 1]].rel;
+			u64 next = jt->jobs[idx[k + 1]].wakeup;
 
-			/* the timer cannot go back: releases are in order */
-			if (dl_time_before(next, j->rel) || next == j->rel)
-				return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': job %llu is "
-						   "not released after job %llu", t->name,
+			/* the timer cannot go back: arrivals are in order */
+			if (dl_time_before(next, j->wakeup) || next == j->wakeup)
+				return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': job %llu "
+						   "does not arrive after job %llu", t->name,
 						   (unsigned long long)jt->jobs[idx[k + 1]].job,
 						   (unsigned long long)j->job);
-			gap = next - j->rel;
+			gap = next - j->wakeup;
 		}
 		/* same work, same spacing: one more pass of the open phase */
 		if (loop && gap && d == pd && gap == pgap && loop < (1 << 30)) {
@@ -161,10 +165,10 @@ static int build_task(const struct dlb_jobs_trace *jt, bool asked, size_t ti, st
 			idx[n++] = i;
 	if (!n)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': no jobs", t->name);
-	if (dl_time_before(jt->jobs[idx[0]].rel, jt->t0))
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': job %llu is released "
+	if (dl_time_before(jt->jobs[idx[0]].wakeup, jt->t0))
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': job %llu arrives "
 				   "before t0", t->name, (unsigned long long)jt->jobs[idx[0]].job);
-	t->delay_ns = jt->jobs[idx[0]].rel - jt->t0;
+	t->delay_ns = jt->jobs[idx[0]].wakeup - jt->t0;
 	return task_phases(jt, asked, t, idx, n, err);
 }
 

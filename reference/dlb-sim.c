@@ -54,8 +54,8 @@ static void usage(FILE *f)
 "or replay a run's jobs trace (dlb-analyze writes jobs-trace.txt): its tasks,\n"
 "releases and per-job demands forced (docs/conformance.md).\n"
 "\n"
-"  -r, --replay              the argument is a jobs trace: CPUs from it (unless\n"
-"                            -m), the model of its kernel (unless --model),\n"
+"  -r, --replay              the argument is a jobs trace: CPUs, tick from it\n"
+"                            (unless -m, -t), its kernel's model (unless --model),\n"
 "                            admission off (unless -a: the run was admitted)\n"
 "      --asked               replay: run each job's asked work, not its consumed\n"
 "  -m, --cpus=N              simulated CPUs, 1..1024 (default 1)\n"
@@ -232,7 +232,7 @@ static void print_summary(struct dlb_sim *sim)
 enum { OPT_CTX = 256, OPT_MIG, OPT_NOTIMING, OPT_RTEV, OPT_MODEL, OPT_ASKED };
 
 struct replay {
-	bool on, asked, cpus_given, model_given;
+	bool on, asked, cpus_given, model_given, tick_given;
 	struct dlb_jobs_trace *jt;
 };
 
@@ -247,6 +247,8 @@ static int replay_load(const char *path, struct replay *r, struct dlb_sim_opts *
 		return -1;
 	if (!r->cpus_given)
 		so->nr_cpus = r->jt->nr_cpus;
+	if (!r->tick_given)
+		so->tick_ns = r->jt->tick;
 	if (!r->model_given) {
 		why = dlb_sim_model_for(r->jt->backend, r->jt->kernel, model, sizeof(model));
 		if (dlb_sim_opts_model(so, model) < 0)
@@ -324,6 +326,7 @@ int main(int argc, char **argv)
 		case 't':
 			if (dlb_parse_duration(optarg, 1, &so.tick_ns) < 0)
 				return bad("--tick: '%s' is not a duration", optarg);
+			rp.tick_given = true;
 			break;
 		case OPT_CTX:
 			if (dlb_parse_duration(optarg, 1, &so.ctx_switch_ns) < 0)

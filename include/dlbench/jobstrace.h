@@ -11,15 +11,20 @@
  *	cpus 2
  *	t0 0
  *	end 1000000000
+ *	tick 4000000
  *	kernel 6.18.44
  *	backend reference
  *	affinity workload
  *	task 0 1000 4400000 10000000 10000000 0-1 g-0
- *	job 0 0 0 10000000 4000000 4000000
+ *	job 0 0 0 0 10000000 4000000 4000000
  *	unavail 1 5000000 5200000
  *
- * Times are u64 ns on the trace's clock; t0 is the run's start, which the
- * replay's virtual time 0 stands for; end is the trace's last instant.
+ * A job line: task, job index, release, wake-up (when its thread woke for
+ * it: the scheduler's arrival, a timer's latency after the release),
+ * absolute deadline, demand, asked.  Times are u64 ns on the trace's clock; t0 is the run's start, which the
+ * replay's virtual time 0 stands for; end is the trace's last instant; tick
+ * the traced kernel's budget accounting period (1/HZ; 0: exact, as with
+ * hrtick, or unknown).
  * "-" is an unknown demand; "N+" the demand of a job the trace stopped in
  * (at least N: the replay runs it until its end).
  */
@@ -57,6 +62,7 @@ struct dlb_jt_job {
 	int task;			/* index in tasks[] */
 	u64 job;			/* the job's index in the run */
 	u64 rel, dl;			/* release, absolute deadline */
+	u64 wakeup;			/* its thread woke for it (>= rel) */
 	u64 demand;			/* CPU time it consumed, or DLB_JT_UNKNOWN */
 	u64 asked;			/* work the workload asked of it, or DLB_JT_UNKNOWN */
 	bool open;			/* the trace stopped in it: demand is a lower bound */
@@ -72,6 +78,7 @@ struct dlb_jobs_trace {
 	int nr_cpus;
 	u64 t0;
 	u64 end;			/* the trace's last instant; 0: unknown */
+	u64 tick;			/* budget accounting period; 0: exact */
 	char kernel[128];		/* uname -r of the traced machine, "" unknown */
 	char backend[16];		/* "kernel", "reference", "" unknown */
 	enum dlb_jt_affinity affinity;
@@ -106,8 +113,8 @@ const char *dlb_jt_affinity_str(enum dlb_jt_affinity a);
  * SCHED_DEADLINE task per trace task, in trace order, with its parameters
  * and affinity; per job, a runtime event of its demand (the asked work
  * when @asked, or when the demand is unknown; past the end for a job the
- * trace stopped in) then an absolute timer to the next job's release; the
- * first job released at its release - t0.  global.duration: end - t0.
+ * trace stopped in) then an absolute timer to the next job's wake-up; the
+ * first job woken at its wake-up - t0.  global.duration: end - t0.
  * Consecutive jobs of equal demand and spacing share a looped phase.
  * 0, or -1 with @err (a parameter the kernel refuses, releases out of
  * order, unavailable intervals, allocation).  Free with wl_free().
