@@ -6,3 +6,7 @@ $(BUILD)/tests/tools/json-status: $(call objs,tests/tools/json-status.c)
 	@mkdir -p $(@D)
 	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
 TEST_TOOLS	+= $(BUILD)/tests/tools/json-status
+$(BUILD)/tests/tools/json-get: $(call objs,tests/tools/json-get.c)
+	@mkdir -p $(@D)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
+TEST_TOOLS	+= $(BUILD)/tests/tools/json-get
