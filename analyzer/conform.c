@@ -719,8 +719,13 @@ struct json_object *dlb_conform_json(const struct dlb_conform *c)
 	for (n = 0; n < c->nr_notes; n++)
 		json_object_array_add(arr, json_object_new_string(c->notes[n]));
 	jadd(o, "notes", arr);
-	if (!c->done)
+	if (!c->done) {
+		jadd(o, "divergent_jobs", NULL);
+		jadd(o, "run", NULL);
+		jadd(o, "first_divergence", NULL);
+		jadd(o, "tasks", NULL);
 		return o;
+	}
 	jadd(o, "divergent_jobs", ju64(divergent(&c->all)));
 	jadd(o, "run", json_sum(&c->all));
 	jadd(o, "first_divergence", json_first(c));

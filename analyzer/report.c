@@ -494,8 +494,7 @@ int dlb_report_json(FILE *f, const struct dlb_metrics *m, const struct dlb_repor
 		json_object_array_add(arr, json_object_new_string(ri->notes[c]));
 	jadd(root, "notes", arr);
 	jadd(root, "kernel_checks", json_kernel_checks(ri));
-	if (ri->conform)
-		jadd(root, "conformance", dlb_conform_json(ri->conform));
+	jadd(root, "conformance", ri->conform ? dlb_conform_json(ri->conform) : NULL);
 	jadd(root, "verdict", json_verdict(m, ri));
 	if (fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 			JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
