@@ -65,6 +65,7 @@ struct tsum {
 	u64 late_diff_max, end_diff_max;	/* |kernel - oracle| */
 };
 
+/* A divergent job, both sides. */
 struct first_div {
 	bool set;
 	size_t task;
@@ -87,7 +88,9 @@ struct dlb_conform {
 	int nr_notes;
 	struct tsum *tasks;		/* per jt task */
 	struct tsum all;
-	struct first_div first;
+	struct first_div divs[DLB_CONFORM_LIST];	/* the earliest, by release */
+	int nr_divs;
+	struct first_div first_miss;	/* the earliest that is a miss on one side only */
 };
 
 struct dlb_conform *dlb_conform_create(struct dlb_err *err)
@@ -521,19 +524,26 @@ static enum div_kind diff_job(const struct cjob *k, const struct cjob *o, struct
 	return DIV_NONE;
 }
 
-static void first_div(struct dlb_conform *c, size_t ti, enum div_kind kind, enum miss_cause cause,
-		      const struct cjob *k, const struct cjob *o)
+/* Keep the divergence if it is among the earliest (and the earliest miss). */
+static void record_div(struct dlb_conform *c, size_t ti, enum div_kind kind,
+		       enum miss_cause cause, const struct cjob *k, const struct cjob *o)
 {
-	struct first_div *f = &c->first;
+	struct first_div d = { .set = true, .task = ti, .kind = kind, .cause = cause,
+			       .k = *k, .o = *o };
+	int i = c->nr_divs;
 
-	if (f->set && !dl_time_before(k->rel, f->k.rel))
+	if (kind != DIV_PLACEMENT && (!c->first_miss.set ||
+				      dl_time_before(k->rel, c->first_miss.k.rel)))
+		c->first_miss = d;
+	if (i == DLB_CONFORM_LIST && !dl_time_before(k->rel, c->divs[i - 1].k.rel))
 		return;
-	f->set = true;
-	f->task = ti;
-	f->kind = kind;
-	f->cause = cause;
-	f->k = *k;
-	f->o = *o;
+	if (i == DLB_CONFORM_LIST)
+		i--;
+	else
+		c->nr_divs++;
+	for (; i > 0 && dl_time_before(k->rel, c->divs[i - 1].k.rel); i--)
+		c->divs[i] = c->divs[i - 1];
+	c->divs[i] = d;
 }
 
 static void sum_add(struct tsum *a, const struct tsum *s)
@@ -579,7 +589,7 @@ static void diff(struct dlb_conform *c)
 			enum div_kind kind = diff_job(&c->kin[ki], &o, s, &cause);
 
 			if (kind != DIV_NONE)
-				first_div(c, ti, kind, cause, &c->kin[ki], &o);
+				record_div(c, ti, kind, cause, &c->kin[ki], &o);
 		}
 		s->unmatched_kernel = ke - ki - (ki < ke && c->kin[ke - 1].open);
 		s->unmatched_oracle = oe - oi;
@@ -679,9 +689,8 @@ static struct json_object *json_side(const struct cjob *j, u64 t0)
 	return o;
 }
 
-static struct json_object *json_first(const struct dlb_conform *c)
+static struct json_object *json_div(const struct dlb_conform *c, const struct first_div *f)
 {
-	const struct first_div *f = &c->first;
 	struct json_object *o;
 
 	if (!f->set)
@@ -723,12 +732,19 @@ struct json_object *dlb_conform_json(const struct dlb_conform *c)
 		jadd(o, "divergent_jobs", NULL);
 		jadd(o, "run", NULL);
 		jadd(o, "first_divergence", NULL);
+		jadd(o, "first_miss_divergence", NULL);
+		jadd(o, "divergences", NULL);
 		jadd(o, "tasks", NULL);
 		return o;
 	}
 	jadd(o, "divergent_jobs", ju64(divergent(&c->all)));
 	jadd(o, "run", json_sum(&c->all));
-	jadd(o, "first_divergence", json_first(c));
+	jadd(o, "first_divergence", c->nr_divs ? json_div(c, &c->divs[0]) : NULL);
+	jadd(o, "first_miss_divergence", json_div(c, &c->first_miss));
+	arr = json_object_new_array();
+	for (n = 0; n < c->nr_divs; n++)
+		json_object_array_add(arr, json_div(c, &c->divs[n]));
+	jadd(o, "divergences", arr);
 	arr = json_object_new_array();
 	for (i = 0; i < c->jt->nr_tasks; i++) {
 		t = json_sum(&c->tasks[i]);
@@ -748,10 +764,24 @@ static void txt_side(FILE *f, const char *who, const struct cjob *j)
 		fprintf(f, " (began on CPU %d, %u migrations)", j->cpu_begin, j->migrations);
 }
 
+static void txt_div(FILE *f, const struct dlb_conform *c, const char *what,
+		    const struct first_div *d)
+{
+	fprintf(f, "# conformance: %s: task %s job %llu released at %.3f ms: %s", what,
+		c->jt->tasks[d->task].name, (unsigned long long)d->k.job,
+		(double)(d->k.rel - c->jt->t0) / 1e6, kind_names[d->kind]);
+	if (d->kind == DIV_KERNEL_ONLY)
+		fprintf(f, " (%s)", cause_names[d->cause]);
+	fprintf(f, ": ");
+	txt_side(f, "kernel", &d->k);
+	fprintf(f, "; ");
+	txt_side(f, "oracle", &d->o);
+	fputc('\n', f);
+}
+
 void dlb_conform_txt(FILE *f, const struct dlb_conform *c)
 {
 	const struct tsum *s = &c->all;
-	const struct first_div *d = &c->first;
 	int n;
 
 	if (!c->done) {
@@ -772,18 +802,10 @@ void dlb_conform_txt(FILE *f, const struct dlb_conform *c)
 		fprintf(f, "# conformance: unmatched jobs: %llu of the run, %llu of the oracle\n",
 			(unsigned long long)s->unmatched_kernel,
 			(unsigned long long)s->unmatched_oracle);
-	if (d->set) {
-		fprintf(f, "# conformance: first divergence: task %s job %llu released at %.3f ms: "
-			"%s", c->jt->tasks[d->task].name, (unsigned long long)d->k.job,
-			(double)(d->k.rel - c->jt->t0) / 1e6, kind_names[d->kind]);
-		if (d->kind == DIV_KERNEL_ONLY)
-			fprintf(f, " (%s)", cause_names[d->cause]);
-		fprintf(f, ": ");
-		txt_side(f, "kernel", &d->k);
-		fprintf(f, "; ");
-		txt_side(f, "oracle", &d->o);
-		fputc('\n', f);
-	}
+	if (c->nr_divs)
+		txt_div(f, c, "first divergence", &c->divs[0]);
+	if (c->first_miss.set && (!c->nr_divs || c->divs[0].kind == DIV_PLACEMENT))
+		txt_div(f, c, "first miss divergence", &c->first_miss);
 	for (n = 0; n < c->nr_notes; n++)
 		fprintf(f, "# conformance note: %s\n", c->notes[n]);
 }

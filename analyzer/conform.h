@@ -29,6 +29,7 @@
 #include "metrics.h"
 
 #define DLB_CONFORM_VERSION	1
+#define DLB_CONFORM_LIST	16	/* divergences listed in report.json */
 
 struct dlb_conform_opts {
 	const char *folder;		/* run folder: summary.json, workload.json, logs; or NULL */

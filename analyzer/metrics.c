@@ -743,6 +743,33 @@ static void job_wakeup(const struct task *t, struct dlb_job *j)
 		    !dl_time_before(t->begin, t->wake) ? t->wake : t->rel;
 }
 
+/* @j: task @t's current job, ending at @end having run @exec. */
+static void job_fill(const struct dlb_metrics *m, const struct task *t, u64 end, u64 exec,
+		     struct dlb_job *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->tid = t->pub.tid;
+	j->name = t->pub.name;
+	j->job = t->job_idx;
+	j->rel = t->rel;
+	j->begin = t->begin;
+	j->end = end;
+	j->dl = t->dl;
+	j->rel_src = t->rel_src;
+	j->dl_known = t->dl_valid;
+	j->exec_known = m->run.switches > 0;
+	j->response = end - t->rel;
+	j->wakeup_lat = t->begin - t->rel;
+	j->exec = exec;
+	j->migrations = t->mig_job;
+	j->preemptions = t->preempt_job;
+	j->cpu_begin = t->cpu_begin;
+	j->cpu_end = t->cpu;
+	j->inversion_ns = t->inv_job;
+	j->throttles = t->thr_job;
+	job_wakeup(t, j);
+}
+
 static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 {
 	struct dlb_task_metrics *p = &t->pub;
@@ -750,27 +777,7 @@ static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 
 	if (t->cpu >= 0 && dl_time_before(t->seg_start, end))
 		t->exec += end - t->seg_start;
-	memset(&j, 0, sizeof(j));
-	j.tid = p->tid;
-	j.name = p->name;
-	j.job = t->job_idx;
-	j.rel = t->rel;
-	j.begin = t->begin;
-	j.end = end;
-	j.dl = t->dl;
-	j.rel_src = t->rel_src;
-	j.dl_known = t->dl_valid;
-	j.exec_known = m->run.switches > 0;
-	j.response = end - t->rel;
-	j.wakeup_lat = t->begin - t->rel;
-	j.exec = t->exec;
-	j.migrations = t->mig_job;
-	j.preemptions = t->preempt_job;
-	j.cpu_begin = t->cpu_begin;
-	j.cpu_end = t->cpu;
-	j.inversion_ns = t->inv_job;
-	j.throttles = t->thr_job;
-	job_wakeup(t, &j);
+	job_fill(m, t, end, t->exec, &j);
 
 	p->jobs++;
 	m->run.jobs++;
@@ -827,23 +834,9 @@ static void job_open_at_end(struct dlb_metrics *m, struct task *t)
 
 	if (!m->opts.open_fn)
 		return;
-	memset(&j, 0, sizeof(j));
-	j.tid = t->pub.tid;
-	j.name = t->pub.name;
-	j.job = t->job_idx;
-	j.rel = t->rel;
-	j.begin = t->begin;
-	j.end = m->last_ts;
-	j.dl = t->dl;
-	j.rel_src = t->rel_src;
-	j.dl_known = t->dl_valid;
-	j.exec_known = m->run.switches > 0;
-	j.exec = t->exec + (t->cpu >= 0 && dl_time_before(t->seg_start, m->last_ts) ?
-			    m->last_ts - t->seg_start : 0);
+	job_fill(m, t, m->last_ts, t->exec + (t->cpu >= 0 && dl_time_before(t->seg_start, m->last_ts) ?
+					       m->last_ts - t->seg_start : 0), &j);
 	j.open = true;
-	job_wakeup(t, &j);
-	j.cpu_begin = t->cpu_begin;
-	j.cpu_end = t->cpu;
 	m->opts.open_fn(&j, m->opts.job_arg);
 }
 
