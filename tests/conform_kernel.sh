@@ -41,7 +41,7 @@ konly() {
 rc=$?
 check "GFB set: the run completes (exit $rc)" test "$rc" -eq 0 -o "$rc" -eq 1
 check_dl_bw "GFB set" "$tmp/g/summary.json"
-read -r jobs total _ inv unk < <(konly "$tmp/g")
+read -r jobs _ _ inv unk < <(konly "$tmp/g")
 grep '^# conformance' "$tmp/g/report.txt" | sed 's/^/# /'
 expect_eq "GFB set: conformance done, model of this kernel" \
 	"$("$J" "$tmp/g/report.json" conformance.status conformance.model_source | tr '\n' ' ')" \
