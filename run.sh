@@ -111,7 +111,7 @@ check_workload() {
 
 QEMU_KERNEL='' QEMU_ARCH='' QEMU_APPEND=''
 cmd_run() {
-	local wl='' be='' cpus='' dur='' out='' max=0 online
+	local wl='' be='' cpus='' dur='' out='' max=0 online kopts=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-b|--backend)	need_arg run "$@"; be=$2; shift ;;
@@ -128,9 +128,9 @@ One workload, recorded (kernel, qemu) or simulated (reference), analyzed, judged
 plotted.
 
   -b, --backend kernel|reference|qemu  default: kernel when possible, else reference
-  -m, --cpus N                    reference: simulated CPUs; qemu: guest CPUs (default:
-                                  online CPUs); the kernel backend runs on this
-                                  machine's CPUs (pin tasks with "cpus" in the workload)
+  -m, --cpus N                    reference: simulated CPUs; qemu: guest CPUs; kernel:
+                                  run on CPUs 0..N-1 only, N <= online CPUs (default:
+                                  online CPUs)
   -k, --kernel IMAGE              qemu: the kernel image to boot (docs/guest.md)
   -a, --arch x86_64|arm64         qemu: checked against the image (default: the image's)
   -A, --append ARGS               qemu: more kernel command line
@@ -157,9 +157,11 @@ EOF2
 		be=reference; kernel_capable && be=kernel
 	fi
 	online=$(online_cpus)
-	if [ "$be" = kernel ] && [ -n "$cpus" ] && [ "$cpus" != "$online" ]; then
-		die "$EXIT_BAD_INPUT" "run: --cpus $cpus: the kernel backend runs on this machine's $online CPUs; pin the tasks with \"cpus\" in the workload, or simulate $cpus CPUs with --backend reference"
+	# the kernel backend runs on CPUs 0..N-1 (dlb-rtapp -m, docs/rt-app.md)
+	if [ "$be" = kernel ] && [ -n "$cpus" ] && [ "$cpus" -gt "$online" ]; then
+		die "$EXIT_BAD_INPUT" "run: --cpus $cpus: the kernel backend runs on CPUs 0..N-1 of this machine's $online online CPUs: give N in 1..$online, or simulate $cpus CPUs with --backend reference"
 	fi
+	[ "$be" = kernel ] && [ -n "$cpus" ] && kopts="-m $cpus"
 	[ -n "$cpus" ] || cpus=$online
 	if [ "$be" = kernel ] && ! kernel_capable; then
 		die "$EXIT_ENV" "run: kernel backend impossible here ($KERNEL_WHY): try --backend reference"
@@ -172,7 +174,7 @@ EOF2
 			die "$EXIT_ENV" "run: cannot create a folder in $DLB_RESULTS"
 	fi
 	log "run: $be $(basename "$wl") -> $out"
-	one_run "$wl" "$be" "$out" "$cpus" "$dur" ok "$max" "*"
+	one_run "$wl" "$be" "$out" "$cpus" "$dur" ok "$max" "*" "" "" "$kopts"
 	[ -r "$out/jobs.csv" ] && [ "${QUIET:-0}" -eq 0 ] && sed -n '/^task/,/^$/p' "$out/report.txt"
 	[ "$be" = qemu ] && log "$(tail -1 "$out/guest-run.log" 2>/dev/null)"
 	# the tool's own message, for the user (the verdict does not read it)

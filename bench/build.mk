@@ -13,9 +13,13 @@ $(BUILD)/bench/input/bare_iter: $(call objs,bench/input/bare_iter.c)
 $(BUILD)/bench/input/sscanf_lines: $(call objs,bench/input/sscanf_lines.c)
 	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ -o $@
 
+# The loader bench's yardstick: json-c alone on the same file.
+$(BUILD)/bench/lib/json_floor: $(call objs,bench/lib/json_floor.c)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
+
 # Built by make check too, so that a change that breaks them is seen.
 BENCH_TOOLS	:= $(BUILD)/bin/dlb-sim-bench $(BUILD)/bench/input/bare_iter \
-		   $(BUILD)/bench/input/sscanf_lines
+		   $(BUILD)/bench/input/sscanf_lines $(BUILD)/bench/lib/json_floor
 TEST_TOOLS	+= $(BENCH_TOOLS)
 bench: $(BENCH_TOOLS) $(BUILD)/analyzer/input/tests/tracestat
 

@@ -122,7 +122,7 @@ static void job_open(struct dlb_interp *it)
 	it->have_next_rel = false;
 	it->dl = it->rel_dl ? it->rel + it->rel_dl : 0;
 	it->begin = now;
-	it->run_ns = it->period_ns = 0;
+	it->run_ns = it->period_ns = it->run_wall_ns = 0;
 	it->slack = 0;
 	it->in_job = true;
 	if (it->ops->job_begin)
@@ -232,6 +232,7 @@ static int event(struct dlb_interp *it, const struct wl_event *e, bool last)
 		if (!e->duration_ns)
 			break;
 		it->in_run = true;	/* consumed when the work ends */
+		it->run_t0 = ops->now(it);
 		return ops->run(it, e);
 	case WL_EV_SLEEP:
 		now = ops->now(it);
@@ -310,6 +311,7 @@ int dlb_interp_step(struct dlb_interp *it)
 			return DLB_INTERP_LIVELOCK;
 		if (it->in_run) {
 			it->in_run = false;
+			it->run_wall_ns += it->ops->now(it) - it->run_t0;
 			next(it);
 			continue;
 		}

@@ -43,8 +43,12 @@ void wl_loc_free(struct wl_loc *loc);
 size_t wl_loc_nr_renames(const struct wl_loc *loc);
 const struct wl_loc_rename *wl_loc_rename_at(const struct wl_loc *loc, size_t i);
 
-/* Offsets of the key and of the value of @path; -1 if the path is unknown. */
-int wl_loc_find(const struct wl_loc *loc, const char *path, size_t *key_off, size_t *val_off);
+/*
+ * Offsets of the key and of the value of @path; -1 if the path is unknown.
+ * Cheapest when asked in file order (the loader's order): the entries
+ * just after the last one found are tried before the hash table.
+ */
+int wl_loc_find(struct wl_loc *loc, const char *path, size_t *key_off, size_t *val_off);
 
 /*
  * The deepest path whose key or value contains byte @off, or NULL.  Works on

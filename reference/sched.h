@@ -109,6 +109,17 @@ struct sched_dl_entity {		/* patch 002, 006 */
 
 	int dl_throttled, dl_new, dl_boosted;
 
+	/*
+	 * The dl_server (mainline 6.12, struct sched_dl_entity): this entity
+	 * serves a lower class (the fair server) instead of being a task's;
+	 * active while it has work, deferred until zero laxity (dl_defer),
+	 * its zero-laxity timer armed (dl_defer_armed) or, after that timer,
+	 * running as an ordinary -deadline reservation (dl_defer_running).
+	 * Always 0 for v4 and for tasks.
+	 */
+	int dl_server, dl_server_active, dl_defer, dl_defer_armed, dl_defer_running;
+	int dl_yielded;
+
 	struct dl_hrtimer dl_timer;
 	struct sched_stats_dl stats;
 };
@@ -215,6 +226,15 @@ struct rq {
 	struct root_domain *rd;
 	struct sched *s;
 	unsigned long nr_running_seen;	/* invariants.c's count, nothing else */
+	/*
+	 * Mainline 6.12: rq->fair_server, the per-CPU dl_server of the fair
+	 * class, and rq->dl_server, the server whose pick is running now (NULL:
+	 * none).  Deviation: the server's entity lives in a task_struct that
+	 * never runs (pid 0, "fair_server", pinned here), so the v4 dl_rq code
+	 * that reads dl_task_of() of a queued entity serves it unchanged.
+	 */
+	struct task_struct fair_server;
+	struct sched_dl_entity *dl_server;
 };
 
 struct sched_class {
@@ -289,6 +309,16 @@ struct dl_model {
 	/* the instant start_dl_timer() arms the replenishment timer for */
 	u64 (*timer_expiry)(struct sched_dl_entity *dl_se);
 	u64 fair_server_bw;		/* per CPU, BW_SHIFT units, counted by admission */
+	/*
+	 * The fair server as a scheduled dl_server (6.12): fair.c's calls into
+	 * deadline.c.  All NULL for a kernel without it (v4, before 6.12).
+	 */
+	void (*dl_server_start)(struct sched_dl_entity *dl_se);
+	void (*dl_server_stop)(struct sched_dl_entity *dl_se);
+	void (*dl_server_update)(struct sched_dl_entity *dl_se, s64 delta_exec);
+	void (*dl_server_timer)(struct sched_dl_entity *dl_se);
+	/* fair_server_init(): its runtime and period, ns */
+	u64 fair_server_runtime, fair_server_period;
 };
 
 /*
@@ -513,6 +543,12 @@ static inline struct dl_rq *dl_rq_of_se(struct sched_dl_entity *dl_se)
 
 /* sched_dl.c, for the models' rules (sched_dl_mainline.c) too */
 void setup_new_dl_entity(struct sched_dl_entity *dl_se, struct sched_dl_entity *pi_se);
+void __enqueue_dl_entity(struct sched_dl_entity *dl_se);
+void __dequeue_dl_entity(struct sched_dl_entity *dl_se);
+/* The fair class's pick (the fair server's server_pick_task), sched_core.c. */
+struct task_struct *fair_server_pick(struct rq *rq);
+/* Set up @rq's fair server from the model (sched_init_dl_servers()). */
+void sched_init_dl_server(struct rq *rq);
 int start_dl_timer(struct sched_dl_entity *dl_se, bool boosted);
 /* The -deadline task at the end of @p's chain of (boosted) top waiters, or NULL/not -deadline. */
 struct task_struct *pi_dl_top_task(struct task_struct *p);

@@ -114,11 +114,26 @@ static void update_curr_list(struct rq *rq)
 	curr->se.exec_start = rq->s->now;
 	if (rq->s->ops.trace_runtime)
 		rq->s->ops.trace_runtime(rq->s->ops.arg, curr, delta);
+	/*
+	 * [mainline 6.12, fair.c update_curr()] Fair time is charged to the
+	 * active fair server whether the task ran on its behalf (its budget
+	 * bounds the run) or in the background (time the server then need not
+	 * give: its deferred activation moves a period on).
+	 */
+	if (curr->sched_class == &fair_sched_class && rq->fair_server.dl.dl_server_active)
+		rq->s->model->dl_server_update(&rq->fair_server.dl, (s64)delta);
 }
 
+/*
+ * [mainline 6.12, fair.c enqueue_task_fair()/dequeue_task_fair()] The first
+ * runnable fair task starts the fair server, the last one leaving stops it.
+ */
 static void enqueue_task_list(struct rq *rq, struct task_struct *p, int flags)
 {
 	list_enqueue(list_rq_of(rq, p), p, flags & ENQUEUE_HEAD);
+	if (p->sched_class == &fair_sched_class && rq->cfs.nr_running == 1 &&
+	    rq->s->model->dl_server_start)
+		rq->s->model->dl_server_start(&rq->fair_server.dl);
 }
 
 static void dequeue_task_list(struct rq *rq, struct task_struct *p, int flags)
@@ -126,6 +141,9 @@ static void dequeue_task_list(struct rq *rq, struct task_struct *p, int flags)
 	(void)flags;
 	update_curr_list(rq);
 	list_dequeue(list_rq_of(rq, p), p);
+	if (p->sched_class == &fair_sched_class && !rq->cfs.nr_running &&
+	    rq->s->model->dl_server_stop)
+		rq->s->model->dl_server_stop(&rq->fair_server.dl);
 }
 
 static void yield_task_list(struct rq *rq)
@@ -168,6 +186,12 @@ static struct task_struct *pick_next_task_rt(struct rq *rq)
 static struct task_struct *pick_next_task_fair(struct rq *rq)
 {
 	return pick_list(rq, &rq->cfs);
+}
+
+/* [mainline 6.12, fair.c fair_server_pick_task()] What the fair server runs. */
+struct task_struct *fair_server_pick(struct rq *rq)
+{
+	return pick_next_task_fair(rq);
 }
 
 static void put_prev_task_list(struct rq *rq, struct task_struct *p)
@@ -466,6 +490,7 @@ void schedule(struct sched *s, int cpu)
 		prev->sched_class->pre_schedule(rq, prev);
 
 	prev->sched_class->put_prev_task(rq, prev);
+	rq->dl_server = NULL;
 	next = pick_next_task(rq);
 	rq->need_resched = 0;
 
@@ -952,6 +977,8 @@ struct sched *sched_create(const struct sched_create_opts *o, const struct sched
 		idle->on_cpu = 1;
 		rq->idle = idle;
 		rq->curr = idle;
+		if (s->model->dl_server_start)
+			sched_init_dl_server(rq);
 	}
 	return s;
 nomem:

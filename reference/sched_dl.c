@@ -398,6 +398,11 @@ void dl_task_timer(struct sched *s, struct task_struct *p)
 	struct rq *rq = task_rq(p);
 
 	dl_se->dl_timer.active = false;
+	/* [mainline 6.12] a dl_server's timer is dl_server_timer()'s */
+	if (dl_se->dl_server) {
+		s->model->dl_server_timer(dl_se);
+		return;
+	}
 	if (!dl_task(p) || !dl_se->dl_throttled)
 		return;
 
@@ -622,7 +627,7 @@ static inline void dec_dl_tasks(struct sched_dl_entity *dl_se, struct dl_rq *dl_
 
 /* ---- the EDF run queue [core] ----------------------------------------- */
 
-static void __enqueue_dl_entity(struct sched_dl_entity *dl_se)
+void __enqueue_dl_entity(struct sched_dl_entity *dl_se)
 {
 	struct dl_rq *dl_rq = dl_rq_of_se(dl_se);
 	struct rb_node **link = &dl_rq->rb_root.rb_node;
@@ -650,7 +655,7 @@ static void __enqueue_dl_entity(struct sched_dl_entity *dl_se)
 	inc_dl_tasks(dl_se, dl_rq);
 }
 
-static void __dequeue_dl_entity(struct sched_dl_entity *dl_se)
+void __dequeue_dl_entity(struct sched_dl_entity *dl_se)
 {
 	struct dl_rq *dl_rq = dl_rq_of_se(dl_se);
 
@@ -968,9 +973,27 @@ static struct task_struct *pick_next_task_dl(struct rq *rq)
 	if (!dl_rq->dl_nr_running)
 		return NULL;
 
+again:
 	dl_se = pick_next_dl_entity(rq, dl_rq);
 	if (WARN_ON_S(rq->s, !dl_se))
 		return NULL;
+
+	/*
+	 * [mainline 6.12, __pick_task_dl()] The earliest entity is a dl_server:
+	 * run what its class picks (server_pick_task); with nothing to pick the
+	 * server stops and the next entity is tried.  Never true for v4.
+	 */
+	if (dl_se->dl_server) {
+		p = fair_server_pick(rq);
+		if (!p) {
+			rq->s->model->dl_server_stop(dl_se);
+			if (!dl_rq->dl_nr_running)
+				return NULL;
+			goto again;
+		}
+		rq->dl_server = dl_se;
+		return p;
+	}
 
 	p = dl_task_of(dl_se);
 	p->se.exec_start = rq_clock(rq);

@@ -19,10 +19,18 @@
  *         runtime cut to density * laxity (the revised CBS wake-up rule);
  *   3.14+ dl_entity_overflow() in 64 bits scaled by DL_SCALE, as mainline;
  *   6.12  the fair server's bandwidth (50 ms every 1 s per CPU) counted by
- *         admission (dl_server_apply_params -> __dl_add).
- * Not modelled: GRUB reclaiming, the fair server as a scheduled entity,
- * replenishing a throttled sleeper in dl_task_timer(), the pi_se chain,
- * mainline's dl_runtime_exceeded() without the v4 deadline-miss charge.
+ *         admission (dl_server_apply_params -> __dl_add);
+ *   6.12  the fair server as a scheduled, deferred dl_server ("sched/fair:
+ *         Add trivial fair server", "sched/deadline: Deferrable dl server",
+ *         both in 6.12): dl_server_start/stop/update/timer below, and
+ *         __pick_task_dl() in sched_dl.c.
+ * Not modelled: GRUB reclaiming, replenishing a throttled sleeper in
+ * dl_task_timer(), the pi_se chain, mainline's dl_runtime_exceeded()
+ * without the v4 deadline-miss charge; for the fair server: idle time
+ * counted as its runtime (dl_server_update_idle_time(); a CPU with a
+ * runnable fair task is never idle here), 6.17's lazy stop (cccb45d7c429:
+ * here the server stops when the last fair task leaves, as 6.12 did), the push after
+ * its timer (__push_dl_task(): the server itself is never pushable).
  */
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +58,35 @@ static inline bool dl_is_implicit(struct sched_dl_entity *dl_se)
 static u64 dl_next_period(struct sched_dl_entity *dl_se)
 {
 	return dl_se->deadline - dl_se->dl_deadline + dl_se->dl_period;
+}
+
+/*
+ * start_dl_timer()'s instant, mainline: a deferred server armed for zero
+ * laxity fires at deadline - runtime (6.12, "sched/deadline: Deferrable dl
+ * server"); anything else at the next period (4.11).
+ */
+static u64 dl_timer_expiry(struct sched_dl_entity *dl_se)
+{
+	if (dl_se->dl_defer_armed)
+		return dl_se->deadline - (u64)dl_se->runtime;
+	return dl_next_period(dl_se);
+}
+
+/*
+ * replenish_dl_new_period() (6.9, split out of setup_new_dl_entity() and
+ * update_dl_entity(); the defer part 6.12): a new period from now, and a
+ * deferred server that is not handling starvation waits for zero laxity.
+ */
+static void replenish_dl_new_period(struct sched_dl_entity *dl_se,
+				    struct sched_dl_entity *pi_se, struct rq *rq)
+{
+	dl_se->deadline = rq_clock(rq) + pi_se->dl_deadline;
+	dl_se->runtime = (s64)pi_se->dl_runtime;
+
+	if (dl_se->dl_defer && !dl_se->dl_defer_running) {
+		dl_se->dl_throttled = 1;
+		dl_se->dl_defer_armed = 1;
+	}
 }
 
 /*
@@ -118,8 +155,16 @@ static void update_dl_entity_mainline(struct sched_dl_entity *dl_se,
 			return;
 		}
 
-		dl_se->deadline = rq_clock(rq) + pi_se->dl_deadline;
-		dl_se->runtime = (s64)pi_se->dl_runtime;
+		replenish_dl_new_period(dl_se, pi_se, rq);
+	} else if (dl_se->dl_server && dl_se->dl_defer) {
+		/*
+		 * 6.12: the server can still use its previous deadline, so
+		 * check if it left the dl_defer_running state.
+		 */
+		if (!dl_se->dl_defer_running) {
+			dl_se->dl_defer_armed = 1;
+			dl_se->dl_throttled = 1;
+		}
 	}
 }
 
@@ -153,6 +198,245 @@ static void dl_check_constrained_dl(struct sched_dl_entity *dl_se)
 	}
 }
 
+/* ---- the fair server: a deferred dl_server (6.12) --------------------- */
+
+/* dl_server_min_res: a defer timer is not pushed on for less than this. */
+#define DL_SERVER_MIN_RES	(1 * NSEC_PER_MSEC)
+
+static inline struct rq *rq_of_dl_se(struct sched_dl_entity *dl_se)
+{
+	return rq_of_dl_rq(dl_rq_of_se(dl_se));
+}
+
+/* hrtimer_try_to_cancel(&dl_se->dl_timer) */
+static void cancel_dl_timer(struct sched_dl_entity *dl_se)
+{
+	struct sched *s = rq_of_dl_se(dl_se)->s;
+
+	if (!dl_se->dl_timer.active)
+		return;
+	dl_se->dl_timer.active = false;
+	if (s->ops.timer_cancel)
+		s->ops.timer_cancel(s->ops.arg, dl_task_of(dl_se));
+}
+
+/* resched_curr() unless the running -deadline task keeps the CPU (dl_entity_preempt()). */
+static void dl_server_resched(struct sched_dl_entity *dl_se, struct rq *rq)
+{
+	if (!dl_task(rq->curr) || dl_time_before(dl_se->deadline, rq->curr->dl.deadline))
+		resched_rq(rq);
+}
+
+/*
+ * replenish_dl_entity(), mainline, for the server (tasks keep sched_dl.c's):
+ * a deferred server that reaches zero laxity with current u > U takes a new
+ * period; the deadline moves on until runtime is positive; a replenishment
+ * that was the zero-laxity one ends the deferral, any other re-arms it while
+ * the server is not handling starvation (dl_defer_running).
+ */
+static void replenish_dl_entity(struct sched_dl_entity *dl_se)
+{
+	struct rq *rq = rq_of_dl_se(dl_se);
+
+	if (dl_se->dl_deadline == 0 ||
+	    (dl_se->dl_defer_armed && dl_entity_overflow(dl_se, dl_se, rq_clock(rq)))) {
+		dl_se->deadline = rq_clock(rq) + dl_se->dl_deadline;
+		dl_se->runtime = (s64)dl_se->dl_runtime;
+	}
+
+	if (dl_se->dl_yielded && dl_se->runtime > 0)
+		dl_se->runtime = 0;
+
+	while (dl_se->runtime <= 0) {
+		dl_se->deadline += dl_se->dl_period;
+		dl_se->runtime += (s64)dl_se->dl_runtime;
+	}
+
+	if (dl_time_before(dl_se->deadline, rq_clock(rq)))
+		replenish_dl_new_period(dl_se, dl_se, rq);
+
+	dl_se->dl_yielded = 0;
+	dl_se->dl_throttled = 0;
+
+	/* the replenishment of a deferred reservation: clear the flag, done */
+	if (dl_se->dl_defer_armed) {
+		dl_se->dl_defer_armed = 0;
+		return;
+	}
+
+	/* not armed, not running already, zero laxity ahead: defer again */
+	if (dl_se->dl_defer && !dl_se->dl_defer_running &&
+	    dl_time_before(rq_clock(rq), dl_se->deadline - (u64)dl_se->runtime)) {
+		dl_se->dl_defer_armed = 1;
+		dl_se->dl_throttled = 1;
+		if (!start_dl_timer(dl_se, false)) {
+			cancel_dl_timer(dl_se);
+			dl_se->dl_defer_armed = 0;
+			dl_se->dl_throttled = 0;
+		}
+	}
+}
+
+/*
+ * enqueue_dl_entity(), mainline, for the server: the wake-up rule or the
+ * replenishment, then a reservation still throttled (deferred) waits for
+ * its timer instead of being queued; if the timer cannot start, it is
+ * queued now, unthrottled.
+ */
+static void enqueue_dl_entity(struct sched_dl_entity *dl_se, int flags)
+{
+	if (flags & ENQUEUE_WAKEUP)
+		update_dl_entity_mainline(dl_se, dl_se);
+	else if (flags & ENQUEUE_REPLENISH)
+		replenish_dl_entity(dl_se);
+
+	if (dl_se->dl_throttled && start_dl_timer(dl_se, false))
+		return;
+
+	if (dl_se->dl_throttled) {
+		cancel_dl_timer(dl_se);
+		dl_se->dl_defer_armed = 0;
+		dl_se->dl_throttled = 0;
+	}
+
+	__enqueue_dl_entity(dl_se);
+}
+
+/*
+ * update_curr_dl_se(), mainline, for the server: charge @delta_exec of fair
+ * time.  Consumed while still deferred (the fair class got the time in the
+ * background), the server is not needed this period: a new one starts and
+ * the zero-laxity timer moves with it.  Consumed while running, it is
+ * throttled until its next period as any -deadline entity.
+ */
+static void update_curr_dl_se(struct rq *rq, struct sched_dl_entity *dl_se, s64 delta_exec)
+{
+	if (delta_exec <= 0) {
+		if (dl_se->dl_yielded)
+			goto throttle;
+		return;
+	}
+
+	if (dl_se->dl_throttled && !dl_se->dl_defer)
+		return;
+
+	dl_se->runtime -= delta_exec;
+
+	if (dl_se->dl_defer && dl_se->dl_throttled && dl_se->runtime <= 0) {
+		dl_se->dl_defer_running = 0;
+		cancel_dl_timer(dl_se);
+		replenish_dl_new_period(dl_se, dl_se, rq);
+		WARN_ON_S(rq->s, !start_dl_timer(dl_se, false));
+		return;
+	}
+
+throttle:
+	if (dl_se->runtime <= 0 || dl_se->dl_yielded) {
+		dl_se->dl_throttled = 1;
+		__dequeue_dl_entity(dl_se);
+		if (!start_dl_timer(dl_se, false)) {
+			replenish_dl_new_period(dl_se, dl_se, rq);
+			start_dl_timer(dl_se, false);
+		}
+		if (rq->dl.rb_leftmost != &dl_se->rb_node)
+			resched_rq(rq);
+	}
+}
+
+/* dl_server_update(): 0 runtime = fair server disabled. */
+static void dl_server_update(struct sched_dl_entity *dl_se, s64 delta_exec)
+{
+	if (dl_se->dl_runtime)
+		update_curr_dl_se(rq_of_dl_se(dl_se), dl_se, delta_exec);
+}
+
+/* dl_server_start(): the first runnable fair task (enqueue_task_fair()). */
+static void dl_server_start(struct sched_dl_entity *dl_se)
+{
+	struct rq *rq = rq_of_dl_se(dl_se);
+
+	if (!dl_se->dl_server || dl_se->dl_server_active)
+		return;
+
+	dl_se->dl_server_active = 1;
+	enqueue_dl_entity(dl_se, ENQUEUE_WAKEUP);
+	dl_server_resched(dl_se, rq);
+}
+
+/* dl_server_stop(): no fair task left (dequeue_task_fair(), __pick_task_dl()). */
+static void dl_server_stop(struct sched_dl_entity *dl_se)
+{
+	if (!dl_se->dl_server || !dl_se->dl_server_active)
+		return;
+
+	__dequeue_dl_entity(dl_se);
+	cancel_dl_timer(dl_se);
+	dl_se->dl_defer_armed = 0;
+	dl_se->dl_throttled = 0;
+	dl_se->dl_server_active = 0;
+}
+
+/*
+ * dl_server_timer(): at zero laxity a deferred server that could still
+ * have consumed its runtime in the background pushes the timer on
+ * (hrtimer_forward_now() to deadline - runtime); otherwise the fair class
+ * is starving: the server runs as an ordinary reservation from now
+ * (dl_defer_running) and is queued with a replenishment.  After a throttle
+ * the timer is the replenishment of a running server.
+ */
+static void dl_server_timer(struct sched_dl_entity *dl_se)
+{
+	struct rq *rq = rq_of_dl_se(dl_se);
+
+	if (!dl_se->dl_throttled || !dl_se->dl_runtime)
+		return;
+
+	if (dl_se->dl_defer_armed) {
+		if (dl_time_before(rq_clock(rq),
+				   dl_se->deadline - (u64)dl_se->runtime - DL_SERVER_MIN_RES)) {
+			start_dl_timer(dl_se, false);	/* armed: deadline - runtime */
+			return;
+		}
+		dl_se->dl_defer_running = 1;
+	}
+
+	enqueue_dl_entity(dl_se, ENQUEUE_REPLENISH);
+	dl_server_resched(dl_se, rq);
+}
+
+/*
+ * sched_init_dl_servers() with dl_server_apply_params(): 50 ms every 1 s,
+ * deferred, a new period from now.  The bandwidth is counted by admission
+ * through the model's fair_server_bw, not here.
+ */
+void sched_init_dl_server(struct rq *rq)
+{
+	struct task_struct *p = &rq->fair_server;
+	struct sched_dl_entity *dl_se = &p->dl;
+	const struct dl_model *m = rq->s->model;
+
+	sched_task_init(rq->s, p, 0, "fair_server", rq->cpu);
+	p->policy = SCHED_DEADLINE;
+	p->prio = p->normal_prio = MAX_DL_PRIO - 1;
+	p->sched_class = &dl_sched_class;
+	p->state = TASK_RUNNING;
+	p->on_rq = 1;
+	dlb_cpumask_clear(&p->cpus_allowed);
+	dlb_cpumask_set(&p->cpus_allowed, (unsigned int)rq->cpu);
+	dl_se->nr_cpus_allowed = 1;
+
+	dl_se->dl_runtime = m->fair_server_runtime;
+	dl_se->dl_deadline = m->fair_server_period;
+	dl_se->dl_period = m->fair_server_period;
+	dl_se->dl_bw = to_ratio(dl_se->dl_period, dl_se->dl_runtime);
+	dl_se->runtime = 0;
+	dl_se->deadline = 0;
+
+	dl_se->dl_server = 1;
+	dl_se->dl_defer = 1;
+	replenish_dl_new_period(dl_se, dl_se, rq);	/* setup_new_dl_entity() */
+}
+
 void dl_model_mainline(unsigned int version, struct dl_model *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -160,8 +444,16 @@ void dl_model_mainline(unsigned int version, struct dl_model *m)
 	m->version = version;
 	m->update_dl_entity = update_dl_entity_mainline;
 	m->check_constrained_dl = version >= DL_KVER(4, 11) ? dl_check_constrained_dl : NULL;
-	m->timer_expiry = version >= DL_KVER(4, 11) ? dl_next_period : dl_model_v4.timer_expiry;
+	m->timer_expiry = version >= DL_KVER(4, 11) ? dl_timer_expiry : dl_model_v4.timer_expiry;
 	m->fair_server_bw = version >= DL_KVER(6, 12) ? DL_FAIR_SERVER_BW : 0;
+	if (version >= DL_KVER(6, 12)) {
+		m->dl_server_start = dl_server_start;
+		m->dl_server_stop = dl_server_stop;
+		m->dl_server_update = dl_server_update;
+		m->dl_server_timer = dl_server_timer;
+		m->fair_server_runtime = 50 * NSEC_PER_MSEC;
+		m->fair_server_period = 1000 * NSEC_PER_MSEC;
+	}
 }
 
 /* "v4", "mainline", "mainline:MAJ.MIN" (3.14, the first with SCHED_DEADLINE, or later). */

@@ -239,18 +239,32 @@ static void cb_resched(void *arg, int cpu)
 	evq_push(sim, sim->now, SE_RESCHED, cpu, 0);
 }
 
+/*
+ * A thread's replenishment timer is event index >= 0; a CPU's fair server
+ * (mainline model, rq->fair_server, no thread) is -1 - cpu.
+ */
 static void cb_timer_start(void *arg, struct task_struct *p, u64 expires)
 {
 	struct dlb_sim *sim = arg;
 	struct sim_thread *t = thr_of(p);
 
+	if (!t) {
+		evq_push(sim, expires, SE_DL_TIMER, -1 - task_cpu(p),
+			 ++sim->server_timer_gen[task_cpu(p)]);
+		return;
+	}
 	evq_push(sim, expires, SE_DL_TIMER, (int)t->index, ++t->timer_gen);
 }
 
 static void cb_timer_cancel(void *arg, struct task_struct *p)
 {
-	thr_of(p)->timer_gen++;
-	(void)arg;
+	struct dlb_sim *sim = arg;
+	struct sim_thread *t = thr_of(p);
+
+	if (!t)
+		sim->server_timer_gen[task_cpu(p)]++;
+	else
+		t->timer_gen++;
 }
 
 static void cb_switch(void *arg, int cpu, struct task_struct *prev, long prev_state,
@@ -403,7 +417,16 @@ static void replan(struct dlb_sim *sim, int cpu)
 			left = 0;
 		if (!RB_EMPTY_NODE(&curr->dl.rb_node) && (u64)left < t->work_left)
 			evq_push(sim, now + (u64)left, SE_CPU_BUDGET, cpu, gen);
-	} else if (curr->policy != SCHED_FIFO || !rt_task(curr)) {
+	} else if (rq->dl_server) {
+		/* a fair task run by the fair server: the server's budget ends it */
+		s64 left = rq->dl_server->runtime - (s64)(now - curr->se.exec_start);
+
+		if (left < 0)
+			left = 0;
+		if ((u64)left < t->work_left)
+			evq_push(sim, now + (u64)left, SE_CPU_BUDGET, cpu, gen);
+	}
+	if (!dl_task(curr) && (curr->policy != SCHED_FIFO || !rt_task(curr))) {
 		u64 slice = rt_task(curr) ? RR_TIMESLICE_NS : FAIR_SLICE_NS;
 		u64 used = curr->se.slice_used + (now - curr->se.exec_start);
 
@@ -484,6 +507,15 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 		sim_thread_wake(sim, t, task_cpu(&t->task));
 		break;
 	case SE_DL_TIMER:
+		if (e->idx < 0) {
+			int cpu = -1 - e->idx;
+
+			if (e->gen != sim->server_timer_gen[cpu])
+				break;
+			sched_dl_timer_fire(s, &cpu_rq(s, cpu)->fair_server);
+			mark_dirty(sim, cpu);
+			break;
+		}
 		t = &sim->thr[e->idx];
 		if (e->gen != t->timer_gen)
 			break;
@@ -737,10 +769,12 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	sim->cpu_gen = calloc((size_t)opts->nr_cpus, sizeof(*sim->cpu_gen));
 	sim->tick_next = calloc((size_t)opts->nr_cpus, sizeof(*sim->tick_next));
 	sim->tick_last = calloc((size_t)opts->nr_cpus, sizeof(*sim->tick_last));
+	sim->server_timer_gen = calloc((size_t)opts->nr_cpus, sizeof(*sim->server_timer_gen));
 	sim->cpu_dirty = calloc((size_t)opts->nr_cpus, 1);
 	sim->dirty = calloc((size_t)opts->nr_cpus, sizeof(*sim->dirty));
 	if (!sim->thr || !sim->mutexes || !sim->waitq || !sim->timers || !sim->cpu_gen ||
-	    !sim->tick_next || !sim->tick_last || !sim->cpu_dirty || !sim->dirty)
+	    !sim->tick_next || !sim->tick_last || !sim->cpu_dirty || !sim->dirty ||
+	    !sim->server_timer_gen)
 		goto nomem_free;
 	for (i = 0; i < wl->nr_resources; i++)
 		sim->mutexes[i].pi = wl->global.pi_enabled;
@@ -784,6 +818,7 @@ void dlb_sim_free(struct dlb_sim *sim)
 	free(sim->cpu_gen);
 	free(sim->tick_next);
 	free(sim->tick_last);
+	free(sim->server_timer_gen);
 	free(sim->cpu_dirty);
 	free(sim->dirty);
 	free(sim->q.h);

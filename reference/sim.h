@@ -138,6 +138,7 @@ struct dlb_sim_job {
 	u64 deadline;			/* absolute; 0 for non -deadline threads */
 	u64 exec_ns;			/* CPU time between begin and end */
 	u64 run_ns;			/* nominal run/runtime of the job (c_duration) */
+	u64 run_wall_ns;		/* wall time of its run events (rt-app's run) */
 	u64 period_ns;			/* timer periods of the job (c_period) */
 	s64 slack_ns;			/* next timer expiry - end (slack) */
 	u64 wu_lat_ns;			/* begin - release (wu_lat) */

@@ -99,6 +99,7 @@ struct dlb_sim {
 	u64 *cpu_gen;
 	u64 *tick_next;			/* per CPU: the pending tick, 0 = none */
 	u64 *tick_last;			/* per CPU: the last tick handled */
+	u64 *server_timer_gen;		/* per CPU: the fair server's timer generation */
 	unsigned char *cpu_dirty;
 	int *dirty;
 	int nr_dirty;

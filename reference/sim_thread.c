@@ -86,6 +86,7 @@ static void op_job_end(struct dlb_interp *it)
 	j.deadline = it->dl;
 	j.exec_ns = thr_exec(sim, t) - t->exec0;
 	j.run_ns = it->run_ns;
+	j.run_wall_ns = it->run_wall_ns;
 	j.period_ns = it->period_ns;
 	j.slack_ns = it->slack;
 	j.wu_lat_ns = it->begin - it->rel;

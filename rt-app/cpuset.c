@@ -11,6 +11,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,54 @@
 #include "dlbench/exitcode.h"
 
 #include "cpuset.h"
+
+int rtapp_cpus_limit(struct workload *wl, int n, struct dlb_err *err)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	struct dlb_cpumask run;
+	unsigned int cpu;
+	size_t i;
+
+	/* CPUs 0..N-1: the same N on every run of a machine, so runs compare */
+	if (n < 1 || n > online)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "--cpus %d: the kernel backend runs "
+				   "on CPUs 0..N-1 of this machine's %ld online CPUs: give N in "
+				   "1..%ld, or simulate %d CPUs with --backend reference", n, online,
+				   online, n);
+	/* the whole machine: nothing to restrict, no partition to make */
+	if (n == online)
+		return 0;
+	dlb_cpumask_clear(&run);
+	for (cpu = 0; cpu < (unsigned int)n; cpu++)
+		dlb_cpumask_set(&run, cpu);
+	for (i = 0; i < wl->nr_tasks; i++) {
+		struct wl_task *t = &wl->tasks[i];
+
+		if (!t->has_cpus) {
+			t->cpus = run;
+			t->has_cpus = true;
+			continue;
+		}
+		cpu = dlb_cpumask_next(&t->cpus, (unsigned int)n);
+		if (cpu < DLB_MAX_CPUS)
+			return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': cpus names CPU %u, "
+					   "outside the run's CPUs 0..%d (--cpus %d)", t->name, cpu,
+					   n - 1, n);
+	}
+	return 0;
+}
+
+int rtapp_cpus_self(int n)
+{
+	cpu_set_t set;
+	int cpu;
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < n && cpu < CPU_SETSIZE; cpu++)
+		CPU_SET(cpu, &set);
+	/* not sched_setaffinity(): the reference model linked in has one of that name */
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
 
 bool rtapp_cpusets_needed(const struct workload *wl)
 {

@@ -35,6 +35,22 @@ struct rtapp_cpusets {
 	struct rtapp_cpuset set[RTAPP_CPUSETS_MAX];
 };
 
+/*
+ * -m N on the kernel backend: the run uses CPUs 0..N-1 only.  Every task
+ * without cpus gets cpus 0..N-1 (so its DL threads join one exclusive
+ * partition of those CPUs, its other threads get that affinity); a task
+ * pinned to a CPU outside them is refused.  N must be 1..online CPUs.
+ * Returns 0 or -1 with @err (BAD_INPUT) set.
+ */
+int rtapp_cpus_limit(struct workload *wl, int n, struct dlb_err *err);
+
+/*
+ * Restrict the calling thread to CPUs 0..@n-1, so that the threads it
+ * creates start there (a new thread inherits the affinity): none of the
+ * run's threads is ever scheduled on another CPU.  0 or an errno.
+ */
+int rtapp_cpus_self(int n);
+
 /* True if @wl pins a SCHED_DEADLINE task (has_cpus on a DL task). */
 bool rtapp_cpusets_needed(const struct workload *wl);
 

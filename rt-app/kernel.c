@@ -298,6 +298,12 @@ static int threads_init(struct rtapp_run *run, struct dlb_err *err)
 	return 0;
 }
 
+/* The CPUs the run uses: -m N (0..N-1, rtapp_cpus_limit), else every online one. */
+static int run_cpus(const struct rtapp_run *run)
+{
+	return run->opts->cpus ? run->opts->cpus : (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 /*
  * Bandwidth admitted so far by this run's threads in @task's root domain
  * (the whole machine, or the task's cpuset partition), for EBUSY messages.
@@ -322,7 +328,7 @@ static u64 admitted_bw(const struct rtapp_run *run, const struct wl_task *task)
 static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct dlb_err *err)
 {
 	struct rtapp_admit_ctx ctx = { admitted_bw(run, th->task),
-				       (unsigned int)sysconf(_SC_NPROCESSORS_ONLN) };
+				       (unsigned int)run_cpus(run) };
 
 	if (th->task->has_cpus && th->task->policy == WL_POLICY_DEADLINE)
 		ctx.cpus = dlb_cpumask_weight(&th->task->cpus);
@@ -395,7 +401,7 @@ static int mark_run_start(struct rtapp_run *run, struct dlb_err *err)
 	snprintf(m.backend, sizeof(m.backend), "kernel");
 	snprintf(m.clock, sizeof(m.clock), "mono");
 	snprintf(m.workload, sizeof(m.workload), "%s", w ? w + 1 : run->opts->workload);
-	m.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	m.cpus = run_cpus(run);
 	if (rtapp_tracemark_write(&run->tm, buf, &m)) {
 		/* the kernel answers EBADF when the buffer behind the marker is off */
 		if (errno == EBADF)
@@ -519,7 +525,7 @@ static void fill_summary(struct rtapp_run *run, struct dlb_summary *sum)
 
 	snprintf(sum->backend, sizeof(sum->backend), "kernel");
 	snprintf(sum->clock, sizeof(sum->clock), "mono");
-	sum->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	sum->cpus = run_cpus(run);
 	sum->start_ns = run->t0;
 	sum->threads = calloc(run->nr_threads ? run->nr_threads : 1, sizeof(*sum->threads));
 	if (!sum->threads)
@@ -636,6 +642,17 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 	}
 	if (res_init(run, err) || threads_init(run, err))
 		goto out;
+	/* -m N: the threads inherit this, so none starts outside 0..N-1 */
+	if (run->opts->cpus && run->opts->cpus < (int)sysconf(_SC_NPROCESSORS_ONLN)) {
+		int e = rtapp_cpus_self(run->opts->cpus);
+
+		if (e) {
+			dlb_err_set(err, DLB_EXIT_ENV, "--cpus %d: cannot restrict the run to "
+				    "CPUs 0..%d: %s", run->opts->cpus, run->opts->cpus - 1,
+				    strerror(e));
+			goto out;
+		}
+	}
 	if (rtapp_cpusets_needed(run->wl) && rtapp_cpusets_create(&run->cpusets, run->wl, err))
 		goto out;
 	/* the split domains before any DL thread: what they must come back to */
@@ -660,11 +677,16 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 		snprintf(sum->admission_detail, sizeof(sum->admission_detail), "%s", err->msg);
 	}
 	if (i < run->nr_threads) {
-		if (!err->msg[0])
+		if (!err->msg[0]) {
+			/* a signal, not a failure: the run is incomplete, as after its start */
 			dlb_err_set(err, DLB_EXIT_INCOMPLETE, "interrupted while starting threads");
+			st = DLB_RUN_INCOMPLETE;
+		}
 		threads_release(run, -1);
-		if (threads_stop(run))
+		if (threads_stop(run)) {
 			dlb_err_prefix(err, "threads did not stop");
+			st = DLB_RUN_ERROR;
+		}
 		goto out;
 	}
 	if (mark_run_start(run, err)) {
@@ -689,7 +711,7 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 out:
 	sum->end_ns = now_mono();
 	fill_summary(run, sum);
-	sum->status = rc ? DLB_RUN_ERROR : st;
+	sum->status = rc && st != DLB_RUN_INCOMPLETE ? DLB_RUN_ERROR : st;
 	/* a stuck thread may still touch its buffers: leave them to the exit */
 	for (i = 0; i < run->nr_threads && !run->stuck; i++)
 		thread_fini(&run->threads[i], rc ? NULL : err);

@@ -41,7 +41,7 @@ static int go_on(const struct rtapp_thread *th)
 static int op_run(struct dlb_interp *it, const struct wl_event *ev)
 {
 	struct rtapp_thread *th = th_of(it);
-	u64 t = now_mono(), c0, done = 0, n, loops, chunk;
+	u64 c0, done = 0, n, loops, chunk;
 
 	if (ev->type == WL_EV_RUNTIME) {
 		/* runtime: busy until the thread has had that much CPU time */
@@ -61,7 +61,6 @@ static int op_run(struct dlb_interp *it, const struct wl_event *ev)
 		}
 		th->rec.perf += done;
 	}
-	th->rec.run += now_mono() - t;
 	return go_on(th);
 }
 
@@ -242,7 +241,8 @@ static void op_job_begin(struct dlb_interp *it)
 /*
  * A job's log line, the columns as the reference backend fills them
  * (rt-app/reference.c on_job): start/end its begin and end, period to the
- * next release, perf the loops done and run the wall time of its run events.
+ * next release, perf the loops done and run the wall time of its run events
+ * (the interpreter's run_wall_ns, as for the reference backend).
  */
 static void op_job_end(struct dlb_interp *it)
 {
@@ -255,7 +255,7 @@ static void op_job_end(struct dlb_interp *it)
 	r->end = it->end / NSEC_PER_USEC;
 	r->period = (next - it->begin) / NSEC_PER_USEC;
 	r->rel_st = (it->begin - th->run->t0) / NSEC_PER_USEC;
-	r->run /= NSEC_PER_USEC;
+	r->run = it->run_wall_ns / NSEC_PER_USEC;
 	r->slack = it->slack / (s64)NSEC_PER_USEC;
 	r->wu_lat = (it->begin - it->rel) / NSEC_PER_USEC;
 	r->c_duration = it->run_ns / NSEC_PER_USEC;

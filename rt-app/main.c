@@ -35,7 +35,10 @@ static void usage(FILE *f)
 		"Run an rt-app workload under the kernel's scheduler or the reference simulator.\n"
 		"\n"
 		"  -b, --backend=NAME         kernel (default) or reference\n"
-		"  -m, --cpus=N               reference: simulated CPUs (default: online CPUs)\n"
+		"  -m, --cpus=N               reference: simulated CPUs; kernel: run on CPUs\n"
+		"                             0..N-1 only, N <= online CPUs (an exclusive cpuset\n"
+		"                             for the DL tasks, affinity for the others; default:\n"
+		"                             all online CPUs)\n"
 		"      --model=MODEL          reference: the rules, v4 (default), mainline (the\n"
 		"                             newest modelled) or mainline:MAJ.MIN\n"
 		"  -o, --output=DIR           run folder (default: the workload's global.logdir)\n"
@@ -109,7 +112,7 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 			if (dlb_parse_ll(optarg, 1, DLB_MAX_CPUS, &v))
 				return fail(DLB_EXIT_BAD_INPUT, "--cpus: '%s' is not a number of "
 					   "CPUs in 1..%d", optarg, DLB_MAX_CPUS);
-			o->ref_cpus = (int)v;
+			o->cpus = (int)v;
 			break;
 		case 'M':
 			dlb_sim_opts_init(&so);
@@ -179,9 +182,6 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 		return fail(DLB_EXIT_BAD_INPUT, optind >= argc ? "no workload given" :
 			   "one workload only");
 	}
-	if (o->ref_cpus && o->backend != RTAPP_BACKEND_REFERENCE)
-		return fail(DLB_EXIT_BAD_INPUT, "--cpus: simulated CPUs are for --backend "
-			   "reference; the kernel backend uses the machine's");
 	if (o->ref_model && o->backend != RTAPP_BACKEND_REFERENCE)
 		return fail(DLB_EXIT_BAD_INPUT, "--model: the rules are for --backend "
 			   "reference; the kernel backend is the machine's kernel");
@@ -337,6 +337,11 @@ int main(int argc, char **argv)
 		rtapp_sched_limits(&lim);
 	if (wl_load_file(o.workload, o.backend == RTAPP_BACKEND_KERNEL ? &lim : NULL, &wl, &err))
 		return fail(err.code, "%s", err.msg);
+	/* -m on the kernel: checked before anything is created or started */
+	if (o.cpus && o.backend == RTAPP_BACKEND_KERNEL && rtapp_cpus_limit(wl, o.cpus, &err)) {
+		wl_free(wl);
+		return fail(err.code, "%s", err.msg);
+	}
 	len = wl_run_length(wl, o.duration_set, o.duration_ns);
 	o.duration_ns = len.ns;
 	if (!o.quiet && len.source == WL_LEN_TASKS_END && o.backend == RTAPP_BACKEND_REFERENCE)

@@ -76,7 +76,8 @@ static int on_job(const struct dlb_sim_job *j, void *arg)
 	struct dlb_runlog_rec rec = {
 		.idx = (int)j->thread,
 		.perf = j->run_ns / NSEC_PER_USEC,
-		.run = (j->end - j->begin) / NSEC_PER_USEC,
+		/* rt-app's run: the wall time of the run events, not the job's span */
+		.run = j->run_wall_ns / NSEC_PER_USEC,
 		/* to the next release, or to the end when the job was late */
 		.period = (j->end + (j->slack_ns > 0 ? (u64)j->slack_ns : 0) - j->begin) /
 			  NSEC_PER_USEC,
@@ -266,7 +267,7 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 	size_t i;
 
 	dlb_sim_opts_init(&o);
-	o.nr_cpus = run->opts->ref_cpus ? run->opts->ref_cpus :
+	o.nr_cpus = run->opts->cpus ? run->opts->cpus :
 		    (int)sysconf(_SC_NPROCESSORS_ONLN);
 	o.duration_ns = run->opts->duration_ns;
 	o.event_log = run->opts->event_log;

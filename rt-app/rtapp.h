@@ -39,7 +39,8 @@ enum rtapp_teardown {
 
 struct rtapp_opts {
 	enum rtapp_backend backend;
-	int ref_cpus;			/* reference: simulated CPUs; 0 = this machine's */
+	int cpus;			/* -m: reference: simulated CPUs; kernel: run on
+					 * CPUs 0..cpus-1 (rtapp_cpus_limit); 0: all online */
 	const char *ref_model;		/* reference: v4 or mainline[:MAJ.MIN]; NULL = v4 */
 	const char *workload;
 	const char *outdir;		/* NULL: global.logdir */

@@ -7,12 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 plan 22
 require need_root need_tracefs need_sched_deadline
-for t in dlb-analyze dlb-rtapp dlb-record; do
-	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
-done
-exec 9>/tmp/dlbench-kernel.lock
-flock 9
-export DLB_LOCKED=1	# run.sh: the lock is ours already
+require_built dlb-analyze dlb-rtapp dlb-record
+kernel_lock_run_sh
 TR=$(tracefs_dir)
 top_on=$(cat "$TR/tracing_on")
 tmp=$(mktemp -d /tmp/dlb-e2e-kernel.XXXXXX)

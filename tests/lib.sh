@@ -29,6 +29,20 @@ require() {
 		"$c" || { skip_rest "$DLB_SKIP_REASON"; exit 0; }
 	done
 }
+# require_built TOOL...: skip the rest of the plan (exit 0) unless each is in $BIN
+require_built() {
+	local t
+	for t in "$@"; do
+		[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
+	done
+}
+# kernel_lock_run_sh: take the machine-wide kernel lock on fd 9 and tell the
+# run.sh this test starts that the lock is held already
+kernel_lock_run_sh() {
+	exec 9>/tmp/dlbench-kernel.lock
+	flock 9
+	export DLB_LOCKED=1
+}
 # check NAME CONDITION-COMMAND...: pass if the command succeeds
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "failed: $*"; fi; }
 # entries DIR: the names in DIR (dot files too), sorted, on one line

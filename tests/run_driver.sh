@@ -39,7 +39,7 @@ bad_input "run.sh: run: --duration: '0s' is not a duration above 0 (e.g. 2s, 500
 	run ../wl/edf.json -d 0s
 bad_input "run.sh: run: --cpus: '-1' is not a number of CPUs in 1..1024" run ../wl/edf.json -m -1
 n=$(getconf _NPROCESSORS_ONLN)
-bad_input "run.sh: run: --cpus $((n + 1)): the kernel backend runs on this machine's $n CPUs; pin the tasks with \"cpus\" in the workload, or simulate $((n + 1)) CPUs with --backend reference" \
+bad_input "run.sh: run: --cpus $((n + 1)): the kernel backend runs on CPUs 0..N-1 of this machine's $n online CPUs: give N in 1..$n, or simulate $((n + 1)) CPUs with --backend reference" \
 	run ../wl/edf.json -b kernel -m $((n + 1))
 bad_input "run.sh: nightly: --max-duration: 'soon' is not a duration above 0" nightly -D soon
 err=$(bash "$DLB_SRC/bench/ospert/run.sh" --seed 2>&1); rc=$?

@@ -129,6 +129,13 @@ struct dlb_interp {
 	u64 rel, dl, begin, end;	/* dl = 0: no deadline (not SCHED_DEADLINE) */
 	u64 rel_dl;			/* the task's relative deadline, 0 if none */
 	u64 run_ns, period_ns;		/* nominal work and timer periods of the job */
+	/*
+	 * Wall time of the job's run events, each from its start to the end
+	 * of its work (preemption inside included, sleeps and waits between
+	 * them not): rt-app's "run" log column (rt-app.c, ldata->duration).
+	 */
+	u64 run_wall_ns;
+	u64 run_t0;			/* when the run under way started */
 	s64 slack;			/* next timer expiry - now, at the job's timer */
 	bool have_next_rel;
 	u64 next_rel;

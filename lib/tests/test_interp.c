@@ -17,6 +17,7 @@ struct toy {
 	struct dlb_interp it;
 	u64 now;
 	bool block_runs;		/* run answers BLOCKED, as the simulator's */
+	u64 run_wall;			/* the last job's run_wall_ns, at its end */
 	struct dlb_interp_timer shared;
 	char trace[4096];
 };
@@ -116,6 +117,7 @@ static void toy_job_end(struct dlb_interp *it)
 {
 	say(toy_of(it), "e%llu@%llu ", (unsigned long long)it->job,
 	    (unsigned long long)(it->end / MS));
+	toy_of(it)->run_wall = it->run_wall_ns;
 }
 
 static const struct dlb_interp_ops toy_ops = {
@@ -275,6 +277,36 @@ static void test_blocked_run(void **state)
 	wl_free(wl);
 }
 
+/*
+ * rt-app's "run" column: the wall time of the job's run events, not its
+ * span (1 ms, a 5 ms sleep, 2 ms: 3 ms of an 8 ms job), whether the run
+ * returns done (the kernel backend's) or blocks (the simulator's).
+ */
+static void test_run_wall(void **state)
+{
+	struct workload *wl = load(DL_TASK("\"loop\": 1, \"run\": 1000, \"sleep\": 5000, "
+					   "\"run2\": 2000"));
+	struct dlb_err err;
+	struct toy t;
+
+	(void)state;
+	assert_int_equal(toy_run_task(&t, wl), DLB_INTERP_EXIT);
+	assert_string_equal(t.trace, "b0@0 rel=0 dl=20 e0@8 ");
+	assert_int_equal(t.run_wall, 3 * MS);
+	dlb_interp_fini(&t.it);
+
+	memset(&t, 0, sizeof(t));
+	t.block_runs = true;
+	assert_int_equal(dlb_interp_init(&t.it, wl, &wl->tasks[0], &toy_ops, &err), 0);
+	dlb_interp_start(&t.it, 0);
+	while (dlb_interp_step(&t.it) == DLB_INTERP_BLOCKED)
+		;
+	assert_string_equal(t.trace, "b0@0 rel=0 dl=20 e0@8 ");
+	assert_int_equal(t.run_wall, 3 * MS);
+	dlb_interp_fini(&t.it);
+	wl_free(wl);
+}
+
 /* A loop of zero-time events is cut by max_events, not run forever. */
 static void test_livelock(void **state)
 {
@@ -303,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_sporadic),
 		cmocka_unit_test(test_loops_and_log),
 		cmocka_unit_test(test_blocked_run),
+		cmocka_unit_test(test_run_wall),
 		cmocka_unit_test(test_livelock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,11 +7,15 @@
 #    100 ms) that runs 1 ms, sleeps 20 ms and wakes past its deadline is
 #    throttled until its next period: the job ends after ~101 ms, its slack
 #    to the 200 ms timer ~99 ms, where v4's rule would give ~178 ms;
+#  - the fair server (6.12): a FIFO hog and a busy fair task on one CPU for
+#    2 s: the deferred server lets the fair task run first at zero laxity
+#    (~950 ms), then 50 ms per second (~100 one-ms jobs in all), where v4
+#    starves it;
 #  - admission with the fair servers (6.12): 2 tasks of 0.46 per CPU (0.92
 #    of each) are refused, 2 of 0.44 admitted.
 # Needs root and SCHED_DEADLINE; holds the machine-wide kernel lock.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 7
+plan 12
 
 T=$(mktemp -d /tmp/dlb-mainline-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -32,6 +36,23 @@ v4=$(slack "$T/v4/rt-app-late-0.log")
 expect_eq "reference: mainline throttles the late wake-up (slack 99 ms), v4 not (178 ms)" \
 	"$ml $v4" "99000 178000"
 
+# ---- the fair server: FIFO hog + fair task on the last CPU ----
+CPU=$(($(nproc) - 1))
+cat >"$T/fs.json" <<JSON
+{ "global": { "duration": 2 },
+  "tasks": { "hog": { "policy": "SCHED_FIFO", "priority": 10, "cpus": [$CPU], "run": 3000000 },
+	     "fair": { "policy": "SCHED_OTHER", "cpus": [$CPU], "run": 1000 } } }
+JSON
+# fair's jobs (1 ms of work each) and the first one's release time (µs)
+fair_jobs() { awk '!/^#/ { n++; if (n == 1) first = $7 } END { print n + 0, first + 0 }' "$1"; }
+"$BIN/dlb-rtapp" -q -b reference --model mainline -m "$(nproc)" -o "$T/fsml" "$T/fs.json"
+"$BIN/dlb-rtapp" -q -b reference --model v4 -m "$(nproc)" -o "$T/fsv4" "$T/fs.json"
+read -r mljobs mlfirst < <(fair_jobs "$T/fsml/rt-app-fair-1.log")
+expect_eq "reference: mainline runs the starved fair task at 950 ms (zero laxity), v4 never" \
+	"$mlfirst $(fair_jobs "$T/fsv4/rt-app-fair-1.log")" "950000 0 0"
+check "reference: mainline gives it two server periods (~100 jobs, got $mljobs)" \
+	test "$mljobs" -ge 95 -a "$mljobs" -le 105
+
 require need_root need_sched_deadline
 exec 9>/tmp/dlbench-kernel.lock
 flock 9
@@ -45,6 +66,15 @@ check "kernel: 4 +-1 complete jobs (got $jobs)" test "$jobs" -ge 3 -a "$jobs" -l
 # the kernel's slack is the mainline model's within 30 ms, far from v4's
 check "kernel: slack $k us is mainline's $ml +-30 ms, not v4's $v4" \
 	test "$k" -ge $((ml - 30000)) -a "$k" -le $((ml + 30000))
+
+"$BIN/dlb-rtapp" -q -n -o "$T/fsk" "$T/fs.json"
+expect_eq "kernel: FIFO hog + fair task exits 0" "$?" 0
+read -r kjobs kfirst < <(fair_jobs "$T/fsk/rt-app-fair-1.log")
+# the kernel's first fair job at the model's zero-laxity instant within 30 ms
+check "kernel: first fair job at $kfirst us, mainline's $mlfirst +-30 ms (v4: never)" \
+	test "$kfirst" -ge $((mlfirst - 30000)) -a "$kfirst" -le $((mlfirst + 30000))
+check "kernel: $kjobs fair jobs, mainline's $mljobs +-25%" \
+	test "$kjobs" -ge $((mljobs * 3 / 4)) -a "$kjobs" -le $((mljobs * 5 / 4))
 
 # ---- admission: the fair servers' 0.05 per CPU (6.12+) ----
 if [ "$(cat /proc/sys/kernel/sched_rt_runtime_us 2>/dev/null)" != 950000 ] ||

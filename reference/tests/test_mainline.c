@@ -181,6 +181,98 @@ static void test_admission_fair_server(void **state)
 	wlb_free(wl);
 }
 
+/*
+ * The fair server (6.12, dl_server_start/timer/update_curr_dl_se): a FIFO
+ * hog r and a fair task f, both busy for 3 s on 1 CPU, f starting 1 ms
+ * after r (instants in ms).  f's arrival starts the deferred server:
+ * sched_init_dl_servers() gave it deadline 1000 and 50 ms at 0; at 1 the
+ * wake-up rule finds 50 / 999 > 50 / 1000 (overflow): a new period,
+ * deadline 1001, and, deferred, it waits throttled for zero laxity at
+ * 1001 - 50 = 951.  Nothing fair ran meanwhile, so at 951 the fair class
+ * is starving: dl_defer_running, and the replenishment finds 50 / 50 >
+ * 50 / 1000 (u > U): a new period, deadline 1951, 50 ms.  It preempts r
+ * (any -deadline entity beats FIFO) and f runs 951-1001 on its budget;
+ * throttled at 1001, the timer at the next period 1951 replenishes it
+ * (deadline 2951, not deferred again: dl_defer_running) and f runs
+ * 1951-2001, then 2951-3000.  v4 and 6.11 have no server: f never runs.
+ */
+static struct workload *rt_hog_and_fair(void)
+{
+	struct workload *wl = wlb_new(3000 * MS);
+	int r = wlb_task(wl, "r", WL_POLICY_FIFO, 0, 0, 0);
+	int f = wlb_task(wl, "f", WL_POLICY_OTHER, 0, 0, 0);
+
+	wl->tasks[r].priority = 50;
+	wlb_ev(wl, r, WL_EV_RUN, 3000 * MS, -1);
+	wl->tasks[f].delay_ns = 1 * MS;
+	wlb_ev(wl, f, WL_EV_RUN, 3000 * MS, -1);
+	return wl;
+}
+
+static void test_fair_server_rt_hog(void **state)
+{
+	struct workload *wl = rt_hog_and_fair();
+	const char *starved = "0 0 swapper/0>r-0\n";
+
+	(void)state;
+	run_expect(wl, "v4", starved);
+	run_expect(wl, "mainline:6.11", starved);
+	run_expect(wl, "mainline:6.12",
+		   "0 0 swapper/0>r-0\n"
+		   "951000 0 r-0>f-1\n"
+		   "1001000 0 f-1>r-0\n"
+		   "1951000 0 r-0>f-1\n"
+		   "2001000 0 f-1>r-0\n"
+		   "2951000 0 r-0>f-1\n");
+	wlb_free(wl);
+}
+
+/*
+ * The fair server against a -deadline hog h (admission off: runtime =
+ * period = 10 ms) and a fair f, both from 0, for 10 s (ms below).  The
+ * server, deadline 1000 from 0, waits for zero laxity (950), then takes a
+ * new period (u > U): deadline 1950.  EDF against h's 10 ms jobs: h's job
+ * released at 1940 has deadline 1950 too and queues behind it, so the
+ * server runs f 1940-1990.  Throttled at 1990 its next period (1950) is
+ * past: start_dl_timer() fails, and the server takes a new period from now
+ * (deadline 2990) and waits for it.  At 2990 the replenishment keeps that
+ * deadline (not before now) and 50 ms: f runs 2990-3040 at once, and so
+ * on every 1050: 8 runs of 50 ms by 10000.  v4 gives f nothing.
+ */
+static u64 fair_time_beside_dl_hog(const char *model)
+{
+	struct workload *wl = wlb_new(10000 * MS);
+	int h = wlb_task(wl, "h", WL_POLICY_DEADLINE, 10 * MS, 10 * MS, 10 * MS);
+	int f = wlb_task(wl, "f", WL_POLICY_OTHER, 0, 0, 0);
+	struct dlb_sim_opts o;
+	struct dlb_sim_task_stats st;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	u64 fair;
+
+	wlb_ev(wl, h, WL_EV_RUN, 10000 * MS, -1);
+	wlb_ev(wl, f, WL_EV_RUN, 10000 * MS, -1);
+	wlb_opts(&o, 1);
+	o.admission = false;
+	assert_int_equal(dlb_sim_opts_model(&o, model), 0);
+	sim = wlb_sim(wl, &o, 0, &log);
+	assert_int_equal(dlb_sim_task_stats(sim, 1, &st), 0);
+	fair = st.sum_exec_runtime;
+	free(log.buf);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+	return fair;
+}
+
+static void test_fair_server_dl_hog(void **state)
+{
+	u64 v4 = fair_time_beside_dl_hog("v4"), ml = fair_time_beside_dl_hog("mainline");
+
+	(void)state;
+	assert_int_equal(v4, 0);
+	assert_int_equal(ml, 8 * 50 * MS);
+}
+
 /* The model names: what is accepted, and that a bad one changes nothing. */
 static void test_model_parse(void **state)
 {
@@ -219,6 +311,8 @@ int main(void)
 		cmocka_unit_test(test_revised_wakeup),
 		cmocka_unit_test(test_timer_next_period),
 		cmocka_unit_test(test_admission_fair_server),
+		cmocka_unit_test(test_fair_server_rt_hog),
+		cmocka_unit_test(test_fair_server_dl_hog),
 		cmocka_unit_test(test_model_parse),
 	};
 

@@ -10,6 +10,10 @@
  * workloads (all classes, nested PI mutexes, affinities, suspend/resume,
  * cond wait/signal, yields, ticks, overheads) keep every invariant.
  *
+ * Each property runs on the v4 model and on the mainline model (the newest
+ * modelled kernel: constrained-deadline rules, the fair server among the
+ * fair tasks of the mixed and agreeing sets), invariants after every step.
+ *
  * DLB_PROPERTY_SETS=N overrides the number of sets per property (default
  * 1000).  Every set has its own seed, printed when it fails;
  * DLB_PROPERTY_SEED=0x... runs that one set of each property again.
@@ -36,6 +40,21 @@ static double urand(u64 *s)
 }
 
 static u64 replay_seed;		/* DLB_PROPERTY_SEED: run this one set only */
+
+/* The test's model: cmocka's prestate, NULL for v4. */
+static const char *model_of(void **state)
+{
+	return *state ? (const char *)*state : "v4";
+}
+
+/* wlb_opts() on @model; a model name the simulator refuses fails the test. */
+static void prop_opts(struct dlb_sim_opts *o, int cpus, void **state)
+{
+	wlb_opts(o, cpus);
+	if (dlb_sim_opts_model(o, model_of(state)) < 0)
+		fail_msg("model %s refused", model_of(state));
+	o->admission = false;
+}
 
 /* The seed of set @set of the property seeded @seed0 (splitmix64: never 0). */
 static u64 set_seed(u64 seed0, int set)
@@ -120,7 +139,7 @@ static void check_no_miss(struct dlb_sim *sim, const char *desc, int set, u64 s0
 	}
 }
 
-static void run_sets(int m_min, int m_max, u64 seed0)
+static void run_sets(int m_min, int m_max, u64 seed0, void **state)
 {
 	int set;
 
@@ -134,11 +153,10 @@ static void run_sets(int m_min, int m_max, u64 seed0)
 		struct dlb_sim *sim = NULL;
 		struct dlb_err err;
 
-		wlb_opts(&o, m);
-		o.admission = false;
+		prop_opts(&o, m, state);
 		if (wlb_run(wl, &o, WLB_SCHED | WLB_DL, &heap, &sim, &err) < 0)
-			fail_msg("set %d (DLB_PROPERTY_SEED=0x%llx, %d CPUs:%s): %s", set,
-				 (unsigned long long)s0, m, desc, err.msg);
+			fail_msg("set %d (DLB_PROPERTY_SEED=0x%llx, %s, %d CPUs:%s): %s", set,
+				 (unsigned long long)s0, model_of(state), m, desc, err.msg);
 		check_no_miss(sim, desc, set, s0);
 		dlb_sim_free(sim);
 		free(heap.buf);
@@ -148,14 +166,12 @@ static void run_sets(int m_min, int m_max, u64 seed0)
 
 static void test_uniprocessor_edf(void **state)
 {
-	(void)state;
-	run_sets(1, 1, 0x5eed1);
+	run_sets(1, 1, 0x5eed1, state);
 }
 
 static void test_global_edf_gfb(void **state)
 {
-	(void)state;
-	run_sets(2, 8, 0x5eed2);
+	run_sets(2, 8, 0x5eed2, state);
 }
 
 /*
@@ -218,7 +234,6 @@ static void test_heap_linear_same(void **state)
 	unsigned long long pushed = 0, pulled = 0, moved = 0;
 	int set;
 
-	(void)state;
 	for (set = 0; set < property_sets(); set++) {
 		u64 seed = property_seed(0x5eed3, set), s0 = seed;
 		int m = 2 + (int)(rnd(&seed) % 7), n;
@@ -228,11 +243,10 @@ static void test_heap_linear_same(void **state)
 		struct dlb_sim *sim = NULL;
 		struct dlb_err err;
 
-		wlb_opts(&o, m);
-		o.admission = false;
+		prop_opts(&o, m, state);
 		if (wlb_run(wl, &o, WLB_SCHED | WLB_DL, &heap, &sim, &err) < 0)
-			fail_msg("set %d (DLB_PROPERTY_SEED=0x%llx, %d CPUs, %d tasks), heap: %s", set,
-				 (unsigned long long)s0, m, n, err.msg);
+			fail_msg("set %d (DLB_PROPERTY_SEED=0x%llx, %s, %d CPUs, %d tasks), heap: %s",
+				 set, (unsigned long long)s0, model_of(state), m, n, err.msg);
 		pushed += dlb_sim_opcount(sim, DLB_OP_PUSH)->done;
 		pulled += dlb_sim_opcount(sim, DLB_OP_PULL)->done;
 		moved += dlb_sim_opcount(sim, DLB_OP_SELECT)->done;
@@ -248,9 +262,10 @@ static void test_heap_linear_same(void **state)
 				i++;
 			while (i && heap.buf[i - 1] != '\n')
 				i--;
-			fail_msg("set %d (DLB_PROPERTY_SEED=0x%llx, %d CPUs, %d tasks): heap and linear schedules "
-				 "differ from\n  heap:   %.60s\n  linear: %.60s", set,
-				 (unsigned long long)s0, m, n, heap.buf + i, lin.buf + i);
+			fail_msg("set %d (DLB_PROPERTY_SEED=0x%llx, %s, %d CPUs, %d tasks): heap and "
+				 "linear schedules differ from\n  heap:   %.60s\n  linear: %.60s", set,
+				 (unsigned long long)s0, model_of(state), m, n, heap.buf + i,
+				 lin.buf + i);
 		}
 		free(lin.buf);
 		free(heap.buf);
@@ -360,7 +375,6 @@ static void test_mixed_invariants(void **state)
 {
 	int set, nsets = nr_sets / 3 > 0 ? nr_sets / 3 : 1;
 
-	(void)state;
 	if (replay_seed)
 		nsets = 1;
 	for (set = 0; set < nsets; set++) {
@@ -371,8 +385,7 @@ static void test_mixed_invariants(void **state)
 		struct wlb_log log;
 		struct dlb_err err;
 
-		wlb_opts(&o, m);
-		o.admission = false;
+		prop_opts(&o, m, state);
 		o.cpu_select = rnd(&seed) & 1 ? DLB_SIM_LINEAR : DLB_SIM_HEAP;
 		if (rnd(&seed) % 3 == 0)
 			o.tick_ns = (1 + rnd(&seed) % 4) * MS;
@@ -381,12 +394,117 @@ static void test_mixed_invariants(void **state)
 			o.migration_ns = rnd(&seed) % 100 * US;
 		}
 		if (wlb_run(wl, &o, WLB_SCHED, &log, NULL, &err) < 0)
-			fail_msg("mixed set %d (DLB_PROPERTY_SEED=0x%llx: %d CPUs, %d tasks): %s",
-				 set, (unsigned long long)s0, m, n, err.msg);
+			fail_msg("mixed set %d (DLB_PROPERTY_SEED=0x%llx: %s, %d CPUs, %d tasks): %s",
+				 set, (unsigned long long)s0, model_of(state), m, n, err.msg);
 		free(log.buf);
 		wlb_free(wl);
 	}
 }
+
+/*
+ * The fair server (mainline) over random partitioned sets on 1-3 CPUs, 3 s:
+ * on every CPU a FIFO hog that never sleeps, -deadline periodic tasks
+ * pinned there (U <= 0.5 per CPU), and on some CPUs 1-2 busy fair tasks.
+ * Each CPU's server defers to zero laxity (~0.95 s), then must give 50 ms
+ * before its deadline (~1.95 s) and 50 ms in its next period (before ~2.95
+ * s): EDF with U <= 0.55 per CPU.  So the fair tasks of a CPU get >= 100 ms,
+ * the -deadline tasks miss nothing, and every invariant holds after every
+ * step; v4 (no server) gives the fair tasks nothing.
+ */
+static struct workload *starved_set(u64 *seed, int m, int *fair_cpu, int *nr)
+{
+	struct workload *wl = wlb_new(3000 * MS);
+	int c, i, n = 0;
+
+	for (c = 0; c < m; c++) {
+		double left = 0.5 * urand(seed);
+		char name[16];
+		int t, nd = (int)(rnd(seed) % 4), nf = (int)(rnd(seed) % 3);
+
+		snprintf(name, sizeof(name), "h%d", c);
+		t = wlb_task(wl, name, WL_POLICY_FIFO, 0, 0, 0);
+		wl->tasks[t].priority = 1 + (int)(rnd(seed) % 98);
+		wlb_ev(wl, t, WL_EV_RUN, 3000 * MS, -1);
+		fair_cpu[t] = -1;
+		for (i = 0; i < nd + nf; i++) {
+			u64 period = (2000 + rnd(seed) % 18001) * US;
+
+			if (i < nd) {
+				u64 run = (u64)(left / nd * (double)(period / US)) * US;
+
+				if (run < 10 * US)
+					run = 10 * US;
+				snprintf(name, sizeof(name), "d%d.%d", c, i);
+				t = wlb_periodic(wl, name, run, period, period, run);
+				fair_cpu[t] = -1;
+			} else {
+				snprintf(name, sizeof(name), "f%d.%d", c, i);
+				t = wlb_task(wl, name, WL_POLICY_OTHER, 0, 0, 0);
+				wlb_ev(wl, t, WL_EV_RUN, 3000 * MS, -1);
+				fair_cpu[t] = c;
+			}
+			wl->tasks[t].delay_ns = rnd(seed) % 20 * MS;
+		}
+		for (i = (int)wl->nr_tasks - nd - nf - 1; i < (int)wl->nr_tasks; i++) {
+			wl->tasks[i].has_cpus = true;
+			dlb_cpumask_set(&wl->tasks[i].cpus, (unsigned int)c);
+		}
+		n += 1 + nd + nf;
+	}
+	*nr = n;
+	return wl;
+}
+
+static void test_fair_server_starved(void **state)
+{
+	int set, nsets = nr_sets / 20 > 0 ? nr_sets / 20 : 1;
+
+	if (replay_seed)
+		nsets = 1;
+	for (set = 0; set < nsets; set++) {
+		u64 seed = property_seed(0x5eed5, set), s0 = seed, fair[3] = { 0, 0, 0 };
+		int m = 1 + (int)(rnd(&seed) % 3), n, fair_cpu[3 * 8], c;
+		struct workload *wl = starved_set(&seed, m, fair_cpu, &n);
+		bool has_fair[3] = { false, false, false };
+		struct dlb_sim_opts o;
+		struct wlb_log log;
+		struct dlb_sim *sim = NULL;
+		struct dlb_err err;
+		size_t i;
+
+		prop_opts(&o, m, state);
+		if (wlb_run(wl, &o, 0, &log, &sim, &err) < 0)
+			fail_msg("starved set %d (DLB_PROPERTY_SEED=0x%llx: %s, %d CPUs, %d tasks): %s",
+				 set, (unsigned long long)s0, model_of(state), m, n, err.msg);
+		for (i = 0; i < dlb_sim_nr_threads(sim); i++) {
+			struct dlb_sim_task_stats st;
+
+			dlb_sim_task_stats(sim, i, &st);
+			if (fair_cpu[st.task] >= 0) {
+				has_fair[fair_cpu[st.task]] = true;
+				fair[fair_cpu[st.task]] += st.sum_exec_runtime;
+			} else if (st.jobs_missed || st.late_pending) {
+				fail_msg("starved set %d (DLB_PROPERTY_SEED=0x%llx: %s): %s missed %llu",
+					 set, (unsigned long long)s0, model_of(state), st.comm,
+					 (unsigned long long)st.jobs_missed);
+			}
+		}
+		for (c = 0; c < m; c++) {
+			bool v4 = !strcmp(model_of(state), "v4");
+
+			if (has_fair[c] && (v4 ? fair[c] != 0 : fair[c] < 100 * MS))
+				fail_msg("starved set %d (DLB_PROPERTY_SEED=0x%llx: %s): the fair tasks "
+					 "of cpu %d ran %llu us", set, (unsigned long long)s0,
+					 model_of(state), c, (unsigned long long)(fair[c] / US));
+		}
+		dlb_sim_free(sim);
+		free(log.buf);
+		wlb_free(wl);
+	}
+}
+
+/* The prestate of the mainline runs (cmocka wants a non-const pointer). */
+#define ML ((void *)(uintptr_t)"mainline")
 
 int main(void)
 {
@@ -395,6 +513,12 @@ int main(void)
 		cmocka_unit_test(test_global_edf_gfb),
 		cmocka_unit_test(test_heap_linear_same),
 		cmocka_unit_test(test_mixed_invariants),
+		{ "test_uniprocessor_edf (mainline)", test_uniprocessor_edf, NULL, NULL, ML },
+		{ "test_global_edf_gfb (mainline)", test_global_edf_gfb, NULL, NULL, ML },
+		{ "test_heap_linear_same (mainline)", test_heap_linear_same, NULL, NULL, ML },
+		{ "test_mixed_invariants (mainline)", test_mixed_invariants, NULL, NULL, ML },
+		cmocka_unit_test(test_fair_server_starved),
+		{ "test_fair_server_starved (mainline)", test_fair_server_starved, NULL, NULL, ML },
 	};
 	const char *n = getenv("DLB_PROPERTY_SETS"), *seed = getenv("DLB_PROPERTY_SEED");
 

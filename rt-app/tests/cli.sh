@@ -4,13 +4,14 @@
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 RTAPP=$BIN/dlb-rtapp
 W=$DLB_SRC/rt-app/tests/data/dl2.json
+N=$(getconf _NPROCESSORS_ONLN)
 
 cases=(
 	"--backend foo $W|dlb-rtapp: --backend: 'foo' is not kernel or reference"
 	"-d 2x $W|dlb-rtapp: --duration: '2x' is not a duration above 0 (e.g. 2s, 500ms)"
 	"-d 0s $W|dlb-rtapp: --duration: '0s' is not a duration above 0 (e.g. 2s, 500ms)"
 	"-m 0 -b reference $W|dlb-rtapp: --cpus: '0' is not a number of CPUs in 1..1024"
-	"-m 2 $W|dlb-rtapp: --cpus: simulated CPUs are for --backend reference; the kernel backend uses the machine's"
+	"-m 1024 $W|dlb-rtapp: --cpus 1024: the kernel backend runs on CPUs 0..N-1 of this machine's $N online CPUs: give N in 1..$N, or simulate 1024 CPUs with --backend reference"
 	"--setscheduler2=abc $W|dlb-rtapp: --setscheduler2: 'abc' is not a syscall number"
 	"/nonexistent.json|dlb-rtapp: /nonexistent.json: cannot open: no such file or directory"
 )

@@ -8,7 +8,7 @@
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 WORKLOADS=("$DLB_SRC"/workloads/*.json)
 [ -e "${WORKLOADS[0]}" ] || WORKLOADS=()
-plan $((14 + ${#WORKLOADS[@]}))
+plan $((16 + ${#WORKLOADS[@]}))
 
 DATA=$DLB_SRC/rt-app/tests/data
 RTAPP=$BIN/dlb-rtapp
@@ -50,6 +50,21 @@ expect_eq "over-subscription refused on the simulated machine too: exit 3, as th
 	"$?" 3
 check "summary.json: admission refused, with the reason" \
 	grep -q '"outcome": "refused"' "$TMP/over/summary.json"
+
+# rt-app's "run" column is the wall time of the job's run events
+# (rt-app.c: ldata->duration += t_end - t_start around each run), not the
+# job's span: 1 ms, a 5 ms sleep, 1 ms, alone on the CPU -> 2000 us, as the
+# kernel backend logs it (the span would be 7000)
+cat >"$TMP/gap.json" <<'JSON'
+{ "global": { "duration": 1 },
+  "tasks": { "g": { "run": 1000, "sleep": 5000, "run2": 1000,
+		    "timer": { "ref": "g", "period": 20000 } } } }
+JSON
+"$RTAPP" -q -b reference -m 1 -d 200ms -o "$TMP/gap" "$TMP/gap.json" >/dev/null 2>&1
+expect_eq "run with a sleep inside: exits 0" "$?" 0
+expect_eq "log run column: the run events' 2000 us, every job (jobs, lines not 2000)" \
+	"$(awk '!/^#/ { n++; if ($3 != 2000) bad++ } END { print n, bad + 0 }' \
+		"$TMP/gap/rt-app-g-0.log")" "10 0"
 
 for w in "${WORKLOADS[@]}"; do
 	n=$(basename "$w" .json)

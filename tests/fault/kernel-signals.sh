@@ -33,6 +33,9 @@ PIN=$DLB_SRC/rt-app/tests/data/pin.json
 # everything that must be back to how it was; prints what is not
 leftovers() {
 	local s='' inst
+	# another user's chrt -d probe (need_sched_deadline takes no lock) is a
+	# DL thread for a moment: one of ours would stay, so poll up to 1 s
+	for _ in 1 2 3 4 5 6 7 8 9 10; do [ "$(kfault_dl_threads)" = 0 ] && break; sleep 0.1; done
 	[ "$(kfault_dl_threads)" = 0 ] || s="$s DL-threads=$(kfault_dl_threads)"
 	[ "$(cat "$TRACEFS/tracing_on")" = "$TRACING_ON" ] || s="$s tracing_on=$(cat "$TRACEFS/tracing_on")"
 	inst=$(compgen -G "$TRACEFS/instances/*dlbench*" | sed 's|.*/||' | tr '\n' ' ')
@@ -41,10 +44,20 @@ leftovers() {
 		[ -z "$(find "$CPUSET" -maxdepth 1 -name 'dlbench-*' -type d)" ] || s="$s cpuset-left"
 		[ "$(cat "$CPUSET/cpuset.sched_load_balance")" = "$LB" ] || s="$s sched_load_balance"
 	fi
-	pgrep -x trace-cmd >/dev/null && s="$s trace-cmd-running"
-	pgrep -x dlb-rtapp >/dev/null && s="$s dlb-rtapp-running"
-	pgrep -x dlb-record >/dev/null && s="$s dlb-record-running"
+	own_running trace-cmd && s="$s trace-cmd-running"
+	own_running dlb-rtapp && s="$s dlb-rtapp-running"
+	own_running dlb-record && s="$s dlb-record-running"
 	echo "${s# }"
+}
+# own_running NAME: a process NAME of this test's runs (its command line names
+# a folder under $TMP) is alive.  Not any NAME: on a shared machine other
+# users' trace-cmd, dlb-rtapp (reference runs need no lock) come and go.
+own_running() {
+	local p
+	for p in $(pgrep -x "$1"); do
+		tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -qF -- "$TMP/" && return 0
+	done
+	return 1
 }
 
 # jobs counted in a result folder's summary.json
