@@ -7,9 +7,9 @@ ANALYZER_LIB	:= $(BUILD)/libdlbanalyze.a
 
 $(ANALYZER_LIB): $(call objs,$(ANALYZER_SRCS))
 
-$(BUILD)/bin/dlb-analyze: $(call objs,analyzer/main.c) $(ANALYZER_LIB) $(INPUT_LIB) $(LIBDLB)
+$(BUILD)/bin/dlb-analyze: $(call objs,analyzer/main.c) $(ANALYZER_LIB) $(INPUT_LIB) $(LIBDLBREF) $(LIBDLB)
 PROGS		+= $(BUILD)/bin/dlb-analyze
 
 $(foreach t,$(wildcard analyzer/tests/test_*.c),\
-	$(eval $(call test_prog,$(t),$(ANALYZER_LIB) $(INPUT_LIB) $(LIBDLB))))
+	$(eval $(call test_prog,$(t),$(ANALYZER_LIB) $(INPUT_LIB) $(LIBDLBREF) $(LIBDLB))))
 TEST_SCRIPTS	+= $(wildcard analyzer/tests/*.sh)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "conform.h"
 #include "crosscheck.h"
 #include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
@@ -20,6 +21,7 @@
 #include "report.h"
 #include "input/trace_input.h"
 #include "verdict.h"
+#include "../reference/sim.h"
 
 #define PROG "dlb-analyze"
 
@@ -36,6 +38,8 @@ struct opts {
 	unsigned int accepted;
 	bool quiet, to_stdout;
 	char cmdline[1024];
+	bool no_conform, conform_asked;
+	const char *conform_model;
 	struct { char spec[128]; } params[64];
 	int nr_params;
 };
@@ -74,6 +78,12 @@ static void usage(FILE *f)
 "                            markers do not carry them (rt-app 1.0)\n"
 "      --kernel STR          kernel of the traced machine, for the report\n"
 "      --arch STR            architecture of the traced machine, for the report\n"
+"      --model MODEL         conformance: replay under MODEL (v4, mainline,\n"
+"                            mainline:MAJ.MIN) instead of the traced kernel's\n"
+"      --replay-asked        conformance: replay the work each job asked for,\n"
+"                            not the CPU time it consumed\n"
+"      --no-conformance      do not replay the run through the reference\n"
+"                            (docs/conformance.md)\n"
 "  -q, --quiet               do not print the table\n"
 "  -h, --help                this text\n"
 "  -V, --version             print the version\n"
@@ -93,6 +103,15 @@ static void usage(FILE *f)
 }
 
 static int die_usage(const char *fmt, const char *arg);
+
+/* A model the reference knows (--model). */
+static bool model_known(const char *name)
+{
+	struct dlb_sim_opts so;
+
+	dlb_sim_opts_init(&so);
+	return dlb_sim_opts_model(&so, name) == 0;
+}
 
 /* getopt's complaint, in our one-line form (opterr is 0). */
 static int bad_option(int ch, char **argv)
@@ -213,6 +232,7 @@ fail:
 
 struct job_sink {
 	FILE *csv;
+	struct dlb_conform *conform;
 };
 
 static void on_job(const struct dlb_job *j, void *arg)
@@ -221,6 +241,39 @@ static void on_job(const struct dlb_job *j, void *arg)
 
 	if (s->csv)
 		dlb_jobs_csv_row(s->csv, j);
+	if (s->conform)
+		dlb_conform_job(j, s->conform);
+}
+
+/* A job the trace stopped in: for the replay only (jobs.csv holds finished jobs). */
+static void on_open_job(const struct dlb_job *j, void *arg)
+{
+	struct job_sink *s = arg;
+
+	if (s->conform)
+		dlb_conform_job(j, s->conform);
+}
+
+/* The run against the reference's replay of it: jobs-trace.txt and the report's section. */
+static int conformance(const struct opts *o, const char *folder, struct dlb_metrics *m,
+		       struct job_sink *sink, struct dlb_report_info *ri, struct dlb_err *err)
+{
+	const struct dlb_run_metrics *r = dlb_metrics_run(m);
+	struct dlb_conform_opts co = {
+		.folder = folder,
+		.outdir = o->outdir,
+		.kernel = ri->kernel,
+		.backend = ri->backend ? ri->backend : r->backend[0] ? r->backend : NULL,
+		.model = o->conform_model,
+		.asked = o->conform_asked,
+	};
+
+	if (!sink->conform)
+		return 0;
+	if (dlb_conform_run(sink->conform, m, &co, err))
+		return -1;
+	ri->conform = sink->conform;
+	return 0;
 }
 
 /* What the reader knows about the data, as quality flags (the larger count wins). */
@@ -504,7 +557,7 @@ static int analyze(struct opts *o, struct dlb_err *err)
 {
 	struct dlb_metrics_opts mo = { 0 };
 	struct dlb_report_info *ri;
-	struct job_sink sink = { NULL };
+	struct job_sink sink = { NULL, NULL };
 	struct dlb_trace *t = NULL;
 	struct dlb_metrics *m = NULL;
 	const struct dlb_trace_quality *q;
@@ -551,6 +604,12 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	mo.nr_cpus = o->cpus ? o->cpus : q->nr_cpus;
 	mo.job_fn = on_job;
 	mo.job_arg = &sink;
+	if (!o->no_conform) {
+		sink.conform = dlb_conform_create(err);
+		if (!sink.conform)
+			goto out;
+		mo.open_fn = on_open_job;
+	}
 	m = dlb_metrics_create(&mo, err);
 	if (!m)
 		goto out;
@@ -587,6 +646,8 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	if (o->cpus)
 		ri->cpus = o->cpus;
 	dlb_report_auto_notes(ri, m);
+	if (conformance(o, folder, m, &sink, ri, err))
+		goto out;
 	if (sink.csv && fclose(sink.csv)) {
 		sink.csv = NULL;
 		dlb_err_set(err, DLB_EXIT_ENV, "%s/jobs.csv: %s", o->outdir, strerror(errno));
@@ -604,6 +665,7 @@ out:
 	if (sink.csv)
 		fclose(sink.csv);
 	dlb_metrics_free(m);
+	dlb_conform_free(sink.conform);
 	dlb_trace_close(t);
 	free(ri);
 	return rc;
@@ -626,6 +688,9 @@ int main(int argc, char **argv)
 		{ "params", required_argument, NULL, 'p' },
 		{ "kernel", required_argument, NULL, 'K' },
 		{ "arch", required_argument, NULL, 'R' },
+		{ "model", required_argument, NULL, 'M' },
+		{ "replay-asked", no_argument, NULL, 'Q' },
+		{ "no-conformance", no_argument, NULL, 'N' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -696,6 +761,18 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			o.arch = optarg;
+			break;
+		case 'M':
+			if (!model_known(optarg))
+				return die_usage("--model: '%s' is not v4, mainline or "
+						 "mainline:MAJ.MIN (3.14..6.18)", optarg);
+			o.conform_model = optarg;
+			break;
+		case 'Q':
+			o.conform_asked = true;
+			break;
+		case 'N':
+			o.no_conform = true;
 			break;
 		case 'q':
 			o.quiet = true;

@@ -31,6 +31,8 @@ struct task {
 	u64 seg_start;			/* start of the running segment counted in exec */
 	int wait_idx;			/* index in m->waiting, -1 when not ready */
 	u64 inv_from;			/* account_inversion: waiting inverted since */
+	u64 inv_job;			/* inversion since the previous job ended */
+	unsigned int thr_job;		/* throttles since the previous job ended */
 	bool throttled, throttle_explicit;
 	u64 throttle_until;
 	bool sched_dl_valid;		/* sched_dl: the deadline EDF compares */
@@ -49,6 +51,7 @@ struct task {
 	bool in_job, expect_end, rtapp;
 	bool name_fixed;		/* named by a marker or the caller */
 	u64 job_idx, job_count, rel, dl, begin, exec;
+	u64 wake;			/* the wake-up that let the job run, 0: none seen */
 	bool dl_valid;
 	enum dlb_rel_src rel_src;
 	unsigned int preempt_job;
@@ -494,6 +497,7 @@ static bool cbs_throttle(struct dlb_metrics *m, struct task *t, u64 ts)
 	t->throttle_explicit = false;
 	t->throttle_until = until;
 	t->pub.throttles_inferred++;
+	t->thr_job++;
 	return true;
 }
 
@@ -717,6 +721,7 @@ static void account_inversion(struct dlb_metrics *m, u64 ts)
 		if ((int)i + m->nr_dl_unknown + running_ahead(m, w->sched_dl) >= m->nr_known)
 			continue;
 		w->pub.inversion_ns += ts - w->inv_from;
+		w->inv_job += ts - w->inv_from;
 		if (dl_time_before(w->inv_from, union_from))
 			union_from = w->inv_from;
 	}
@@ -727,6 +732,44 @@ static void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struc
 
 /* ---- jobs ---- */
 
+/*
+ * The instant the scheduler saw the job arrive: its thread's wake-up
+ * between the release and the begin (a timer fires late), else the
+ * release (a late thread that never slept, or no sched_wakeup traced).
+ */
+static void job_wakeup(const struct task *t, struct dlb_job *j)
+{
+	j->wakeup = t->wake && !dl_time_before(t->wake, t->rel) &&
+		    !dl_time_before(t->begin, t->wake) ? t->wake : t->rel;
+}
+
+/* @j: task @t's current job, ending at @end having run @exec. */
+static void job_fill(const struct dlb_metrics *m, const struct task *t, u64 end, u64 exec,
+		     struct dlb_job *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->tid = t->pub.tid;
+	j->name = t->pub.name;
+	j->job = t->job_idx;
+	j->rel = t->rel;
+	j->begin = t->begin;
+	j->end = end;
+	j->dl = t->dl;
+	j->rel_src = t->rel_src;
+	j->dl_known = t->dl_valid;
+	j->exec_known = m->run.switches > 0;
+	j->response = end - t->rel;
+	j->wakeup_lat = t->begin - t->rel;
+	j->exec = exec;
+	j->migrations = t->mig_job;
+	j->preemptions = t->preempt_job;
+	j->cpu_begin = t->cpu_begin;
+	j->cpu_end = t->cpu;
+	j->inversion_ns = t->inv_job;
+	j->throttles = t->thr_job;
+	job_wakeup(t, j);
+}
+
 static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 {
 	struct dlb_task_metrics *p = &t->pub;
@@ -734,24 +777,7 @@ static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 
 	if (t->cpu >= 0 && dl_time_before(t->seg_start, end))
 		t->exec += end - t->seg_start;
-	memset(&j, 0, sizeof(j));
-	j.tid = p->tid;
-	j.name = p->name;
-	j.job = t->job_idx;
-	j.rel = t->rel;
-	j.begin = t->begin;
-	j.end = end;
-	j.dl = t->dl;
-	j.rel_src = t->rel_src;
-	j.dl_known = t->dl_valid;
-	j.exec_known = m->run.switches > 0;
-	j.response = end - t->rel;
-	j.wakeup_lat = t->begin - t->rel;
-	j.exec = t->exec;
-	j.migrations = t->mig_job;
-	j.preemptions = t->preempt_job;
-	j.cpu_begin = t->cpu_begin;
-	j.cpu_end = t->cpu;
+	job_fill(m, t, end, t->exec, &j);
 
 	p->jobs++;
 	m->run.jobs++;
@@ -788,11 +814,30 @@ static void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 
 	t->in_job = false;
 	t->mig_job = 0;
+	t->inv_job = 0;
+	t->thr_job = 0;
 	t->woke_since_done = false;
 	t->last_valid = true;
 	t->last_rel = t->rel;
 	t->last_dl = t->dl_valid ? t->dl : 0;
 	t->last_end = end;
+}
+
+/*
+ * A job the trace stopped in (opts.open_fn): what it was up to the last
+ * event, counted nowhere.  The conformance replay keeps such a job
+ * running to the end, as it was, rather than drop the load it put on its CPU.
+ */
+static void job_open_at_end(struct dlb_metrics *m, struct task *t)
+{
+	struct dlb_job j;
+
+	if (!m->opts.open_fn)
+		return;
+	job_fill(m, t, m->last_ts, t->exec + (t->cpu >= 0 && dl_time_before(t->seg_start, m->last_ts) ?
+					       m->last_ts - t->seg_start : 0), &j);
+	j.open = true;
+	m->opts.open_fn(&j, m->opts.job_arg);
 }
 
 /*
@@ -874,6 +919,7 @@ static void job_begin(struct dlb_metrics *m, struct task *t, const struct dlb_ma
 	t->cpu_begin = ev->cpu;
 	t->exec = 0;
 	t->preempt_job = 0;
+	t->wake = t->woke_since_done ? t->last_wakeup : 0;
 	if ((mk->flags & DLB_MF_REL) && (mk->flags & DLB_MF_DL)) {
 		t->rel = mk->rel;
 		t->dl = mk->dl;
@@ -1273,6 +1319,7 @@ static void ev_dl(struct dlb_metrics *m, const struct dlb_event *ev)
 	m->explicit_dl = true;
 	if (ev->type == DLB_EV_THROTTLE) {
 		t->pub.throttles++;
+		t->thr_job++;
 		t->throttled = true;
 		t->throttle_explicit = true;
 		return;
@@ -1461,8 +1508,10 @@ void dlb_metrics_finish(struct dlb_metrics *m)
 			continue;
 		m->sorted[n++] = t;
 		m->run.inversion_sum_ns += t->pub.inversion_ns;
-		if (t->in_job)
+		if (t->in_job) {
 			open++;
+			job_open_at_end(m, t);
+		}
 		if (t->cpu >= 0)
 			t->pub.cpu_time += m->last_ts - t->run_since;
 	}

@@ -50,6 +50,7 @@ struct dlb_job {
 	const char *name;
 	u64 job;		/* index from the marker, or counted */
 	u64 rel, begin, end, dl;
+	u64 wakeup;		/* its thread's wake-up in [rel, begin], else rel */
 	enum dlb_rel_src rel_src;
 	bool dl_known;		/* false: no deadline (no dl=, no parameters) */
 	bool exec_known;	/* false: no sched_switch seen, c_j unknown */
@@ -63,6 +64,12 @@ struct dlb_job {
 	unsigned int migrations;	/* since the previous job ended */
 	unsigned int preemptions;
 	int cpu_begin, cpu_end;
+	/* since the previous job of the task ended (the wait before begin included) */
+	u64 inversion_ns;	/* G-EDF priority inversion: it waited while a CPU of
+				 * its affinity ran a later deadline, other work or idled */
+	unsigned int throttles;	/* its CBS throttled it (dl_throttle or replayed) */
+	bool open;		/* opts.open_fn: the trace stopped first; end is its last
+				 * instant, exec the CPU time so far */
 };
 
 typedef void (*dlb_job_fn)(const struct dlb_job *job, void *arg);
@@ -152,6 +159,8 @@ struct dlb_metrics_opts {
 	int nr_cpus;		/* 0: the CPUs seen in the events */
 	dlb_job_fn job_fn;	/* may be NULL */
 	void *job_arg;
+	/* may be NULL: at finish, each job the trace stopped in (job.open), arg job_arg */
+	dlb_job_fn open_fn;
 };
 
 struct dlb_metrics;	/* opaque */

@@ -496,6 +496,7 @@ int dlb_report_json(FILE *f, const struct dlb_metrics *m, const struct dlb_repor
 		json_object_array_add(arr, json_object_new_string(ri->notes[c]));
 	jadd(root, "notes", arr);
 	jadd(root, "kernel_checks", json_kernel_checks(ri));
+	jadd(root, "conformance", ri->conform ? dlb_conform_json(ri->conform) : NULL);
 	/* what admission control did, whatever was expected (compare reads it) */
 	jadd(root, "admission", ri->have_summary ?
 	     json_object_new_string(dlb_admission_str(ri->admission)) : NULL);
@@ -654,6 +655,8 @@ int dlb_report_txt(FILE *f, const struct dlb_metrics *m, const struct dlb_report
 	if (!any)
 		fprintf(f, "# data quality: complete\n");
 	txt_kernel_checks(f, ri);
+	if (ri->conform)
+		dlb_conform_txt(f, ri->conform);
 	for (q = 0; q < ri->nr_notes; q++)
 		fprintf(f, "# note: %s\n", ri->notes[q]);
 	return ferror(f) ? -1 : 0;

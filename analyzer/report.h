@@ -10,6 +10,7 @@
 
 #include "dlbench/error.h"
 #include "dlbench/summary.h"
+#include "conform.h"
 #include "metrics.h"
 #include "verdict.h"
 
@@ -61,6 +62,8 @@ struct dlb_report_info {
 	struct dlb_report_op ops[DLB_REPORT_MAX_OPS];
 	/* the kernel's DL accounting around the run (summary.json), NULL if none */
 	const struct dlb_summary_dlbw *dlbw;
+	/* the run held against the reference's replay of it (conform.h), NULL if none */
+	const struct dlb_conform *conform;
 };
 
 /* Add a note (printf format); silently ignored past DLB_REPORT_MAX_NOTES. */

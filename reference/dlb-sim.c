@@ -24,6 +24,7 @@
 #include "dlbench/error.h"
 #include "dlbench/event_text.h"
 #include "dlbench/exitcode.h"
+#include "dlbench/jobstrace.h"
 #include "dlbench/workload.h"
 
 #include "sim.h"
@@ -48,8 +49,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: %s [options] WORKLOAD.json\n"
-"Run an rt-app workload on the reference SCHED_DEADLINE scheduler (simulated).\n"
+"       %s --replay [options] JOBS-TRACE\n"
+"Run an rt-app workload on the reference SCHED_DEADLINE scheduler (simulated);\n"
+"or replay a run's jobs trace (dlb-analyze writes jobs-trace.txt): its tasks,\n"
+"releases and per-job demands forced (docs/conformance.md).\n"
 "\n"
+"  -r, --replay              the argument is a jobs trace: CPUs, tick from it\n"
+"                            (unless -m, -t), its kernel's model (unless --model),\n"
+"                            admission off (unless -a: the run was admitted)\n"
+"      --asked               replay: run each job's asked work, not its consumed\n"
 "  -m, --cpus=N              simulated CPUs, 1..1024 (default 1)\n"
 "  -s, --cpu-select=SEL      heap (cpudl, patch 007; default) or linear\n"
 "                            (latest_cpu_find, patch 004)\n"
@@ -77,7 +85,7 @@ static void usage(FILE *f)
 "ns otherwise).  Exit codes: 0 ok, 2 bad input (also: a parameter the kernel\n"
 "would refuse, EINVAL), 3 environment: a bandwidth admission control refuses\n"
 "(EBUSY, as dlb-rtapp on a kernel) or the output unwritable, 4 stopped early,\n"
-"5 an invariant failed.\n", prog);
+"5 an invariant failed.\n", prog, prog);
 }
 
 static int bad(const char *fmt, const char *arg)
@@ -221,7 +229,38 @@ static void print_summary(struct dlb_sim *sim)
 	}
 }
 
-enum { OPT_CTX = 256, OPT_MIG, OPT_NOTIMING, OPT_RTEV, OPT_MODEL };
+enum { OPT_CTX = 256, OPT_MIG, OPT_NOTIMING, OPT_RTEV, OPT_MODEL, OPT_ASKED };
+
+struct replay {
+	bool on, asked, cpus_given, model_given, tick_given;
+	struct dlb_jobs_trace *jt;
+};
+
+/* --replay: the workload, CPUs, model and admission from the jobs trace. */
+static int replay_load(const char *path, struct replay *r, struct dlb_sim_opts *so,
+		       bool admission_given, struct workload **wl, struct dlb_err *err)
+{
+	char model[24];
+	const char *why;
+
+	if (dlb_jt_read(path, &r->jt, err) || dlb_jt_workload(r->jt, r->asked, wl, err))
+		return -1;
+	if (!r->cpus_given)
+		so->nr_cpus = r->jt->nr_cpus;
+	if (!r->tick_given)
+		so->tick_ns = r->jt->tick;
+	if (!r->model_given) {
+		why = dlb_sim_model_for(r->jt->backend, r->jt->kernel, model, sizeof(model));
+		if (dlb_sim_opts_model(so, model) < 0)
+			return dlb_err_set(err, DLB_EXIT_INTERNAL, "model '%s' not known", model);
+		fprintf(stderr, "%s: replay under model %s (%s)\n", prog, model, why);
+	}
+	/* the tasks were admitted where the trace was taken */
+	if (!admission_given)
+		so->admission = false;
+	return 0;
+}
+
 
 int main(int argc, char **argv)
 {
@@ -238,6 +277,8 @@ int main(int argc, char **argv)
 		{ "no-timing", no_argument, NULL, OPT_NOTIMING },
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "runtime-events", no_argument, NULL, OPT_RTEV },
+		{ "replay", no_argument, NULL, 'r' },
+		{ "asked", no_argument, NULL, OPT_ASKED },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -246,6 +287,7 @@ int main(int argc, char **argv)
 	struct dlb_sim *sim;
 	struct dlb_err err;
 	struct out out = { 0 };
+	struct replay rp = { 0 };
 	const char *dir = NULL, *admission = NULL;
 	char path[4096], note[DLB_ERR_MAX];
 	struct wl_length len;
@@ -256,12 +298,13 @@ int main(int argc, char **argv)
 	so.interrupt = &interrupted;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	while ((c = getopt_long(argc, argv, "m:s:a:d:t:o:ch", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:s:a:d:t:o:crh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (dlb_parse_ll(optarg, 1, 1024, &v) < 0)
 				return bad("--cpus: '%s' is not a number in 1..1024", optarg);
 			so.nr_cpus = (int)v;
+			rp.cpus_given = true;
 			break;
 		case 's':
 			if (dlb_sim_cpu_select_parse(optarg, &so.cpu_select) < 0)
@@ -274,6 +317,7 @@ int main(int argc, char **argv)
 			if (dlb_sim_opts_model(&so, optarg) < 0)
 				return bad("--model: '%s' is not v4, mainline or mainline:MAJ.MIN "
 					   "(3.14..6.18)", optarg);
+			rp.model_given = true;
 			break;
 		case 'd':
 			if (dlb_parse_duration(optarg, NSEC_PER_SEC, &so.duration_ns) < 0)
@@ -282,6 +326,7 @@ int main(int argc, char **argv)
 		case 't':
 			if (dlb_parse_duration(optarg, 1, &so.tick_ns) < 0)
 				return bad("--tick: '%s' is not a duration", optarg);
+			rp.tick_given = true;
 			break;
 		case OPT_CTX:
 			if (dlb_parse_duration(optarg, 1, &so.ctx_switch_ns) < 0)
@@ -303,6 +348,12 @@ int main(int argc, char **argv)
 		case OPT_RTEV:
 			so.trace_runtime = true;
 			break;
+		case 'r':
+			rp.on = true;
+			break;
+		case OPT_ASKED:
+			rp.asked = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return DLB_EXIT_OK;
@@ -316,13 +367,18 @@ int main(int argc, char **argv)
 	if (admission && parse_admission(admission, &so) < 0)
 		return bad("--admission: '%s' is not kernel, noreserve, off or R/P[:PCT]", admission);
 
-	if (wl_load_file(argv[optind], so.lim, &wl, &err) < 0) {
+	if (rp.asked && !rp.on)
+		return bad("--asked: only with --replay%s", "");
+	if (rp.on ? replay_load(argv[optind], &rp, &so, admission != NULL, &wl, &err) :
+	    wl_load_file(argv[optind], so.lim, &wl, &err) < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		dlb_jt_free(rp.jt);
+		wl_free(wl);
 		return err.code ? err.code : DLB_EXIT_BAD_INPUT;
 	}
 	len = wl_run_length(wl, so.duration_ns != 0, so.duration_ns);
 	so.duration_ns = len.ns;
-	if (len.source == WL_LEN_TASKS_END)
+	if (len.source == WL_LEN_TASKS_END && !rp.on)
 		fprintf(stderr, "%s: %s (at most %llu s of simulated time)\n", prog,
 			wl_length_note(note, sizeof(note), wl, &len),
 			(unsigned long long)(so.max_time_ns / NSEC_PER_SEC));
@@ -332,6 +388,7 @@ int main(int argc, char **argv)
 	if (!sim) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		wl_free(wl);
+		dlb_jt_free(rp.jt);
 		return err.code ? err.code : DLB_EXIT_BAD_INPUT;
 	}
 	out.sim = sim;
@@ -381,5 +438,6 @@ done:
 		fclose(out.jobs);
 	dlb_sim_free(sim);
 	wl_free(wl);
+	dlb_jt_free(rp.jt);
 	return rc;
 }

@@ -296,6 +296,8 @@ struct sched_ops {
  * kernel calls those functions; a NULL hook is a rule the version lacks.
  */
 #define DL_KVER(maj, min)	((maj) * 1000u + (min))
+/* The newest kernel whose rules are modelled (this machine runs 6.18). */
+#define DL_KVER_NEWEST		DL_KVER(6, 18)
 
 struct dl_model {
 	char name[24];			/* "v4", "mainline:6.18" */

@@ -42,9 +42,6 @@
 /* Mainline's DL_SCALE (kernel/sched/sched.h): dl_entity_overflow() in µs. */
 #define DL_SCALE		10
 
-/* The newest kernel whose rules are modelled (this machine runs 6.18). */
-#define DL_KVER_NEWEST		DL_KVER(6, 18)
-
 /*
  * dl_is_implicit() (4.13, "sched/deadline: Use the revised wakeup rule for
  * suspending constrained dl tasks"): deadline == period.

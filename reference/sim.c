@@ -638,6 +638,32 @@ int dlb_sim_opts_model(struct dlb_sim_opts *o, const char *name)
 	return 0;
 }
 
+/*
+ * The model a traced kernel runs (docs/conformance.md, "Model"): its
+ * MAJ.MIN when a mainline model of it exists (3.14 .. newest), the newest
+ * for a later kernel, v4 (the seeds, before SCHED_DEADLINE was merged) for
+ * an earlier one; a reference run, or an unknown kernel: v4, the default.
+ */
+const char *dlb_sim_model_for(const char *backend, const char *kernel, char *buf, size_t size)
+{
+	unsigned int maj, min;
+
+	if ((backend && !strcmp(backend, "reference")) || !kernel ||
+	    sscanf(kernel, "%u.%u", &maj, &min) != 2 || maj > 99 || min > 999 ||
+	    DL_KVER(maj, min) < DL_KVER(3, 14)) {
+		snprintf(buf, size, "%s", dl_model_v4.name);
+		return backend && !strcmp(backend, "reference") ? "the reference's default" :
+			kernel && kernel[0] ? "a kernel before 3.14, or no version in its name" :
+			"the kernel is unknown";
+	}
+	if (DL_KVER(maj, min) > DL_KVER_NEWEST) {
+		snprintf(buf, size, "mainline");
+		return "a kernel newer than the newest model";
+	}
+	snprintf(buf, size, "mainline:%u.%u", maj, min);
+	return "the traced kernel's version";
+}
+
 static int sim_policy(enum wl_policy p)
 {
 	return (int)p;	/* the workload model uses the kernel's numbers */

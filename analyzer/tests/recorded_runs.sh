@@ -64,7 +64,7 @@ expect_eq "gen3, record.txt clock=global: clock_mismatch, exit 4" "$rc $(cat "$T
 
 # the text of the same recording, in the same folder: same report, same jobs
 mkdir "$T/gen3t"
-cp "$F/gen3"/*.log "$F/gen3"/*.sched "$F/gen3/summary.json" "$F/gen3/record.txt" "$T/gen3t/"
+cp "$F/gen3"/*.log "$F/gen3"/*.sched "$F/gen3/summary.json" "$F/gen3/record.txt" "$F/gen3/env.txt" "$T/gen3t/"
 gzip -dc "$F/gen3.report-t.txt.gz" >"$T/gen3t/trace.txt"
 run "$A" -q -o "$T/gt" "$T/gen3t"
 expect_eq "gen3 text: exit 0" "$rc" 0

@@ -1,0 +1,811 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trace-driven conformance: extract, replay, diff (conform.h,
+ * docs/conformance.md).  The jobs on both sides are the metrics engine's
+ * (metrics.c): the run's from its trace, the oracle's from the reference's
+ * event stream, so "job", "miss", "CPU" and "migration" mean one thing.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conform.h"
+#include "dlbench/exitcode.h"
+#include "dlbench/jobstrace.h"
+#include "dlbench/runlog.h"
+#include "dlbench/summary.h"
+#include "dlbench/workload.h"
+#include "../reference/sim.h"
+
+/* What a job was, on either side: the fields of struct dlb_job the diff reads. */
+struct cjob {
+	int tid;
+	u64 job, rel, wakeup, dl, begin, end, exec, inversion_ns;
+	s64 lateness;
+	bool dl_known, exec_known, miss, overrun, open;
+	unsigned int migrations, throttles;
+	int cpu_begin, cpu_end;
+};
+
+struct jobs {
+	struct cjob *v;
+	size_t n, cap;
+	bool oom;
+};
+
+/* Why a job diverges; the first that applies, in this order. */
+enum div_kind {
+	DIV_NONE,
+	DIV_KERNEL_ONLY,	/* the run missed, the oracle met */
+	DIV_ORACLE_ONLY,	/* the oracle missed, the run met */
+	DIV_PLACEMENT,		/* both met or both missed, on other CPUs */
+};
+
+/* Evidence for a kernel-only miss, in the order it is believed. */
+enum miss_cause {
+	CAUSE_OVERRUN,		/* it overran its runtime or was throttled */
+	CAUSE_INVERSION,	/* it waited while a CPU of its affinity ran a later deadline */
+	CAUSE_UNKNOWN,
+	CAUSE_NR,
+};
+
+static const char *const cause_names[CAUSE_NR] = { "overrun", "inversion", "unknown" };
+static const char *const kind_names[] = {
+	[DIV_NONE] = "none",
+	[DIV_KERNEL_ONLY] = "kernel_only_miss",
+	[DIV_ORACLE_ONLY] = "oracle_only_miss",
+	[DIV_PLACEMENT] = "placement",
+};
+
+struct tsum {
+	u64 jobs, kmiss, omiss, konly[CAUSE_NR], oonly, placement;
+	u64 unmatched_kernel, unmatched_oracle;
+	u64 late_diff_max, end_diff_max;	/* |kernel - oracle| */
+};
+
+/* A divergent job, both sides. */
+struct first_div {
+	bool set;
+	size_t task;
+	enum div_kind kind;
+	enum miss_cause cause;
+	struct cjob k, o;
+};
+
+struct dlb_conform {
+	struct jobs run, oracle;
+	struct dlb_jobs_trace *jt;
+	struct cjob *kin;		/* the run's jobs in the jobs trace, jt->jobs order */
+	bool done;
+	int first_tid;			/* the oracle's tid of task 0 */
+	char why[DLB_ERR_MAX];		/* not done: why */
+	char model[24];
+	const char *model_src;
+	bool asked;
+	char notes[4][192];
+	int nr_notes;
+	struct tsum *tasks;		/* per jt task */
+	struct tsum all;
+	struct first_div divs[DLB_CONFORM_LIST];	/* the earliest, by release */
+	int nr_divs;
+	struct first_div first_miss;	/* the earliest that is a miss on one side only */
+};
+
+struct dlb_conform *dlb_conform_create(struct dlb_err *err)
+{
+	struct dlb_conform *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	return c;
+}
+
+void dlb_conform_free(struct dlb_conform *c)
+{
+	if (!c)
+		return;
+	free(c->run.v);
+	free(c->oracle.v);
+	free(c->kin);
+	free(c->tasks);
+	dlb_jt_free(c->jt);
+	free(c);
+}
+
+static void jobs_add(struct jobs *js, const struct dlb_job *j)
+{
+	struct cjob *x;
+
+	if (js->oom)
+		return;
+	if (js->n == js->cap) {
+		size_t cap = js->cap ? js->cap * 2 : 256;
+		void *p = realloc(js->v, cap * sizeof(*js->v));
+
+		if (!p) {
+			js->oom = true;
+			return;
+		}
+		js->v = p;
+		js->cap = cap;
+	}
+	x = &js->v[js->n++];
+	x->tid = j->tid;
+	x->job = j->job;
+	x->rel = j->rel;
+	x->wakeup = j->wakeup;
+	x->dl = j->dl;
+	x->begin = j->begin;
+	x->end = j->end;
+	x->exec = j->exec;
+	x->inversion_ns = j->inversion_ns;
+	x->lateness = j->lateness;
+	x->dl_known = j->dl_known;
+	x->exec_known = j->exec_known;
+	x->miss = j->miss;
+	x->overrun = j->overrun;
+	x->migrations = j->migrations;
+	x->throttles = j->throttles;
+	x->cpu_begin = j->cpu_begin;
+	x->cpu_end = j->cpu_end;
+	x->open = j->open;
+}
+
+void dlb_conform_job(const struct dlb_job *j, void *arg)
+{
+	jobs_add(&((struct dlb_conform *)arg)->run, j);
+}
+
+static void oracle_job(const struct dlb_job *j, void *arg)
+{
+	jobs_add(&((struct dlb_conform *)arg)->oracle, j);
+}
+
+static int cmp_cjob(const void *a, const void *b)
+{
+	const struct cjob *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return x->rel < y->rel ? -1 : x->rel > y->rel;
+}
+
+static void __attribute__((format(printf, 2, 3))) note(struct dlb_conform *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->nr_notes == (int)(sizeof(c->notes) / sizeof(c->notes[0])))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->notes[c->nr_notes++], sizeof(c->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+static int not_done(struct dlb_conform *c, const char *why)
+{
+	snprintf(c->why, sizeof(c->why), "%s", why);
+	c->done = false;
+	return 0;
+}
+
+/* ---- extraction ---- */
+
+/* The run folder's witnesses of what the trace does not carry. */
+struct witness {
+	struct dlb_summary *sum;
+	struct workload *wl;
+	u64 tick;		/* env.txt's config_HZ: the kernel's tick, ns */
+	char kernel[128];	/* env.txt's kernel= (uname -r), "" if none */
+};
+
+/*
+ * run.sh's env.txt: the traced kernel (kernel=, uname -r) when the command
+ * line did not say it, and its tick (config_HZ=N): mainline checks a DL
+ * budget at ticks (sched feature HRTICK_DL is off by default), so a job
+ * overruns its runtime until the next one; the replay does the same.
+ */
+static void env_read(const char *folder, struct witness *w)
+{
+	char path[4096], line[256];
+	unsigned long hz = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/env.txt", folder);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "kernel=", 7))
+			snprintf(w->kernel, sizeof(w->kernel), "%s", line + 7);
+		else
+			sscanf(line, "config_HZ=%lu", &hz);
+	}
+	fclose(f);
+	w->tick = hz >= 24 && hz <= 10000 ? NSEC_PER_SEC / hz : 0;
+}
+
+static void witness_load(struct dlb_conform *c, const char *folder, struct witness *w)
+{
+	char path[4096];
+	struct dlb_err e = { 0 };
+
+	memset(w, 0, sizeof(*w));
+	if (!folder)
+		return;
+	snprintf(path, sizeof(path), "%s/summary.json", folder);
+	if (!access(path, F_OK) && dlb_summary_read(path, &w->sum, &e))
+		note(c, "summary.json unreadable (%s): affinity and asked work unknown", e.msg);
+	snprintf(path, sizeof(path), "%s/workload.json", folder);
+	if (access(path, F_OK) && w->sum)
+		snprintf(path, sizeof(path), "%s", w->sum->workload);
+	if (!access(path, F_OK) && wl_load_file(path, NULL, &w->wl, &e))
+		note(c, "the run's workload is unreadable (%s): every task on every CPU", e.msg);
+	env_read(folder, w);
+}
+
+static void witness_free(struct witness *w)
+{
+	dlb_summary_free(w->sum);
+	wl_free(w->wl);
+}
+
+static const struct dlb_summary_thread *witness_thread(const struct witness *w, int tid)
+{
+	size_t i;
+
+	for (i = 0; w->sum && i < w->sum->nr_threads; i++)
+		if (w->sum->threads[i].tid == tid)
+			return &w->sum->threads[i];
+	return NULL;
+}
+
+/* The task's CPUs: its workload task's "cpus", else every CPU.  true: from the workload. */
+static bool task_cpus(const struct witness *w, const struct dlb_summary_thread *st, int nr_cpus,
+		      struct dlb_cpumask *cpus)
+{
+	size_t i;
+	int cpu;
+
+	dlb_cpumask_clear(cpus);
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		dlb_cpumask_set(cpus, (unsigned int)cpu);
+	if (!w->wl || !st)
+		return false;
+	for (i = 0; i < w->wl->nr_tasks; i++) {
+		if (strcmp(w->wl->tasks[i].name, st->name))
+			continue;
+		if (w->wl->tasks[i].has_cpus)
+			*cpus = w->wl->tasks[i].cpus;
+		return true;
+	}
+	return false;
+}
+
+/* The work the generator's log says each job asked for (c_duration, µs), or none. */
+static struct dlb_runlog_rec *task_log(const char *folder, const struct dlb_summary_thread *st,
+				       size_t *nr)
+{
+	struct dlb_runlog_rec *recs = NULL;
+	struct dlb_err e = { 0 };
+	char path[4096];
+
+	*nr = 0;
+	if (!folder || !st || !st->log[0])
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", folder, st->log);
+	if (dlb_runlog_read(path, &recs, nr, NULL, 0, &e))
+		return NULL;
+	return recs;
+}
+
+/* The deadline tasks with parameters, and their jobs with a deadline, into c->jt. */
+static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
+			const struct dlb_conform_opts *o, const struct witness *w,
+			size_t *next, bool *from_wl)
+{
+	const struct dlb_summary_thread *st = witness_thread(w, t->tid);
+	struct dlb_jt_task jtt = { .tid = t->tid };
+	struct dlb_runlog_rec *log;
+	size_t nlog, before = c->jt->nr_jobs;
+	int ti = (int)c->jt->nr_tasks;
+
+	snprintf(jtt.name, sizeof(jtt.name), "%s", t->name);
+	jtt.dl.runtime = t->runtime;
+	jtt.dl.deadline = t->deadline;
+	jtt.dl.period = t->period;
+	*from_wl |= task_cpus(w, st, c->jt->nr_cpus, &jtt.cpus);
+	log = task_log(o->folder, st, &nlog);
+	for (; *next < c->run.n && c->run.v[*next].tid == t->tid; (*next)++) {
+		const struct cjob *k = &c->run.v[*next];
+		struct dlb_jt_job j = { .task = ti, .job = k->job, .rel = k->rel,
+					.wakeup = k->wakeup, .dl = k->dl };
+
+		if (!k->dl_known)
+			continue;
+		j.demand = k->exec_known ? k->exec : DLB_JT_UNKNOWN;
+		j.open = k->open;
+		j.asked = k->job < nlog ? log[k->job].c_duration * NSEC_PER_USEC : DLB_JT_UNKNOWN;
+		c->kin[c->jt->nr_jobs] = *k;
+		if (dlb_jt_add_job(c->jt, &j))
+			goto oom;
+	}
+	free(log);
+	if (c->jt->nr_jobs == before)
+		return 0;	/* no job with a deadline: nothing to replay */
+	return dlb_jt_add_task(c->jt, &jtt);
+oom:
+	free(log);
+	return -1;
+}
+
+static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
+		   const struct dlb_conform_opts *o, const char *kernel, const struct witness *w)
+{
+	size_t i, next = 0, skipped = 0;
+	bool from_wl = false;
+	u64 t0 = 0;
+
+	c->jt = dlb_jt_create();
+	c->kin = malloc((c->run.n ? c->run.n : 1) * sizeof(*c->kin));
+	if (!c->jt || !c->kin)
+		return -1;
+	qsort(c->run.v, c->run.n, sizeof(*c->run.v), cmp_cjob);
+	c->jt->nr_cpus = dlb_metrics_nr_cpus(m);
+	snprintf(c->jt->kernel, sizeof(c->jt->kernel), "%s", kernel ? kernel : "");
+	snprintf(c->jt->backend, sizeof(c->jt->backend), "%s", o->backend ? o->backend : "");
+	for (i = 0; i < dlb_metrics_nr_tasks(m); i++) {
+		const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
+
+		while (next < c->run.n && c->run.v[next].tid < t->tid)
+			next++;
+		if (!t->is_dl || t->param_src == DLB_PARAM_NONE) {
+			skipped += t->jobs ? 1 : 0;
+			continue;
+		}
+		if (extract_task(c, t, o, w, &next, &from_wl))
+			return -1;
+	}
+	if (skipped)
+		note(c, "%zu tasks with jobs are not deadline tasks with known parameters: "
+		     "not replayed", skipped);
+	c->jt->affinity = from_wl ? DLB_JT_AFF_WORKLOAD : DLB_JT_AFF_ALL;
+	for (i = 0; i < c->jt->nr_jobs; i++)
+		if (!i || dl_time_before(c->jt->jobs[i].rel, t0))
+			t0 = c->jt->jobs[i].rel;
+	/* the run's start, when the generator says it and it comes first */
+	if (w->sum && !dl_time_before(t0, w->sum->start_ns))
+		t0 = w->sum->start_ns;
+	c->jt->t0 = t0;
+	c->jt->end = dlb_metrics_run(m)->last_ts;
+	/* a reference run's accounting is exact unless it was asked otherwise */
+	if (o->backend && !strcmp(o->backend, "kernel"))
+		c->jt->tick = w->tick;
+	return 0;
+}
+
+static int write_jt(const struct dlb_conform *c, const char *dir, struct dlb_err *err)
+{
+	char path[4096];
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/jobs-trace.txt", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+	rc = dlb_jt_write(f, c->jt);
+	if (fclose(f) || rc)
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+/* ---- replay ---- */
+
+/* The reference on the jobs trace, its events into a second metrics engine. */
+static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struct dlb_err *err)
+{
+	struct dlb_metrics_opts mo = { .job_fn = oracle_job, .job_arg = c };
+	struct dlb_metrics *om = NULL;
+	struct dlb_sim_opts so;
+	struct dlb_sim *sim = NULL;
+	struct workload *wl = NULL;
+	struct dlb_err e = { 0 };
+	int rc = 0;
+
+	if (dlb_jt_workload(c->jt, o->asked, &wl, &e))
+		return e.code == DLB_EXIT_INTERNAL ? dlb_err_set(err, e.code, "%s", e.msg) :
+			not_done(c, e.msg);
+	dlb_sim_opts_init(&so);
+	so.nr_cpus = c->jt->nr_cpus;
+	so.tick_ns = c->jt->tick;
+	so.admission = false;		/* the run's tasks were admitted */
+	so.timed = false;
+	if (dlb_sim_opts_model(&so, c->model) < 0) {
+		rc = not_done(c, "the model is not known");
+		goto out;
+	}
+	c->first_tid = so.first_tid;
+	mo.nr_cpus = so.nr_cpus;
+	om = dlb_metrics_create(&mo, err);
+	if (!om) {
+		rc = -1;
+		goto out;
+	}
+	sim = dlb_sim_create(wl, &so, &e);
+	if (!sim) {
+		rc = e.code == DLB_EXIT_INTERNAL ? dlb_err_set(err, e.code, "%s", e.msg) :
+			not_done(c, e.msg);
+		goto out;
+	}
+	dlb_sim_set_event_hook(sim, dlb_metrics_event, om);
+	if (dlb_sim_run(sim, &e) < 0) {
+		rc = not_done(c, e.msg);
+		goto out;
+	}
+	dlb_metrics_finish(om);
+	if (c->oracle.oom)
+		rc = dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	else
+		c->done = true;
+out:
+	dlb_sim_free(sim);
+	dlb_metrics_free(om);
+	wl_free(wl);
+	return rc;
+}
+
+/* ---- diff ---- */
+
+static u64 absdiff(s64 a, s64 b)
+{
+	return a > b ? (u64)(a - b) : (u64)(b - a);
+}
+
+static enum miss_cause kernel_miss_cause(const struct cjob *k)
+{
+	if (k->overrun || k->throttles)
+		return CAUSE_OVERRUN;
+	if (k->inversion_ns)
+		return CAUSE_INVERSION;
+	return CAUSE_UNKNOWN;
+}
+
+/*
+ * The oracle's job on the trace's clock, judged against the trace's
+ * release and deadline (its own are the wake-up's: jt_workload.c).
+ */
+static struct cjob rebase(const struct cjob *k, const struct cjob *o, u64 t0)
+{
+	struct cjob r = *o;
+
+	r.begin += t0;
+	r.end += t0;
+	r.rel = k->rel;
+	r.wakeup = k->wakeup;
+	r.dl = k->dl;
+	r.lateness = (s64)(r.end - k->dl);
+	r.miss = dl_time_before(k->dl, r.end);
+	return r;
+}
+
+static enum div_kind diff_job(const struct cjob *k, const struct cjob *o, struct tsum *s,
+			      enum miss_cause *cause)
+{
+	u64 d;
+
+	s->jobs++;
+	s->kmiss += k->miss;
+	s->omiss += o->miss;
+	d = absdiff(k->lateness, o->lateness);
+	if (d > s->late_diff_max)
+		s->late_diff_max = d;
+	d = absdiff((s64)k->end, (s64)o->end);
+	if (d > s->end_diff_max)
+		s->end_diff_max = d;
+	if (k->miss && !o->miss) {
+		*cause = kernel_miss_cause(k);
+		s->konly[*cause]++;
+		return DIV_KERNEL_ONLY;
+	}
+	if (o->miss && !k->miss) {
+		s->oonly++;
+		return DIV_ORACLE_ONLY;
+	}
+	if (k->cpu_begin != o->cpu_begin || k->cpu_end != o->cpu_end ||
+	    k->migrations != o->migrations) {
+		s->placement++;
+		return DIV_PLACEMENT;
+	}
+	return DIV_NONE;
+}
+
+/* Keep the divergence if it is among the earliest (and the earliest miss). */
+static void record_div(struct dlb_conform *c, size_t ti, enum div_kind kind,
+		       enum miss_cause cause, const struct cjob *k, const struct cjob *o)
+{
+	struct first_div d = { .set = true, .task = ti, .kind = kind, .cause = cause,
+			       .k = *k, .o = *o };
+	int i = c->nr_divs;
+
+	if (kind != DIV_PLACEMENT && (!c->first_miss.set ||
+				      dl_time_before(k->rel, c->first_miss.k.rel)))
+		c->first_miss = d;
+	if (i == DLB_CONFORM_LIST && !dl_time_before(k->rel, c->divs[i - 1].k.rel))
+		return;
+	if (i == DLB_CONFORM_LIST)
+		i--;
+	else
+		c->nr_divs++;
+	for (; i > 0 && dl_time_before(k->rel, c->divs[i - 1].k.rel); i--)
+		c->divs[i] = c->divs[i - 1];
+	c->divs[i] = d;
+}
+
+static void sum_add(struct tsum *a, const struct tsum *s)
+{
+	int i;
+
+	a->jobs += s->jobs;
+	a->kmiss += s->kmiss;
+	a->omiss += s->omiss;
+	for (i = 0; i < CAUSE_NR; i++)
+		a->konly[i] += s->konly[i];
+	a->oonly += s->oonly;
+	a->placement += s->placement;
+	a->unmatched_kernel += s->unmatched_kernel;
+	a->unmatched_oracle += s->unmatched_oracle;
+	if (s->late_diff_max > a->late_diff_max)
+		a->late_diff_max = s->late_diff_max;
+	if (s->end_diff_max > a->end_diff_max)
+		a->end_diff_max = s->end_diff_max;
+}
+
+/* Task ti's jobs: the run's k-th against the oracle's k-th (of tid first_tid + ti). */
+static void diff(struct dlb_conform *c)
+{
+	size_t ti, i = 0, oi = 0, ki, ke, oe;
+
+	qsort(c->oracle.v, c->oracle.n, sizeof(*c->oracle.v), cmp_cjob);
+	for (ti = 0; ti < c->jt->nr_tasks; ti++) {
+		struct tsum *s = &c->tasks[ti];
+		int otid = c->first_tid + (int)ti;
+
+		for (ki = i; i < c->jt->nr_jobs && c->jt->jobs[i].task == (int)ti; i++)
+			;
+		ke = i;
+		while (oi < c->oracle.n && c->oracle.v[oi].tid < otid)
+			oi++;
+		for (oe = oi; oe < c->oracle.n && c->oracle.v[oe].tid == otid; oe++)
+			;
+		/* a job the trace stopped in is the task's last: no pair */
+		for (; ki < ke && !c->kin[ki].open && oi < oe; ki++, oi++) {
+			enum miss_cause cause = CAUSE_UNKNOWN;
+			struct cjob o = rebase(&c->kin[ki], &c->oracle.v[oi], c->jt->t0);
+			enum div_kind kind = diff_job(&c->kin[ki], &o, s, &cause);
+
+			if (kind != DIV_NONE)
+				record_div(c, ti, kind, cause, &c->kin[ki], &o);
+		}
+		s->unmatched_kernel = ke - ki - (ki < ke && c->kin[ke - 1].open);
+		s->unmatched_oracle = oe - oi;
+		oi = oe;
+		sum_add(&c->all, s);
+	}
+}
+
+int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
+		    const struct dlb_conform_opts *o, struct dlb_err *err)
+{
+	const char *kernel = o->kernel;
+	struct witness w;
+	int rc;
+
+	if (c->run.oom)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	c->asked = o->asked;
+	witness_load(c, o->folder, &w);
+	if (!o->kernel && w.kernel[0])
+		kernel = w.kernel;
+	if (o->model) {
+		snprintf(c->model, sizeof(c->model), "%s", o->model);
+		c->model_src = "the command line";
+	} else {
+		c->model_src = dlb_sim_model_for(o->backend, kernel, c->model, sizeof(c->model));
+	}
+	rc = extract(c, m, o, kernel, &w);
+	witness_free(&w);
+	if (rc)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	if (o->outdir && write_jt(c, o->outdir, err))
+		return -1;
+	if (!c->jt->nr_tasks)
+		return not_done(c, "no deadline task with known parameters has a job with a deadline");
+	if (replay(c, o, err))
+		return -1;
+	if (!c->done)
+		return 0;
+	c->tasks = calloc(c->jt->nr_tasks, sizeof(*c->tasks));
+	if (!c->tasks)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	diff(c);
+	return 0;
+}
+
+/* ---- output ---- */
+
+static struct json_object *ju64(u64 v)
+{
+	return json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v);
+}
+
+static void jadd(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *json_sum(const struct tsum *s)
+{
+	struct json_object *o = json_object_new_object(), *k = json_object_new_object();
+	int i;
+
+	jadd(o, "jobs", ju64(s->jobs));
+	jadd(o, "kernel_misses", ju64(s->kmiss));
+	jadd(o, "oracle_misses", ju64(s->omiss));
+	jadd(k, "total", ju64(s->konly[0] + s->konly[1] + s->konly[2]));
+	for (i = 0; i < CAUSE_NR; i++)
+		jadd(k, cause_names[i], ju64(s->konly[i]));
+	jadd(o, "kernel_only_misses", k);
+	jadd(o, "oracle_only_misses", ju64(s->oonly));
+	jadd(o, "placement_divergences", ju64(s->placement));
+	jadd(o, "unmatched_kernel_jobs", ju64(s->unmatched_kernel));
+	jadd(o, "unmatched_oracle_jobs", ju64(s->unmatched_oracle));
+	jadd(o, "lateness_diff_max_ns", ju64(s->late_diff_max));
+	jadd(o, "end_diff_max_ns", ju64(s->end_diff_max));
+	return o;
+}
+
+static u64 divergent(const struct tsum *s)
+{
+	return s->konly[0] + s->konly[1] + s->konly[2] + s->oonly + s->placement +
+		s->unmatched_kernel + s->unmatched_oracle;
+}
+
+static struct json_object *json_side(const struct cjob *j, u64 t0)
+{
+	struct json_object *o = json_object_new_object();
+
+	jadd(o, "miss", json_object_new_boolean(j->miss));
+	jadd(o, "lateness_ns", json_object_new_int64(j->lateness));
+	jadd(o, "response_ns", ju64(j->end - j->rel));
+	jadd(o, "end_ns", ju64(j->end - t0));
+	jadd(o, "cpu_begin", json_object_new_int(j->cpu_begin));
+	jadd(o, "cpu_end", json_object_new_int(j->cpu_end));
+	jadd(o, "migrations", json_object_new_int((int)j->migrations));
+	return o;
+}
+
+static struct json_object *json_div(const struct dlb_conform *c, const struct first_div *f)
+{
+	struct json_object *o;
+
+	if (!f->set)
+		return NULL;
+	o = json_object_new_object();
+	jadd(o, "task", json_object_new_string(c->jt->tasks[f->task].name));
+	jadd(o, "tid", json_object_new_int(c->jt->tasks[f->task].tid));
+	jadd(o, "job", ju64(f->k.job));
+	jadd(o, "release_ns", ju64(f->k.rel - c->jt->t0));
+	jadd(o, "kind", json_object_new_string(kind_names[f->kind]));
+	jadd(o, "cause", f->kind == DIV_KERNEL_ONLY ?
+	     json_object_new_string(cause_names[f->cause]) : NULL);
+	jadd(o, "kernel", json_side(&f->k, c->jt->t0));
+	jadd(o, "oracle", json_side(&f->o, c->jt->t0));
+	return o;
+}
+
+struct json_object *dlb_conform_json(const struct dlb_conform *c)
+{
+	struct json_object *o = json_object_new_object(), *arr, *t;
+	size_t i;
+	int n;
+
+	jadd(o, "version", json_object_new_int(DLB_CONFORM_VERSION));
+	jadd(o, "status", json_object_new_string(c->done ? "done" : "not_done"));
+	jadd(o, "why", c->done ? NULL : json_object_new_string(c->why));
+	jadd(o, "jobs_trace", c->jt ? json_object_new_string("jobs-trace.txt") : NULL);
+	jadd(o, "model", json_object_new_string(c->model));
+	jadd(o, "model_source", json_object_new_string(c->model_src ? c->model_src : ""));
+	jadd(o, "demand", json_object_new_string(c->asked ? "asked" : "consumed"));
+	jadd(o, "affinity", c->jt ? json_object_new_string(dlb_jt_affinity_str(c->jt->affinity)) :
+	     NULL);
+	jadd(o, "cpus", json_object_new_int(c->jt ? c->jt->nr_cpus : 0));
+	arr = json_object_new_array();
+	for (n = 0; n < c->nr_notes; n++)
+		json_object_array_add(arr, json_object_new_string(c->notes[n]));
+	jadd(o, "notes", arr);
+	if (!c->done) {
+		jadd(o, "divergent_jobs", NULL);
+		jadd(o, "run", NULL);
+		jadd(o, "first_divergence", NULL);
+		jadd(o, "first_miss_divergence", NULL);
+		jadd(o, "divergences", NULL);
+		jadd(o, "tasks", NULL);
+		return o;
+	}
+	jadd(o, "divergent_jobs", ju64(divergent(&c->all)));
+	jadd(o, "run", json_sum(&c->all));
+	jadd(o, "first_divergence", c->nr_divs ? json_div(c, &c->divs[0]) : NULL);
+	jadd(o, "first_miss_divergence", json_div(c, &c->first_miss));
+	arr = json_object_new_array();
+	for (n = 0; n < c->nr_divs; n++)
+		json_object_array_add(arr, json_div(c, &c->divs[n]));
+	jadd(o, "divergences", arr);
+	arr = json_object_new_array();
+	for (i = 0; i < c->jt->nr_tasks; i++) {
+		t = json_sum(&c->tasks[i]);
+		jadd(t, "name", json_object_new_string(c->jt->tasks[i].name));
+		jadd(t, "tid", json_object_new_int(c->jt->tasks[i].tid));
+		json_object_array_add(arr, t);
+	}
+	jadd(o, "tasks", arr);
+	return o;
+}
+
+static void txt_side(FILE *f, const char *who, const struct cjob *j)
+{
+	fprintf(f, "%s %s (lateness %.1f us) on CPU %d", who, j->miss ? "missed" : "met",
+		(double)j->lateness / 1000.0, j->cpu_end);
+	if (j->cpu_begin != j->cpu_end || j->migrations)
+		fprintf(f, " (began on CPU %d, %u migrations)", j->cpu_begin, j->migrations);
+}
+
+static void txt_div(FILE *f, const struct dlb_conform *c, const char *what,
+		    const struct first_div *d)
+{
+	fprintf(f, "# conformance: %s: task %s job %llu released at %.3f ms: %s", what,
+		c->jt->tasks[d->task].name, (unsigned long long)d->k.job,
+		(double)(d->k.rel - c->jt->t0) / 1e6, kind_names[d->kind]);
+	if (d->kind == DIV_KERNEL_ONLY)
+		fprintf(f, " (%s)", cause_names[d->cause]);
+	fprintf(f, ": ");
+	txt_side(f, "kernel", &d->k);
+	fprintf(f, "; ");
+	txt_side(f, "oracle", &d->o);
+	fputc('\n', f);
+}
+
+void dlb_conform_txt(FILE *f, const struct dlb_conform *c)
+{
+	const struct tsum *s = &c->all;
+	int n;
+
+	if (!c->done) {
+		fprintf(f, "# conformance: not done: %s\n", c->why);
+		return;
+	}
+	fprintf(f, "# conformance (replay under model %s, %s; %s demands, affinity %s): %llu jobs, "
+		"%llu divergent: %llu kernel-only misses (%llu overrun, %llu inversion, %llu "
+		"unknown), %llu oracle-only misses, %llu placement\n", c->model, c->model_src,
+		c->asked ? "asked" : "consumed", dlb_jt_affinity_str(c->jt->affinity),
+		(unsigned long long)s->jobs, (unsigned long long)divergent(s),
+		(unsigned long long)(s->konly[0] + s->konly[1] + s->konly[2]),
+		(unsigned long long)s->konly[CAUSE_OVERRUN],
+		(unsigned long long)s->konly[CAUSE_INVERSION],
+		(unsigned long long)s->konly[CAUSE_UNKNOWN], (unsigned long long)s->oonly,
+		(unsigned long long)s->placement);
+	if (s->unmatched_kernel || s->unmatched_oracle)
+		fprintf(f, "# conformance: unmatched jobs: %llu of the run, %llu of the oracle\n",
+			(unsigned long long)s->unmatched_kernel,
+			(unsigned long long)s->unmatched_oracle);
+	if (c->nr_divs)
+		txt_div(f, c, "first divergence", &c->divs[0]);
+	if (c->first_miss.set && (!c->nr_divs || c->divs[0].kind == DIV_PLACEMENT))
+		txt_div(f, c, "first miss divergence", &c->first_miss);
+	for (n = 0; n < c->nr_notes; n++)
+		fprintf(f, "# conformance note: %s\n", c->notes[n]);
+}

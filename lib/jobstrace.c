@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The jobs trace: text in and out, and the workload its replay runs
+ * (include/dlbench/jobstrace.h, docs/conformance.md).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dlbench/exitcode.h"
+#include "dlbench/jobstrace.h"
+
+struct dlb_jobs_trace *dlb_jt_create(void)
+{
+	return calloc(1, sizeof(struct dlb_jobs_trace));
+}
+
+void dlb_jt_free(struct dlb_jobs_trace *jt)
+{
+	if (!jt)
+		return;
+	free(jt->tasks);
+	free(jt->jobs);
+	free(jt->unavail);
+	free(jt);
+}
+
+/* Grow @*arr of @*cap elements of @size to hold @n.  0 or -1. */
+static int grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? *cap : 16;
+	void *p;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	p = realloc(*arr, c * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = c;
+	return 0;
+}
+
+int dlb_jt_add_task(struct dlb_jobs_trace *jt, const struct dlb_jt_task *t)
+{
+	if (grow((void **)&jt->tasks, &jt->cap_tasks, jt->nr_tasks + 1, sizeof(*t)))
+		return -1;
+	jt->tasks[jt->nr_tasks++] = *t;
+	return 0;
+}
+
+int dlb_jt_add_job(struct dlb_jobs_trace *jt, const struct dlb_jt_job *j)
+{
+	if (grow((void **)&jt->jobs, &jt->cap_jobs, jt->nr_jobs + 1, sizeof(*j)))
+		return -1;
+	jt->jobs[jt->nr_jobs++] = *j;
+	return 0;
+}
+
+int dlb_jt_find_task(const struct dlb_jobs_trace *jt, int tid)
+{
+	size_t i;
+
+	for (i = 0; i < jt->nr_tasks; i++)
+		if (jt->tasks[i].tid == tid)
+			return (int)i;
+	return -1;
+}
+
+static const char *const aff_names[] = {
+	[DLB_JT_AFF_ALL] = "all",
+	[DLB_JT_AFF_WORKLOAD] = "workload",
+	[DLB_JT_AFF_OPTION] = "option",
+};
+
+const char *dlb_jt_affinity_str(enum dlb_jt_affinity a)
+{
+	return aff_names[a];
+}
+
+/* ---- writing ---- */
+
+/* "0-3,6" */
+static void put_cpus(FILE *f, const struct dlb_cpumask *m)
+{
+	unsigned int c, end;
+	bool first = true;
+
+	for (c = dlb_cpumask_next(m, 0); c < DLB_MAX_CPUS; c = dlb_cpumask_next(m, end + 1)) {
+		for (end = c; end + 1 < DLB_MAX_CPUS && dlb_cpumask_test(m, end + 1); end++)
+			;
+		fprintf(f, first ? "%u" : ",%u", c);
+		if (end > c)
+			fprintf(f, "-%u", end);
+		first = false;
+	}
+	if (first)
+		fputc('-', f);
+}
+
+static void put_demand(FILE *f, u64 v, bool open)
+{
+	if (v == DLB_JT_UNKNOWN)
+		fputs(" -", f);
+	else
+		fprintf(f, " %" PRIu64 "%s", v, open ? "+" : "");
+}
+
+int dlb_jt_write(FILE *f, const struct dlb_jobs_trace *jt)
+{
+	size_t i;
+
+	fprintf(f, "# dlbench jobs trace: releases and demands of a run (docs/conformance.md)\n");
+	fprintf(f, "dlb-jobs-trace %d\ncpus %d\nt0 %" PRIu64 "\nend %" PRIu64 "\ntick %" PRIu64 "\n",
+		DLB_JT_VERSION, jt->nr_cpus, jt->t0, jt->end, jt->tick);
+	fprintf(f, "kernel %s\nbackend %s\naffinity %s\n", jt->kernel[0] ? jt->kernel : "-",
+		jt->backend[0] ? jt->backend : "-", dlb_jt_affinity_str(jt->affinity));
+	fprintf(f, "# task INDEX TID RUNTIME DEADLINE PERIOD CPUS NAME\n");
+	for (i = 0; i < jt->nr_tasks; i++) {
+		const struct dlb_jt_task *t = &jt->tasks[i];
+
+		fprintf(f, "task %zu %d %" PRIu64 " %" PRIu64 " %" PRIu64 " ", i, t->tid,
+			t->dl.runtime, t->dl.deadline, t->dl.period);
+		put_cpus(f, &t->cpus);
+		fprintf(f, " %s\n", t->name);
+	}
+	fprintf(f, "# job TASK JOB RELEASE WAKEUP DEADLINE DEMAND ASKED\n");
+	for (i = 0; i < jt->nr_jobs; i++) {
+		const struct dlb_jt_job *j = &jt->jobs[i];
+
+		fprintf(f, "job %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, j->task, j->job,
+			j->rel, j->wakeup, j->dl);
+		put_demand(f, j->demand, j->open);
+		put_demand(f, j->asked, false);
+		fputc('\n', f);
+	}
+	for (i = 0; i < jt->nr_unavail; i++)
+		fprintf(f, "unavail %d %" PRIu64 " %" PRIu64 "\n", jt->unavail[i].cpu,
+			jt->unavail[i].from, jt->unavail[i].to);
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- reading ---- */
+
+struct rd {
+	const char *path;
+	unsigned long line;
+	struct dlb_err *err;
+	char *save;
+};
+
+static int rd_fail(struct rd *r, const char *fmt, const char *arg)
+{
+	char what[256];
+
+	snprintf(what, sizeof(what), fmt, arg);
+	return dlb_err_set(r->err, DLB_EXIT_BAD_INPUT, "%s:%lu: %s", r->path, r->line, what);
+}
+
+static char *rd_tok(struct rd *r)
+{
+	return strtok_r(NULL, " \t\n", &r->save);
+}
+
+static int rd_u64_plus(struct rd *r, const char *field, u64 *v, bool dash_ok, bool *plus)
+{
+	char *tok = rd_tok(r), *end;
+	unsigned long long x;
+
+	*v = 0;
+	if (!tok)
+		return rd_fail(r, "%s: missing", field);
+	if (dash_ok && !strcmp(tok, "-")) {
+		*v = DLB_JT_UNKNOWN;
+		return 0;
+	}
+	errno = 0;
+	x = strtoull(tok, &end, 10);
+	if (plus && *end == '+' && end > tok) {
+		*plus = true;
+		end++;
+	}
+	if (*end || end == tok || errno || tok[0] == '-' || x == DLB_JT_UNKNOWN)
+		return rd_fail(r, "%s: not a number of ns", field);
+	*v = x;
+	return 0;
+}
+
+static int rd_u64(struct rd *r, const char *field, u64 *v, bool dash_ok)
+{
+	return rd_u64_plus(r, field, v, dash_ok, NULL);
+}
+
+static int rd_int(struct rd *r, const char *field, int max, int *v)
+{
+	u64 x;
+
+	if (rd_u64(r, field, &x, false))
+		return -1;
+	if (x > (u64)max)
+		return rd_fail(r, "%s: out of range", field);
+	*v = (int)x;
+	return 0;
+}
+
+/* "0-3,6" or "-" (none) */
+static int rd_cpus(struct rd *r, struct dlb_cpumask *m)
+{
+	char *tok = rd_tok(r), *p, *end;
+	unsigned long a, b;
+
+	dlb_cpumask_clear(m);
+	if (!tok)
+		return rd_fail(r, "%s: missing", "cpus");
+	if (!strcmp(tok, "-"))
+		return 0;
+	for (p = tok; *p; p = end + (*end == ',')) {
+		a = b = strtoul(p, &end, 10);
+		if (end == p)
+			return rd_fail(r, "cpus: '%s' is not a cpu list", tok);
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoul(p, &end, 10);
+			if (end == p)
+				return rd_fail(r, "cpus: '%s' is not a cpu list", tok);
+		}
+		if (a > b || b >= DLB_MAX_CPUS || (*end && *end != ','))
+			return rd_fail(r, "cpus: '%s' is not a cpu list", tok);
+		for (; a <= b; a++)
+			dlb_cpumask_set(m, (unsigned int)a);
+	}
+	return 0;
+}
+
+static int rd_rest(struct rd *r, const char *field, char *buf, size_t size)
+{
+	char *tok = r->save;
+
+	while (tok && (*tok == ' ' || *tok == '\t'))
+		tok++;
+	if (!tok || !*tok || *tok == '\n')
+		return rd_fail(r, "%s: missing", field);
+	tok[strcspn(tok, "\n")] = '\0';
+	if (strlen(tok) >= size)
+		return rd_fail(r, "%s: too long", field);
+	strcpy(buf, tok);
+	return 0;
+}
+
+static int rd_task(struct rd *r, struct dlb_jobs_trace *jt)
+{
+	struct dlb_jt_task t;
+	int idx = 0;
+
+	memset(&t, 0, sizeof(t));
+	if (rd_int(r, "task index", 1 << 30, &idx) || rd_int(r, "tid", 1 << 30, &t.tid) ||
+	    rd_u64(r, "runtime", &t.dl.runtime, false) ||
+	    rd_u64(r, "deadline", &t.dl.deadline, false) ||
+	    rd_u64(r, "period", &t.dl.period, false) || rd_cpus(r, &t.cpus) ||
+	    rd_rest(r, "name", t.name, sizeof(t.name)))
+		return -1;
+	if ((size_t)idx != jt->nr_tasks)
+		return rd_fail(r, "task index: tasks must be numbered 0, 1, ... in order%s", "");
+	if (dlb_jt_find_task(jt, t.tid) >= 0)
+		return rd_fail(r, "tid: a second task with this tid (%s)", t.name);
+	return dlb_jt_add_task(jt, &t) ?
+		dlb_err_set(r->err, DLB_EXIT_INTERNAL, "out of memory") : 0;
+}
+
+static int rd_job(struct rd *r, struct dlb_jobs_trace *jt)
+{
+	struct dlb_jt_job j = { 0 };
+
+	if (rd_int(r, "task", 1 << 30, &j.task) || rd_u64(r, "job", &j.job, false) ||
+	    rd_u64(r, "release", &j.rel, false) || rd_u64(r, "wakeup", &j.wakeup, false) ||
+	    rd_u64(r, "deadline", &j.dl, false) ||
+	    rd_u64_plus(r, "demand", &j.demand, true, &j.open) ||
+	    rd_u64(r, "asked", &j.asked, true))
+		return -1;
+	if (dl_time_before(j.wakeup, j.rel))
+		return rd_fail(r, "wakeup: before the release%s", "");
+	if ((size_t)j.task >= jt->nr_tasks)
+		return rd_fail(r, "task: no such task (tasks come before their jobs)%s", "");
+	return dlb_jt_add_job(jt, &j) ?
+		dlb_err_set(r->err, DLB_EXIT_INTERNAL, "out of memory") : 0;
+}
+
+static int rd_unavail(struct rd *r, struct dlb_jobs_trace *jt)
+{
+	struct dlb_jt_unavail u;
+	size_t cap = jt->nr_unavail;
+	void *p;
+
+	if (rd_int(r, "cpu", DLB_MAX_CPUS - 1, &u.cpu) || rd_u64(r, "from", &u.from, false) ||
+	    rd_u64(r, "to", &u.to, false))
+		return -1;
+	p = realloc(jt->unavail, (cap + 1) * sizeof(u));
+	if (!p)
+		return dlb_err_set(r->err, DLB_EXIT_INTERNAL, "out of memory");
+	jt->unavail = p;
+	jt->unavail[jt->nr_unavail++] = u;
+	return 0;
+}
+
+/* One record; the header's own keys first. */
+static int rd_line(struct rd *r, char *line, struct dlb_jobs_trace *jt, bool *have_version)
+{
+	char *key = strtok_r(line, " \t\n", &r->save);
+	int v = 0;
+
+	if (!key || key[0] == '#')
+		return 0;
+	if (!strcmp(key, "dlb-jobs-trace")) {
+		if (rd_int(r, "version", 1 << 30, &v))
+			return -1;
+		if (v != DLB_JT_VERSION) {
+			char num[16];
+
+			snprintf(num, sizeof(num), "%d", v);
+			return rd_fail(r, "version %s: this tool reads version 1", num);
+		}
+		*have_version = true;
+		return 0;
+	}
+	if (!*have_version)
+		return rd_fail(r, "not a jobs trace: the first record must be 'dlb-jobs-trace 1'%s",
+			       "");
+	if (!strcmp(key, "cpus"))
+		return rd_int(r, "cpus", DLB_MAX_CPUS, &jt->nr_cpus) ? -1 :
+			jt->nr_cpus ? 0 : rd_fail(r, "cpus: 0%s", "");
+	if (!strcmp(key, "t0"))
+		return rd_u64(r, "t0", &jt->t0, false);
+	if (!strcmp(key, "end"))
+		return rd_u64(r, "end", &jt->end, false);
+	if (!strcmp(key, "tick"))
+		return rd_u64(r, "tick", &jt->tick, false);
+	if (!strcmp(key, "kernel"))
+		return rd_rest(r, "kernel", jt->kernel, sizeof(jt->kernel)) ? -1 :
+			(!strcmp(jt->kernel, "-") ? (jt->kernel[0] = '\0', 0) : 0);
+	if (!strcmp(key, "backend"))
+		return rd_rest(r, "backend", jt->backend, sizeof(jt->backend)) ? -1 :
+			(!strcmp(jt->backend, "-") ? (jt->backend[0] = '\0', 0) : 0);
+	if (!strcmp(key, "affinity")) {
+		char *tok = rd_tok(r);
+
+		for (v = 0; tok && v <= DLB_JT_AFF_OPTION; v++)
+			if (!strcmp(tok, aff_names[v])) {
+				jt->affinity = (enum dlb_jt_affinity)v;
+				return 0;
+			}
+		return rd_fail(r, "affinity: '%s' is not all, workload or option", tok ? tok : "");
+	}
+	if (!strcmp(key, "task"))
+		return rd_task(r, jt);
+	if (!strcmp(key, "job"))
+		return rd_job(r, jt);
+	if (!strcmp(key, "unavail"))
+		return rd_unavail(r, jt);
+	return rd_fail(r, "unknown record '%s'", key);
+}
+
+int dlb_jt_read(const char *path, struct dlb_jobs_trace **out, struct dlb_err *err)
+{
+	struct rd r = { .path = path, .err = err };
+	struct dlb_jobs_trace *jt;
+	bool have_version = false;
+	char line[4096];
+	FILE *f;
+	int rc = 0;
+
+	f = fopen(path, "r");
+	if (!f)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", path, strerror(errno));
+	jt = dlb_jt_create();
+	if (!jt) {
+		fclose(f);
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	}
+	while (!rc && fgets(line, sizeof(line), f)) {
+		r.line++;
+		if (!strchr(line, '\n') && !feof(f))
+			rc = rd_fail(&r, "line longer than %s characters", "4095");
+		else
+			rc = rd_line(&r, line, jt, &have_version);
+	}
+	if (!rc && !have_version)
+		rc = dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: not a jobs trace (no "
+				 "'dlb-jobs-trace 1' record)", path);
+	if (!rc && !jt->nr_cpus)
+		rc = dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: no 'cpus' record", path);
+	fclose(f);
+	if (rc) {
+		dlb_jt_free(jt);
+		return -1;
+	}
+	*out = jt;
+	return 0;
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Conformance, checked on the reference itself (docs/conformance.md): a
+# reference run's own jobs trace, replayed through the reference under the
+# same model, must give back every job as it was: zero divergence, zero
+# unmatched jobs, every end to the nanosecond.  Over suite workloads (global
+# EDF, CBS isolation with a hog that throttles, pinned tasks beside RT and
+# fair ones, a full CPU) and random task sets from dlb-tasksetgen with
+# constrained deadlines and jobs that overrun their runtime (misses,
+# throttles, migrations).  The check can see: the same v4 runs replayed
+# under mainline's rules diverge.
+. "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
+plan 16
+W=$DLB_SRC/workloads/suites
+J=$DLB_BUILD/tests/tools/json-get
+for t in dlb-rtapp dlb-sim dlb-tasksetgen; do
+	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
+done
+[ -x "$J" ] || { skip_rest "tests/tools/json-get not built yet"; exit 0; }
+
+# conform DIR: the conformance section's verdict on a self-replay, one line:
+# status, divergent jobs, unmatched jobs, largest lateness and end differences,
+# and whether every finished job of the jobs trace was compared
+conform() {
+	local r=$1/report.json st div uk uo ld ed cj rj
+	read -r st div uk uo ld ed cj < <("$J" "$r" conformance.status \
+		conformance.divergent_jobs conformance.run.unmatched_kernel_jobs \
+		conformance.run.unmatched_oracle_jobs conformance.run.lateness_diff_max_ns \
+		conformance.run.end_diff_max_ns conformance.run.jobs | tr '\n' ' ')
+	rj=$(finished "$1/jobs-trace.txt")
+	echo "$st div=$div unmatched=$uk/$uo late_diff=$ld end_diff=$ed compared=$([ "$cj" = "$rj" ] && echo all || echo "$cj of $rj")"
+}
+# finished FILE: the job records of a jobs trace whose demand is known whole (no "N+")
+finished() { grep -c '^job .* [0-9-]* [0-9-]*$' "$1"; }
+want="done div=0 unmatched=0/0 late_diff=0 end_diff=0 compared=all"
+
+# reference run + analysis of DIR from WORKLOAD on CPUS
+ref_run() {
+	"$BIN/dlb-rtapp" -q -b reference -m "$3" -d 1s -o "$T/$1" "$2" >"$T/$1.out" 2>&1 &&
+		"$A" -q -m -1 "$T/$1" >>"$T/$1.out" 2>&1
+}
+
+for w in edf-global-2cpu cbs-isolation pinned-mixed edf-1cpu-full near-capacity; do
+	if ref_run "$w" "$W/$w.json" 2; then
+		expect_eq "self-replay of $w: no divergence" "$(conform "$T/$w")" "$want"
+	else
+		fail "self-replay of $w: no divergence" "$(cat "$T/$w.out")"
+	fi
+done
+
+# random sets: 4 CPUs, U = 3.4, D in [C + 0.6 (T - C), T], each job 1.1 x its runtime
+"$BIN/dlb-tasksetgen" -q -m 4 --util-per-cpu 0.85 -n 10 --deadline-ratio 0.6:1 \
+	--run-ratio 1.1 -d 1 -s 7 -c 4 -p "$T/rand" || fail "tasksetgen"
+# and 3 CPUs, UUniFast-discard, implicit deadlines, near the capacity
+"$BIN/dlb-tasksetgen" -q -a uunifast-discard -m 3 --util-per-cpu 0.9 -n 7 -d 1 -s 3 \
+	-o "$T/rand-u.json" || fail "tasksetgen"
+misses=0
+for s in rand-000 rand-001 rand-002 rand-003 rand-u; do
+	if ref_run "$s" "$T/$s.json" "$([ $s = rand-u ] && echo 3 || echo 4)"; then
+		expect_eq "self-replay of random set $s: no divergence" "$(conform "$T/$s")" "$want"
+		misses=$((misses + $("$J" "$T/$s/report.json" conformance.run.oracle_misses)))
+	else
+		fail "self-replay of random set $s: no divergence" "$(cat "$T/$s.out")"
+	fi
+done
+echo "# oracle misses over the random sets: $misses"
+check "the random sets exercise misses (replayed: $misses)" test "$misses" -gt 0
+
+# the check can fail: a v4 run replayed under mainline's rules differs
+run "$A" -q -m -1 --model mainline -o "$T/ml" "$T/rand-000"
+div=$("$J" "$T/ml/report.json" conformance.divergent_jobs conformance.model | tr '\n' ' ')
+echo "# rand-000 under mainline: $div"
+check "a v4 run replayed under mainline diverges ($div)" test "${div%% *}" -gt 0
+
+# dlb-sim --replay: the jobs trace the analyzer wrote, on the command line
+run "$BIN/dlb-sim" --replay --no-timing -o "$T/sim" "$T/rand-000/jobs-trace.txt"
+closed=$(finished "$T/rand-000/jobs-trace.txt")
+rows=$(($(wc -l <"$T/sim/jobs.csv") - 1))
+expect_eq "dlb-sim --replay: every finished job of the trace ($rc, $rows of $closed)" "$rc $rows" "0 $closed"
+check "dlb-sim --replay: the model is named" grep -q 'replay under model v4' "$T/err"
+
+# bad input: a workload is not a jobs trace; a jobs trace of another version
+run "$BIN/dlb-sim" --replay "$W/edf-global-2cpu.json"
+expect_eq "dlb-sim --replay of a workload: exit 2, where and why" "$rc $(head -n 1 "$T/err")" \
+	"2 dlb-sim: $W/edf-global-2cpu.json:1: not a jobs trace: the first record must be 'dlb-jobs-trace 1'"
+sed 's/^dlb-jobs-trace 1$/dlb-jobs-trace 7/' "$T/rand-000/jobs-trace.txt" >"$T/v7.txt"
+run "$BIN/dlb-sim" --replay "$T/v7.txt"
+expect_eq "dlb-sim --replay of version 7: exit 2" "$rc $(cat "$T/err")" \
+	"2 dlb-sim: $T/v7.txt:2: version 7: this tool reads version 1"
