@@ -121,6 +121,40 @@ static int ctx_oom(struct wl_ctx *c)
 	return dlb_err_set(c->err, DLB_EXIT_INTERNAL, "%s: out of memory", c->name);
 }
 
+static int ctx_warn(struct wl_ctx *c, const char *path, enum wl_at at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Accept, but tell the caller: the line goes into wl->warnings, in the
+ * error's format ("file:line:col: path: what"), for main() to print.
+ * Returns 0, or -1 out of memory.
+ */
+static int ctx_warn(struct wl_ctx *c, const char *path, enum wl_at at, const char *fmt, ...)
+{
+	struct wl_pos pos = ctx_pos(c, path, at);
+	struct workload *wl = c->wl;
+	char what[DLB_ERR_MAX], **w;
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	w = realloc(wl->warnings, (wl->nr_warnings + 1) * sizeof(*w));
+	if (!w)
+		return ctx_oom(c);
+	wl->warnings = w;
+	if (asprintf(&w[wl->nr_warnings], "%s:%d:%d: %s: %s", c->name, pos.line, pos.col,
+		     path, what) < 0)
+		return ctx_oom(c);
+	/* one line, as errors are (err_one_line) */
+	for (p = w[wl->nr_warnings]; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	wl->nr_warnings++;
+	return 0;
+}
+
 /* "path.key", as snprintf would (truncated), at a fraction of its cost. */
 static void path_child(char *out, const char *path, const char *key)
 {
@@ -634,6 +668,14 @@ static int parse_global_key(struct wl_ctx *c, const char *key, const char *path,
 			return ctx_fail(c, path, AT_VAL, "must be at least 1 byte");
 		return 0;
 	}
+	/*
+	 * rt-app 0.x's "fragment" (AQuoSA's, removed from rt-app in 2014),
+	 * and "frag", the spelling of rt-app's own browser and mp3 examples:
+	 * rt-app ignores both.  Accepted so those files run, said aloud.
+	 */
+	if (!strcmp(key, "frag") || !strcmp(key, "fragment"))
+		return ctx_warn(c, path, AT_KEY, "key '%s' ignored (rt-app 0.x's AQuoSA "
+				"'fragment', which rt-app ignores too)", key);
 	{
 		const char *const *lists[] = { global_keys, NULL };
 
@@ -1652,6 +1694,9 @@ void wl_free(struct workload *wl)
 	for (i = 0; i < wl->nr_resources; i++)
 		free(wl->resources[i].name);
 	free(wl->resources);
+	for (i = 0; i < wl->nr_warnings; i++)
+		free(wl->warnings[i]);
+	free(wl->warnings);
 	free(wl->global.logdir);
 	free(wl->global.log_basename);
 	free(wl->global.ftrace_categories);
@@ -1672,4 +1717,14 @@ u64 wl_dl_bandwidth(const struct workload *wl)
 			bw += (u64)t->instances * to_ratio(dl_params_period(&t->dl), t->dl.runtime);
 	}
 	return bw;
+}
+
+int wl_warnings_write(const struct workload *wl, const char *prog, FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < wl->nr_warnings; i++)
+		if (fprintf(f, "%s: warning: %s\n", prog, wl->warnings[i]) < 0)
+			return -1;
+	return (int)wl->nr_warnings;
 }

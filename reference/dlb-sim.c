@@ -320,6 +320,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return err.code ? err.code : DLB_EXIT_BAD_INPUT;
 	}
+	wl_warnings_write(wl, prog, stderr);
 	len = wl_run_length(wl, so.duration_ns != 0, so.duration_ns);
 	so.duration_ns = len.ns;
 	if (len.source == WL_LEN_TASKS_END)

@@ -337,6 +337,8 @@ int main(int argc, char **argv)
 		rtapp_sched_limits(&lim);
 	if (wl_load_file(o.workload, o.backend == RTAPP_BACKEND_KERNEL ? &lim : NULL, &wl, &err))
 		return fail(err.code, "%s", err.msg);
+	if (!o.quiet)
+		wl_warnings_write(wl, prog, stderr);
 	len = wl_run_length(wl, o.duration_set, o.duration_ns);
 	o.duration_ns = len.ns;
 	if (!o.quiet && len.source == WL_LEN_TASKS_END && o.backend == RTAPP_BACKEND_REFERENCE)

@@ -132,6 +132,14 @@ struct workload {
 	struct wl_task *tasks;
 	size_t nr_resources;
 	struct wl_resource *resources;
+	/*
+	 * What the loader accepted but the caller should say, in file order:
+	 * "file:line:col: key.path: what", one line each, no prefix (the
+	 * library does not print; wl_warnings_write() is the callers' one
+	 * printer).  An rt-app key that rt-app itself ignores, for example.
+	 */
+	size_t nr_warnings;
+	char **warnings;
 };
 
 /*
@@ -149,6 +157,13 @@ int wl_load_buffer(const char *name, const char *buf, size_t len,
 		   struct workload **out, struct dlb_err *err);
 
 void wl_free(struct workload *wl);
+
+/*
+ * Write @wl's warnings to @f, one line each: "PROG: warning: file:line:col:
+ * ...".  The tools call it after a successful load.  Returns the number
+ * written, or -1 on a write error.
+ */
+int wl_warnings_write(const struct workload *wl, const char *prog, FILE *f);
 
 /* Index of the resource called @name, or -1. */
 int wl_resource_find(const struct workload *wl, const char *name);

@@ -2,7 +2,8 @@
 /*
  * The workload loader, data-driven:
  *  - golden: every JSON file in workloads/ and lib/tests/data/good/ loads and
- *    its dump equals the committed .expected file;
+ *    its dump, then its warnings ("warning FILE:LINE:COL: ..." lines, from
+ *    wl_warnings_write), equals the committed .expected file;
  *  - bad: every JSON file in lib/tests/data/bad/ is refused with exit code 2 and
  *    exactly the one line in the .err file beside it.
  * DLB_REGEN=1 rewrites the .expected and .err files (then review the diff).
@@ -109,6 +110,7 @@ static size_t golden_dir(const char *dir, const char *expdir)
 		f = open_memstream(&dump, &size);
 		assert_non_null(f);
 		assert_int_equal(wl_dump(wl, f), 0);
+		assert_int_equal(wl_warnings_write(wl, "dlb-workload", f), (int)wl->nr_warnings);
 		fclose(f);
 		wl_free(wl);
 		if (regen())
