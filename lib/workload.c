@@ -1438,15 +1438,37 @@ static struct json_object *parse_json(struct wl_ctx *c)
 	return root;
 }
 
-/* "tasks.T" or "tasks.T.phases.P": an object whose keys are events. */
-static bool is_event_object(const char *path)
+/*
+ * "tasks.T" or "tasks.T.phases.P": an object whose keys are events.  Task
+ * and phase names may hold dots (rt-app's mp3 example has a task
+ * "mp3.decoder"), so the path is held against the names @root has, not
+ * split at its dots.
+ */
+static bool is_event_object(struct json_object *root, const char *path)
 {
+	struct json_object *tasks, *task, *phases;
 	const char *t;
+	char *name;
+	bool found;
 
-	if (strncmp(path, "tasks.", 6))
+	if (strncmp(path, "tasks.", 6) || !json_object_object_get_ex(root, "tasks", &tasks) ||
+	    !json_object_is_type(tasks, json_type_object))
 		return false;
-	t = strchr(path + 6, '.');
-	return !t || (!strncmp(t, ".phases.", 8) && !strchr(t + 8, '.'));
+	if (json_object_object_get_ex(tasks, path + 6, NULL))
+		return true;
+	/* each ".phases." in the path may end the task's name */
+	for (t = strstr(path + 6, ".phases."); t; t = strstr(t + 1, ".phases.")) {
+		name = strndup(path + 6, (size_t)(t - path - 6));
+		if (!name)
+			return false;
+		found = json_object_object_get_ex(tasks, name, &task);
+		free(name);
+		if (found && json_object_object_get_ex(task, "phases", &phases) &&
+		    json_object_is_type(phases, json_type_object) &&
+		    json_object_object_get_ex(phases, t + 8, NULL))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -1454,7 +1476,7 @@ static bool is_event_object(const char *path)
  * order is their meaning.  Any other repeated key is refused: rt-app would
  * ignore the renamed one ("loop1"), or two tasks or phases share a name.
  */
-static int check_renames(struct wl_ctx *c)
+static int check_renames(struct wl_ctx *c, struct json_object *root)
 {
 	size_t i, n = wl_loc_nr_renames(c->loc);
 
@@ -1468,7 +1490,7 @@ static int check_renames(struct wl_ctx *c)
 
 		if (!parent)
 			return ctx_oom(c);
-		ok = is_event_object(parent) && ev_classify(r->key) >= 0;
+		ok = is_event_object(root, parent) && ev_classify(r->key) >= 0;
 		if (!ok && !strcmp(parent, "tasks")) {
 			dlb_err_set(c->err, DLB_EXIT_BAD_INPUT, "%s:%d:%d: %s.%s: duplicate task "
 				    "name '%s' (first at line %d)", c->name, second.line,
@@ -1569,7 +1591,7 @@ static int load_buffer(const char *name, const char *buf, size_t len,
 		goto out;
 	}
 	if (wl_loc_nr_renames(c.loc)) {
-		if (check_renames(&c))
+		if (check_renames(&c, root))
 			goto out;
 		json_object_put(root);
 		root = parse_renamed(&c);
