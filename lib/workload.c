@@ -392,21 +392,26 @@ static const char *const res_type_names[] = {
 	[WL_RES_WAKEUP] = "suspend/resume point",
 };
 
-static size_t res_hash(const char *name)
+static size_t res_hash(const char *name, enum wl_res_type type)
 {
 	size_t h = 14695981039346656037ULL;	/* FNV-1a */
 
 	while (*name)
 		h = (h ^ (unsigned char)*name++) * 1099511628211ULL;
-	return h;
+	return (h ^ (size_t)type) * 1099511628211ULL;
 }
 
-/* The slot holding @name, or the empty slot where it would go. */
-static size_t res_slot_of(const struct wl_ctx *c, const char *name)
+static bool res_is(const struct wl_resource *r, const char *name, enum wl_res_type type)
 {
-	size_t mask = c->res_slots - 1, i = res_hash(name) & mask;
+	return r->type == type && !strcmp(r->name, name);
+}
 
-	while (c->res_slot[i] && strcmp(c->wl->resources[c->res_slot[i] - 1].name, name))
+/* The slot holding (@name, @type), or the empty slot where it would go. */
+static size_t res_slot_of(const struct wl_ctx *c, const char *name, enum wl_res_type type)
+{
+	size_t mask = c->res_slots - 1, i = res_hash(name, type) & mask;
+
+	while (c->res_slot[i] && !res_is(&c->wl->resources[c->res_slot[i] - 1], name, type))
 		i = (i + 1) & mask;
 	return i;
 }
@@ -434,7 +439,8 @@ static int res_grow(struct wl_ctx *c)
 	if (!c->res_slot)
 		return ctx_oom(c);
 	for (i = 0; i < wl->nr_resources; i++)
-		c->res_slot[res_slot_of(c, wl->resources[i].name)] = (unsigned int)i + 1;
+		c->res_slot[res_slot_of(c, wl->resources[i].name, wl->resources[i].type)] =
+			(unsigned int)i + 1;
 	return 0;
 }
 
@@ -447,20 +453,16 @@ static int res_add(struct wl_ctx *c, const char *name, enum wl_res_type type,
 
 	if (wl->nr_resources == c->res_cap && res_grow(c))
 		return -1;
-	slot = res_slot_of(c, name);
 	/*
-	 * rt-app creates resources by name as events use them.  It keys them
-	 * by name *and* type, so one name can silently be two objects; we
-	 * refuse that, it is always a typo.
+	 * rt-app creates resources by name as events use them, and keys them
+	 * by name *and* type (get_resource_index()): one name is one object
+	 * of each type.  Files use that on purpose: rt-app's video example
+	 * names a mutex, a condition and a wake-up point after the one
+	 * Android object they belong to ("NuPlayerDriver").
 	 */
-	if (c->res_slot[slot]) {
-		r = &wl->resources[c->res_slot[slot] - 1];
-		if (r->type != type)
-			return ctx_fail(c, path, at, "'%s' is used as a %s here but as a %s at "
-					"line %d", name, res_type_names[type],
-					res_type_names[r->type], r->pos.line);
+	slot = res_slot_of(c, name, type);
+	if (c->res_slot[slot])
 		return (int)c->res_slot[slot] - 1;
-	}
 	r = &wl->resources[wl->nr_resources];
 	memset(r, 0, sizeof(*r));
 	r->name = strdup(name);
@@ -473,12 +475,12 @@ static int res_add(struct wl_ctx *c, const char *name, enum wl_res_type type,
 	return (int)wl->nr_resources++;
 }
 
-int wl_resource_find(const struct workload *wl, const char *name)
+int wl_resource_find(const struct workload *wl, const char *name, enum wl_res_type type)
 {
 	size_t i;
 
 	for (i = 0; i < wl->nr_resources; i++)
-		if (!strcmp(wl->resources[i].name, name))
+		if (res_is(&wl->resources[i], name, type))
 			return (int)i;
 	return -1;
 }

@@ -165,8 +165,8 @@ void wl_free(struct workload *wl);
  */
 int wl_warnings_write(const struct workload *wl, const char *prog, FILE *f);
 
-/* Index of the resource called @name, or -1. */
-int wl_resource_find(const struct workload *wl, const char *name);
+/* Index of the resource called @name of @type (rt-app keys them by both), or -1. */
+int wl_resource_find(const struct workload *wl, const char *name, enum wl_res_type type);
 
 const char *wl_policy_str(enum wl_policy policy);
 const char *wl_event_type_str(enum wl_event_type type);

@@ -230,8 +230,8 @@ static void test_buffer_api(void **state)
 	assert_int_equal(wl->nr_tasks, 1);
 	assert_int_equal(wl->tasks[0].dl.runtime, 1000000);
 	assert_int_equal(wl->tasks[0].dl.deadline, 4000000);	/* deadline = period */
-	assert_int_equal(wl_resource_find(wl, "t"), 1);
-	assert_int_equal(wl_resource_find(wl, "nope"), -1);
+	assert_int_equal(wl_resource_find(wl, "t", WL_RES_TIMER), 1);
+	assert_int_equal(wl_resource_find(wl, "nope", WL_RES_TIMER), -1);
 	assert_int_equal(wl->resources[0].users, 2);		/* barrier: instances */
 	/* 2 x to_ratio(4 ms, 1 ms) */
 	assert_int_equal(wl_dl_bandwidth(wl), 2 * ((1000000ULL << BW_SHIFT) / 4000000));
@@ -340,7 +340,7 @@ static void test_many_tasks(void **state)
 	assert_int_equal(wl_load_buffer("big", buf, len, NULL, &wl, &err), 0);
 	assert_int_equal(wl->nr_tasks, N);
 	assert_int_equal(wl->nr_resources, N + 1);
-	assert_int_equal(wl->resources[wl_resource_find(wl, "b")].users, N);
+	assert_int_equal(wl->resources[wl_resource_find(wl, "b", WL_RES_BARRIER)].users, N);
 	assert_int_equal(wl->tasks[N - 1].pos.line, N + 1);
 	assert_int_equal(wl->tasks[N - 1].pos.col, 2);
 	wl_free(wl);
