@@ -39,19 +39,19 @@ static const char *bool_str(bool b)
 }
 
 /* "0-3,6": ranges of set CPUs. */
-static void dump_cpus(FILE *f, const struct wl_task *t)
+static void dump_cpus(FILE *f, const struct dlb_cpumask *m)
 {
 	unsigned int cpu, first, last;
 	bool sep = false;
 
-	if (!t->has_cpus) {
+	if (!m) {
 		fputs("all", f);
 		return;
 	}
-	cpu = dlb_cpumask_next(&t->cpus, 0);
+	cpu = dlb_cpumask_next(m, 0);
 	while (cpu < DLB_MAX_CPUS) {
 		first = last = cpu;
-		while ((cpu = dlb_cpumask_next(&t->cpus, last + 1)) == last + 1)
+		while ((cpu = dlb_cpumask_next(m, last + 1)) == last + 1)
 			last = cpu;
 		fprintf(f, sep ? ",%u" : "%u", first);
 		if (last != first)
@@ -132,14 +132,19 @@ static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct
 			(unsigned long long)t->dl.runtime, (unsigned long long)t->dl.deadline,
 			(unsigned long long)dl_params_period(&t->dl));
 	fputs(" cpus=", f);
-	dump_cpus(f, t);
+	dump_cpus(f, t->has_cpus ? &t->cpus : NULL);
 	fprintf(f, " delay_ns=%llu\n", (unsigned long long)t->delay_ns);
 	for (p = 0; p < t->nr_phases; p++) {
 		const struct wl_phase *ph = &t->phases[p];
 
 		fprintf(f, "  phase %zu ", p);
 		dump_str(f, ph->name);
-		fprintf(f, " loop=%d\n", ph->loop);
+		fprintf(f, " loop=%d", ph->loop);
+		if (ph->has_cpus) {
+			fputs(" cpus=", f);
+			dump_cpus(f, &ph->cpus);
+		}
+		fputc('\n', f);
 		for (e = 0; e < ph->nr_events; e++)
 			dump_event(f, wl, e, &ph->events[e]);
 	}

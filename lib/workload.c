@@ -475,6 +475,23 @@ static int res_add(struct wl_ctx *c, const char *name, enum wl_res_type type,
 	return (int)wl->nr_resources++;
 }
 
+const struct dlb_cpumask *wl_phase_cpus(const struct wl_task *t, size_t p)
+{
+	if (t->phases[p].has_cpus)
+		return &t->phases[p].cpus;
+	return t->has_cpus ? &t->cpus : NULL;
+}
+
+bool wl_task_phase_cpus(const struct wl_task *t)
+{
+	size_t p;
+
+	for (p = 0; p < t->nr_phases; p++)
+		if (t->phases[p].has_cpus)
+			return true;
+	return false;
+}
+
 int wl_resource_find(const struct workload *wl, const char *name, enum wl_res_type type)
 {
 	size_t i;
@@ -747,7 +764,7 @@ static const char *const task_unsupported[] = {
 
 /* rt-app lets a phase change the task's properties; we do not, yet. */
 static const char *const phase_unsupported[] = {
-	"cpus", "nodes_membind", "membind_nodes", "policy", "priority", "dl-runtime",
+	"nodes_membind", "membind_nodes", "policy", "priority", "dl-runtime",
 	"dl-period", "dl-deadline", "util_min", "util_max", "taskgroup", NULL
 };
 
@@ -926,7 +943,7 @@ static const char *const task_keys[] = {
 	"cpus", "delay", "phases", NULL
 };
 
-static const char *const phase_keys[] = { "loop", NULL };
+static const char *const phase_keys[] = { "loop", "cpus", NULL };
 
 /* loop: -1 (forever) or a count >= 1. */
 static int get_loop(struct wl_ctx *c, const char *path, struct json_object *v, int *loop)
@@ -936,6 +953,29 @@ static int get_loop(struct wl_ctx *c, const char *path, struct json_object *v, i
 	if (*loop == 0)
 		return ctx_fail(c, path, AT_VAL, "loop 0 would never run: use -1 (forever) or a "
 				"count >= 1");
+	return 0;
+}
+
+static int parse_cpus(struct wl_ctx *c, const char *path, struct json_object *v,
+		      bool *has_cpus, struct dlb_cpumask *cpus)
+{
+	char epath[WL_PATH_MAX];
+	size_t i, n;
+	int cpu;
+
+	if (want_type(c, path, v, json_type_array, "an array of cpu numbers"))
+		return -1;
+	n = json_object_array_length(v);
+	if (!n)
+		return ctx_fail(c, path, AT_VAL, "empty cpu list (the task could run nowhere)");
+	dlb_cpumask_clear(cpus);
+	for (i = 0; i < n; i++) {
+		snprintf(epath, sizeof(epath), "%s[%zu]", path, i);
+		if (get_int(c, epath, json_object_array_get_idx(v, i), 0, DLB_MAX_CPUS - 1, &cpu))
+			return -1;
+		dlb_cpumask_set(cpus, (unsigned int)cpu);
+	}
+	*has_cpus = true;
 	return 0;
 }
 
@@ -972,6 +1012,22 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 					return -1;
 				continue;
 			}
+			if (!in_task && !strcmp(key, "cpus")) {
+				/*
+				 * A DL task's CPUs are its cpuset partition, made
+				 * before the run (docs/rt-app.md, "Pinned DL
+				 * tasks"): the kernel refuses to narrow a DL
+				 * task's affinity inside its root domain.
+				 */
+				if (t->policy == WL_POLICY_DEADLINE)
+					return ctx_fail(c, kpath, AT_KEY, "key 'cpus' in a phase "
+							"of a SCHED_DEADLINE task is not supported "
+							"(its CPUs are its cpuset, fixed for the run: "
+							"set cpus on the task)");
+				if (parse_cpus(c, kpath, v, &ph->has_cpus, &ph->cpus))
+					return -1;
+				continue;
+			}
 			if (!in_task && in_list(key, phase_unsupported))
 				return ctx_fail(c, kpath, AT_KEY, "key '%s' in a phase is not supported "
 						"yet%s", key, in_list(key, task_unsupported) ? "" :
@@ -992,29 +1048,6 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 		if (parse_event(c, t, kpath, v, ev->type, ev))
 			return -1;
 	}
-	return 0;
-}
-
-static int parse_cpus(struct wl_ctx *c, const char *path, struct json_object *v,
-		      struct wl_task *t)
-{
-	char epath[WL_PATH_MAX];
-	size_t i, n;
-	int cpu;
-
-	if (want_type(c, path, v, json_type_array, "an array of cpu numbers"))
-		return -1;
-	n = json_object_array_length(v);
-	if (!n)
-		return ctx_fail(c, path, AT_VAL, "empty cpu list (the task could run nowhere)");
-	dlb_cpumask_clear(&t->cpus);
-	for (i = 0; i < n; i++) {
-		snprintf(epath, sizeof(epath), "%s[%zu]", path, i);
-		if (get_int(c, epath, json_object_array_get_idx(v, i), 0, DLB_MAX_CPUS - 1, &cpu))
-			return -1;
-		dlb_cpumask_set(&t->cpus, (unsigned int)cpu);
-	}
-	t->has_cpus = true;
 	return 0;
 }
 
@@ -1206,7 +1239,7 @@ static int parse_task_key(struct wl_ctx *c, const char *kpath, const char *key,
 	if (!strcmp(key, "policy"))
 		return get_policy(c, kpath, v, &t->policy);
 	if (!strcmp(key, "cpus"))
-		return parse_cpus(c, kpath, v, t);
+		return parse_cpus(c, kpath, v, &t->has_cpus, &t->cpus);
 	if (!strcmp(key, "delay"))
 		return get_us(c, kpath, v, &t->delay_ns);
 	if (in_list(key, task_unsupported))

@@ -260,6 +260,37 @@ static void op_resume(struct dlb_interp *it, int res)
 	op_cond_signal(it, res, true);
 }
 
+/*
+ * A phase's cpus (rt-app: pthread_setaffinity_np on itself).  On its own
+ * CPU still allowed, nothing moves.  Else the kernel's migration of a
+ * running task (__set_cpus_allowed_ptr: migration_cpu_stop) is modelled as
+ * the thread leaving this CPU and being woken at once where the mask
+ * allows: select_task_rq() places it, as for any wake-up.  The masks were
+ * checked against the CPUs when the thread was made (sim.c).
+ */
+static int op_set_affinity(struct dlb_interp *it, const struct dlb_cpumask *cpus)
+{
+	struct sim_thread *t = thr_of_it(it);
+	struct dlb_sim *sim = t->sim;
+	struct dlb_cpumask all;
+	struct dlb_err err;
+	unsigned int c;
+
+	if (!cpus) {
+		dlb_cpumask_clear(&all);
+		for (c = 0; c < (unsigned int)sim->s->nr_cpus; c++)
+			dlb_cpumask_set(&all, c);
+		cpus = &all;
+	}
+	if (sched_setaffinity(sim->s, &t->task, cpus, &err) < 0)
+		return DLB_INTERP_DONE;	/* cannot happen: checked at thread creation */
+	if (dlb_cpumask_test(cpus, (unsigned int)t->cpu))
+		return DLB_INTERP_DONE;
+	block(sim, t, t->cpu, THR_SLEEP, TASK_INTERRUPTIBLE);
+	sim_thread_wake(sim, t, t->cpu);
+	return DLB_INTERP_BLOCKED;
+}
+
 static struct dlb_interp_timer *op_timer_get(struct dlb_interp *it, int res)
 {
 	return &thr_of_it(it)->sim->timers[res];
@@ -279,6 +310,7 @@ static const struct dlb_interp_ops sim_ops = {
 	.yield		= op_yield,
 	.suspend	= op_suspend,
 	.resume		= op_resume,
+	.set_affinity	= op_set_affinity,
 	.timer_get	= op_timer_get,
 	.job_begin	= op_job_begin,
 	.job_end	= op_job_end,

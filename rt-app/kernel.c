@@ -83,12 +83,44 @@ static void save_sched(struct rtapp_thread *th)
 	close(in);
 }
 
+/*
+ * @m as this thread's affinity; NULL: the default, the main thread's (what
+ * the threads inherited, as rt-app's def_cpu_data).  0 or an errno.
+ */
+int rtapp_set_affinity(const struct dlb_cpumask *m)
+{
+	cpu_set_t set;
+	unsigned int cpu;
+
+	CPU_ZERO(&set);
+	if (!m && sched_getaffinity(getpid(), sizeof(set), &set))
+		return errno;
+	for (cpu = 0; m && cpu < CPU_SETSIZE && cpu < DLB_MAX_CPUS; cpu++)
+		if (dlb_cpumask_test(m, cpu))
+			CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/*
+ * Each phase's cpus once, before the run (the thread then takes the
+ * task's): a mask this machine cannot use fails here, named, not in the
+ * middle of the run at the phase change.
+ */
+static int check_phase_affinity(const struct wl_task *t)
+{
+	size_t p;
+	int rc;
+
+	for (p = 0; p < t->nr_phases; p++)
+		if (t->phases[p].has_cpus && (rc = rtapp_set_affinity(&t->phases[p].cpus)))
+			return rc;
+	return rtapp_set_affinity(t->has_cpus ? &t->cpus : NULL);
+}
+
 static int thread_setup(struct rtapp_thread *th)
 {
 	const struct wl_task *t = th->task;
 	struct rtapp_run *run = th->run;
-	cpu_set_t set;
-	unsigned int cpu;
 	int rc;
 
 	th->tid = gettid();
@@ -103,12 +135,8 @@ static int thread_setup(struct rtapp_thread *th)
 			th->setup_what = "cpuset";
 			return rc;
 		}
-	} else if (t->has_cpus) {
-		CPU_ZERO(&set);
-		dlb_for_each_cpu(cpu, &t->cpus)
-			if (cpu < CPU_SETSIZE)
-				CPU_SET(cpu, &set);
-		rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	} else if (t->has_cpus || wl_task_phase_cpus(t)) {
+		rc = wl_task_phase_cpus(t) ? check_phase_affinity(t) : rtapp_set_affinity(&t->cpus);
 		if (rc) {
 			th->setup_what = "affinity";
 			return rc;
@@ -265,6 +293,10 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 
 static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
 {
+	if (th->affinity_errno && err && !err->msg[0])
+		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "task %s thread %d: a phase's cpus: "
+			    "sched_setaffinity: %s (the thread stopped there)", th->task->name,
+			    th->instance, strerror(th->affinity_errno));
 	if (th->log && (fclose(th->log) || th->log_error) && err && !err->msg[0])
 		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "%s/%s: write error", th->run->outdir,
 			    th->log_name);

@@ -189,6 +189,24 @@ static void op_mem(struct dlb_interp *it, u64 size)
 }
 
 /* A shared timer's next expiry lives in run->res[], under its own PI lock. */
+/*
+ * A phase's cpus, as rt-app (set_thread_affinity): the kernel moves the
+ * thread now if its CPU is no longer allowed.  The masks were tried before
+ * the run (kernel.c, check_phase_affinity); should one fail now (a CPU
+ * went offline), the thread stops, named in the run's errors.
+ */
+static int op_set_affinity(struct dlb_interp *it, const struct dlb_cpumask *cpus)
+{
+	struct rtapp_thread *th = th_of(it);
+	int rc = rtapp_set_affinity(cpus);
+
+	if (rc) {
+		th->affinity_errno = rc;
+		return DLB_INTERP_STOP;
+	}
+	return go_on(th);
+}
+
 static struct dlb_interp_timer *op_timer_get(struct dlb_interp *it, int res)
 {
 	struct rtapp_res *r = &th_of(it)->run->res[res];
@@ -279,6 +297,7 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
 	.suspend	= op_suspend,
 	.resume		= op_resume,
 	.mem		= op_mem,
+	.set_affinity	= op_set_affinity,
 	.timer_get	= op_timer_get,
 	.timer_put	= op_timer_put,
 	.job_begin	= op_job_begin,

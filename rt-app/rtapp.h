@@ -105,6 +105,7 @@ struct rtapp_thread {
 	enum rtapp_setup setup;
 	int setup_errno;
 	const char *setup_what;		/* which call failed */
+	int affinity_errno;		/* a phase's cpus failed mid-run: the thread stopped */
 
 	struct dlb_interp it;		/* the events, the jobs (include/dlbench/interp.h) */
 	unsigned int *held;		/* per resource: lock depth held */

@@ -84,6 +84,8 @@ struct wl_event {
 struct wl_phase {
 	char *name;		/* phase key, or "" for a task without phases */
 	int loop;		/* repetitions of the events; >= 1, or -1 = until the run ends */
+	bool has_cpus;		/* "cpus" in the phase: the affinity while it runs */
+	struct dlb_cpumask cpus;
 	size_t nr_events;
 	struct wl_event *events;
 	struct wl_pos pos;
@@ -164,6 +166,16 @@ void wl_free(struct workload *wl);
  * written, or -1 on a write error.
  */
 int wl_warnings_write(const struct workload *wl, const char *prog, FILE *f);
+
+/*
+ * The CPUs a thread of @t may use while in phase @p, rt-app's order
+ * (set_thread_affinity): the phase's "cpus", else the task's, else NULL:
+ * every CPU.
+ */
+const struct dlb_cpumask *wl_phase_cpus(const struct wl_task *t, size_t p);
+
+/* Does any phase of @t set its own "cpus" (the affinity changes in the run)? */
+bool wl_task_phase_cpus(const struct wl_task *t);
 
 /* Index of the resource called @name of @type (rt-app keys them by both), or -1. */
 int wl_resource_find(const struct workload *wl, const char *name, enum wl_res_type type);
