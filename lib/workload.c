@@ -492,6 +492,16 @@ bool wl_task_phase_cpus(const struct wl_task *t)
 	return false;
 }
 
+const struct wl_task *wl_slice_task(const struct workload *wl)
+{
+	size_t i;
+
+	for (i = 0; i < wl->nr_tasks; i++)
+		if (wl->tasks[i].slice_ns)
+			return &wl->tasks[i];
+	return NULL;
+}
+
 int wl_resource_find(const struct workload *wl, const char *name, enum wl_res_type type)
 {
 	size_t i;
@@ -1095,6 +1105,40 @@ static const char *dl_rule_key(enum dl_param_rule rule, const struct wl_dl_keys 
 	}
 }
 
+/*
+ * dl-runtime on a fair task (SCHED_OTHER, SCHED_BATCH) is its custom slice
+ * (Linux 6.12+: sched_attr.sched_runtime; rt-app since 2025), which the
+ * kernel clamps to 0.1..100 ms (__setscheduler_params).  dl-period and
+ * dl-deadline mean nothing there and rt-app ignores them: accepted, said.
+ */
+#define WL_SLICE_MIN_NS		(100 * NSEC_PER_USEC)
+#define WL_SLICE_MAX_NS		(100 * NSEC_PER_MSEC)
+
+static int parse_slice(struct wl_ctx *c, const char *path, const struct wl_dl_keys *k,
+		       struct wl_task *t)
+{
+	char kpath[WL_PATH_MAX];
+
+	path_child(kpath, path, "dl-period");
+	if (k->period && ctx_warn(c, kpath, AT_KEY, "ignored on %s (only dl-runtime, the "
+				  "custom slice, applies to a fair task)", wl_policy_str(t->policy)))
+		return -1;
+	path_child(kpath, path, "dl-deadline");
+	if (k->deadline && ctx_warn(c, kpath, AT_KEY, "ignored on %s (only dl-runtime, the "
+				    "custom slice, applies to a fair task)", wl_policy_str(t->policy)))
+		return -1;
+	if (!k->runtime)
+		return 0;
+	path_child(kpath, path, "dl-runtime");
+	if (get_us(c, kpath, k->runtime, &t->slice_ns))
+		return -1;
+	if (t->slice_ns && (t->slice_ns < WL_SLICE_MIN_NS || t->slice_ns > WL_SLICE_MAX_NS))
+		return ctx_warn(c, kpath, AT_VAL, "slice %llu us: the kernel clamps a custom "
+				"slice to 100..100000 us",
+				(unsigned long long)(t->slice_ns / NSEC_PER_USEC));
+	return 0;
+}
+
 static int parse_dl(struct wl_ctx *c, const char *path, const struct wl_dl_keys *k,
 		    struct wl_task *t)
 {
@@ -1102,6 +1146,8 @@ static int parse_dl(struct wl_ctx *c, const char *path, const struct wl_dl_keys 
 	enum dl_param_rule rule;
 	struct dl_params *p = &t->dl;
 
+	if (t->policy == WL_POLICY_OTHER || t->policy == WL_POLICY_BATCH)
+		return parse_slice(c, path, k, t);
 	if (t->policy != WL_POLICY_DEADLINE) {
 		const char *key = k->runtime ? "dl-runtime" : k->period ? "dl-period" :
 				  k->deadline ? "dl-deadline" : NULL;

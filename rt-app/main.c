@@ -310,6 +310,22 @@ static void report_dlbw(const struct dlb_summary_dlbw *d, bool quiet)
 		printf("# DL bandwidth accounting not checked: %s\n", d->detail);
 }
 
+/*
+ * A fair task's custom slice ("dl-runtime" on SCHED_OTHER/BATCH): the
+ * kernel backend sets it, and says so when this kernel ignores it; the
+ * reference's fair class has no slices (docs/rt-app.md).
+ */
+static void slice_warning(const struct rtapp_opts *o, const struct wl_task *t)
+{
+	if (o->backend == RTAPP_BACKEND_REFERENCE)
+		fprintf(stderr, "%s: warning: task '%s': dl-runtime (a custom slice) has no "
+			"effect on the reference backend (its fair class has no slices)\n", prog,
+			t->name);
+	else if (!rtapp_sched_has_slice())
+		fprintf(stderr, "%s: warning: task '%s': dl-runtime (a custom slice) is ignored "
+			"by this kernel (custom slices need Linux 6.12 or later)\n", prog, t->name);
+}
+
 int main(int argc, char **argv)
 {
 	struct rtapp_opts o = { .backend = RTAPP_BACKEND_KERNEL };
@@ -319,6 +335,7 @@ int main(int argc, char **argv)
 	struct dlb_err err = { 0 };
 	struct dl_param_limits lim;
 	char path[PATH_MAX + 16], calib_where[32], reaped[2048], note[DLB_ERR_MAX];
+	const struct wl_task *st;
 	struct wl_length len;
 	struct sigaction sa;
 	int rc;
@@ -339,6 +356,8 @@ int main(int argc, char **argv)
 		return fail(err.code, "%s", err.msg);
 	if (!o.quiet)
 		wl_warnings_write(wl, prog, stderr);
+	if (!o.quiet && (st = wl_slice_task(wl)))
+		slice_warning(&o, st);
 	len = wl_run_length(wl, o.duration_set, o.duration_ns);
 	o.duration_ns = len.ns;
 	if (!o.quiet && len.source == WL_LEN_TASKS_END && o.backend == RTAPP_BACKEND_REFERENCE)

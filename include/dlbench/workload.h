@@ -98,6 +98,7 @@ struct wl_task {
 	enum wl_policy policy;
 	int priority;		/* FIFO/RR: 1..99; OTHER/BATCH: nice */
 	struct dl_params dl;	/* DEADLINE: ns, checked by dl_param_check() */
+	u64 slice_ns;		/* OTHER/BATCH "dl-runtime": the custom slice (6.12+), 0: none */
 	bool has_cpus;		/* "cpus" given */
 	struct dlb_cpumask cpus;
 	u64 delay_ns;		/* "delay" before the first phase */
@@ -135,7 +136,7 @@ struct workload {
 	size_t nr_resources;
 	struct wl_resource *resources;
 	/*
-	 * What the loader accepted but the caller should say, in file order:
+	 * What the loader accepted but the caller should say, in the order met:
 	 * "file:line:col: key.path: what", one line each, no prefix (the
 	 * library does not print; wl_warnings_write() is the callers' one
 	 * printer).  An rt-app key that rt-app itself ignores, for example.
@@ -176,6 +177,9 @@ const struct dlb_cpumask *wl_phase_cpus(const struct wl_task *t, size_t p);
 
 /* Does any phase of @t set its own "cpus" (the affinity changes in the run)? */
 bool wl_task_phase_cpus(const struct wl_task *t);
+
+/* The first task with a custom slice ("dl-runtime" on a fair task), or NULL. */
+const struct wl_task *wl_slice_task(const struct workload *wl);
 
 /* Index of the resource called @name of @type (rt-app keys them by both), or -1. */
 int wl_resource_find(const struct workload *wl, const char *name, enum wl_res_type type);
