@@ -298,6 +298,11 @@ static int event(struct dlb_interp *it, const struct wl_event *e, bool last)
 		if (ops->mem)
 			ops->mem(it, e->size);
 		return DLB_INTERP_DONE;
+	case WL_EV_IORUN:
+		next(it);
+		if (ops->iorun)
+			ops->iorun(it, e->size);
+		return DLB_INTERP_DONE;
 	}
 	next(it);
 	return DLB_INTERP_DONE;

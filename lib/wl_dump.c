@@ -109,6 +109,7 @@ static void dump_event(FILE *f, const struct workload *wl, size_t i, const struc
 			ev->timer_relative ? "relative" : "absolute");
 		break;
 	case WL_EV_MEM:
+	case WL_EV_IORUN:
 		fprintf(f, " size=%llu", (unsigned long long)ev->size);
 		break;
 	default:

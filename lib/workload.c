@@ -523,7 +523,7 @@ static int parse_resources(struct wl_ctx *c, struct json_object *o)
 		{ "wait", WL_RES_COND }, { "signal", WL_RES_COND }, { "broadcast", WL_RES_COND },
 		{ "sig_and_wait", WL_RES_COND }, { "barrier", WL_RES_BARRIER },
 		{ "timer", WL_RES_TIMER }, { "suspend", WL_RES_WAKEUP },
-		{ "resume", WL_RES_WAKEUP },
+		{ "resume", WL_RES_WAKEUP }, { "iorun", -1 },	/* the run's one io_device */
 	};
 	char path[WL_PATH_MAX], tpath[WL_PATH_MAX];
 
@@ -553,7 +553,8 @@ static int parse_resources(struct wl_ctx *c, struct json_object *o)
 				break;
 		if (i == ARRAY_SIZE(types))
 			return ctx_fail(c, tpath, AT_VAL, "resource type '%s' is not supported", t);
-		if (res_add(c, name, (enum wl_res_type)types[i].type, path, AT_KEY) < 0)
+		if (types[i].type >= 0 &&
+		    res_add(c, name, (enum wl_res_type)types[i].type, path, AT_KEY) < 0)
 			return -1;
 	}
 	return 0;
@@ -757,7 +758,7 @@ static const struct {
 	{ "signal", WL_EV_SIGNAL }, { "broad", WL_EV_BROAD }, { "sync", WL_EV_SYNC },
 	{ "sleep", WL_EV_SLEEP }, { "runtime", WL_EV_RUNTIME }, { "run", WL_EV_RUN },
 	{ "timer", WL_EV_TIMER }, { "suspend", WL_EV_SUSPEND }, { "resume", WL_EV_RESUME },
-	{ "mem", WL_EV_MEM }, { "iorun", -1 }, { "yield", WL_EV_YIELD },
+	{ "mem", WL_EV_MEM }, { "iorun", WL_EV_IORUN }, { "yield", WL_EV_YIELD },
 	{ "barrier", WL_EV_BARRIER }, { "fork", -1 },
 };
 
@@ -917,6 +918,7 @@ static int parse_event(struct wl_ctx *c, const struct wl_task *t, const char *pa
 	case WL_EV_SLEEP:
 		return get_us(c, path, v, &ev->duration_ns);
 	case WL_EV_MEM:
+	case WL_EV_IORUN:
 		return get_u64(c, path, v, INT64_MAX, "", &ev->size);
 	case WL_EV_LOCK:
 	case WL_EV_UNLOCK:

@@ -7,9 +7,11 @@
  * is ending, so one dlb_interp_step() is the thread's whole life.  Markers
  * at every job begin and end; one rt-app log line per job.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "calib.h"
 #include "kernel.h"
@@ -188,6 +190,29 @@ static void op_mem(struct dlb_interp *it, u64 size)
 	}
 }
 
+/*
+ * iorun: @size bytes of the thread's buffer written to global.io_device,
+ * a buffer at a time, as rt-app's ioload().  A failed write ends the
+ * event; the first error is reported when the run ends.
+ */
+static void op_iorun(struct dlb_interp *it, u64 size)
+{
+	struct rtapp_thread *th = th_of(it);
+	ssize_t n;
+
+	while (size && th->mem && !stopping(th)) {
+		n = write(th->run->io_fd, th->mem, size < th->mem_size ? (size_t)size : th->mem_size);
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (!th->io_errno)
+				th->io_errno = n < 0 ? errno : EIO;
+			return;
+		}
+		size -= (u64)n;
+	}
+}
+
 /* A shared timer's next expiry lives in run->res[], under its own PI lock. */
 /*
  * A phase's cpus, as rt-app (set_thread_affinity): the kernel moves the
@@ -297,6 +322,7 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
 	.suspend	= op_suspend,
 	.resume		= op_resume,
 	.mem		= op_mem,
+	.iorun		= op_iorun,
 	.set_affinity	= op_set_affinity,
 	.timer_get	= op_timer_get,
 	.timer_put	= op_timer_put,

@@ -106,6 +106,7 @@ struct rtapp_thread {
 	int setup_errno;
 	const char *setup_what;		/* which call failed */
 	int affinity_errno;		/* a phase's cpus failed mid-run: the thread stopped */
+	int io_errno;			/* an iorun write failed (the first error) */
 
 	struct dlb_interp it;		/* the events, the jobs (include/dlbench/interp.h) */
 	unsigned int *held;		/* per resource: lock depth held */
@@ -138,6 +139,7 @@ struct rtapp_run {
 	struct rtapp_cpusets cpusets;
 	struct rtapp_dlbw *dlbw;	/* the kernel's DL accounting, NULL if refused */
 	struct rtapp_res *res;
+	int io_fd;			/* global.io_device if a task has iorun, else -1 */
 
 	pthread_mutex_t lock;		/* setup handshake */
 	pthread_cond_t cond;

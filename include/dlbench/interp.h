@@ -95,6 +95,7 @@ struct dlb_interp_ops {
 	int (*suspend)(struct dlb_interp *it, int wakeup);
 	void (*resume)(struct dlb_interp *it, int wakeup);
 	void (*mem)(struct dlb_interp *it, u64 bytes);		/* optional */
+	void (*iorun)(struct dlb_interp *it, u64 bytes);	/* optional */
 	/*
 	 * A phase with its own "cpus" starts (or the next one falls back to
 	 * the task's): the thread may now use @cpus only (NULL: every CPU).

@@ -46,6 +46,7 @@ enum wl_event_type {
 	WL_EV_SUSPEND,		/* res = wake-up object */
 	WL_EV_RESUME,		/* res = wake-up object */
 	WL_EV_MEM,		/* size bytes of memset on the thread's buffer */
+	WL_EV_IORUN,		/* size bytes written to global.io_device from that buffer */
 };
 
 enum wl_res_type {
@@ -74,7 +75,7 @@ struct wl_event {
 	enum wl_event_type type;
 	char *key;		/* the JSON key as written, e.g. "run1" */
 	u64 duration_ns;	/* run, runtime, sleep; timer period */
-	u64 size;		/* mem: bytes */
+	u64 size;		/* mem, iorun: bytes */
 	int res;		/* resource index, -1 if none */
 	int dep;		/* wait/sync: mutex index, -1 if none */
 	bool timer_relative;	/* timer "mode": "relative" (rt-app's default) or "absolute" */
