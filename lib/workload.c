@@ -1521,24 +1521,52 @@ static struct json_object *parse_json(struct wl_ctx *c)
 	return root;
 }
 
+
+/* "tasks.T.phases", T a task of @root with "phases": an object of phases. */
+static bool is_phases_object(struct json_object *root, const char *path)
+{
+	struct json_object *tasks, *task;
+	size_t len = strlen(path);
+	char *name;
+	bool found;
+
+	if (strncmp(path, "tasks.", 6) || len < 6 + 7 || strcmp(path + len - 7, ".phases") ||
+	    !json_object_object_get_ex(root, "tasks", &tasks) ||
+	    !json_object_is_type(tasks, json_type_object))
+		return false;
+	name = strndup(path + 6, len - 6 - 7);
+	if (!name)
+		return false;
+	found = json_object_object_get_ex(tasks, name, &task) &&
+		json_object_object_get_ex(task, "phases", NULL);
+	free(name);
+	return found;
+}
+
 /*
  * "tasks.T" or "tasks.T.phases.P": an object whose keys are events.  Task
  * and phase names may hold dots (rt-app's mp3 example has a task
  * "mp3.decoder"), so the path is held against the names @root has, not
- * split at its dots.
+ * split at its dots; P is a phase of @root or one renamed before
+ * (@renamed: the @nr_renamed paths of phases renamed so far).
  */
-static bool is_event_object(struct json_object *root, const char *path)
+static bool is_event_object(struct json_object *root, const char *path,
+			    char *const *renamed, size_t nr_renamed)
 {
 	struct json_object *tasks, *task, *phases;
 	const char *t;
 	char *name;
 	bool found;
+	size_t i;
 
 	if (strncmp(path, "tasks.", 6) || !json_object_object_get_ex(root, "tasks", &tasks) ||
 	    !json_object_is_type(tasks, json_type_object))
 		return false;
 	if (json_object_object_get_ex(tasks, path + 6, NULL))
 		return true;
+	for (i = 0; i < nr_renamed; i++)
+		if (!strcmp(renamed[i], path))
+			return true;
 	/* each ".phases." in the path may end the task's name */
 	for (t = strstr(path + 6, ".phases."); t; t = strstr(t + 1, ".phases.")) {
 		name = strndup(path + 6, (size_t)(t - path - 6));
@@ -1556,12 +1584,17 @@ static bool is_event_object(struct json_object *root, const char *path)
 
 /*
  * rt-app's workgen renames a repeated key; we do too for events, whose
- * order is their meaning.  Any other repeated key is refused: rt-app would
- * ignore the renamed one ("loop1"), or two tasks or phases share a name.
+ * order is their meaning, and for phases, which run in file order whatever
+ * their names (rt-app's spreading-tasks example repeats "heavy1"; said with
+ * a warning, as a repeated phase is often a copy and paste).  Any other
+ * repeated key is refused: rt-app would ignore the renamed one ("loop1"),
+ * or two tasks share a name.
  */
 static int check_renames(struct wl_ctx *c, struct json_object *root)
 {
-	size_t i, n = wl_loc_nr_renames(c->loc);
+	size_t i, n = wl_loc_nr_renames(c->loc), nr_phases = 0;
+	char **phases = NULL;	/* the renamed phases' paths (borrowed) */
+	int ret = -1;
 
 	for (i = 0; i < n; i++) {
 		const struct wl_loc_rename *r = wl_loc_rename_at(c->loc, i);
@@ -1571,9 +1604,26 @@ static int check_renames(struct wl_ctx *c, struct json_object *root)
 		char *parent = strndup(r->path, plen ? plen - 1 : 0);
 		bool ok;
 
-		if (!parent)
-			return ctx_oom(c);
-		ok = is_event_object(root, parent) && ev_classify(r->key) >= 0;
+		if (!parent) {
+			ctx_oom(c);
+			goto out;
+		}
+		ok = is_event_object(root, parent, phases, nr_phases) && ev_classify(r->key) >= 0;
+		if (!ok && is_phases_object(root, parent)) {
+			char **p = realloc(phases, (nr_phases + 1) * sizeof(*p));
+
+			ok = true;
+			if (p)
+				(phases = p)[nr_phases++] = r->path;
+			if (!p || ctx_warn(c, r->path, AT_KEY, "phase '%s' repeated (first at line "
+					   "%d): renamed '%s%s', as rt-app's workgen does", r->key,
+					   first.line, r->key, r->suffix)) {
+				if (!p)
+					ctx_oom(c);
+				free(parent);
+				goto out;
+			}
+		}
 		if (!ok && !strcmp(parent, "tasks")) {
 			dlb_err_set(c->err, DLB_EXIT_BAD_INPUT, "%s:%d:%d: %s.%s: duplicate task "
 				    "name '%s' (first at line %d)", c->name, second.line,
@@ -1586,9 +1636,12 @@ static int check_renames(struct wl_ctx *c, struct json_object *root)
 		}
 		free(parent);
 		if (!ok)
-			return -1;
+			goto out;
 	}
-	return 0;
+	ret = 0;
+out:
+	free(phases);
+	return ret;
 }
 
 /* The text json-c parses: the source with workgen's renames applied. */
