@@ -1711,15 +1711,31 @@ static int load_buffer(const char *name, const char *buf, size_t len,
 {
 	struct wl_ctx c = { .name = name, .buf = buf, .len = len, .lim = lim, .err = err };
 	struct json_object *root = NULL;
+	size_t bare_len;
+	char *bare;
 	int ret = -1;
 
 	if (len == 0)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s:1:1: file is empty", name);
 	if (len > INT32_MAX)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: file too large", name);
+	/*
+	 * workgen's other rewrite: a bare "suspend" key gets the task's name
+	 * ("" here).  Positions after it on its line move by the 5 bytes
+	 * added, as in the file workgen hands to rt-app.
+	 */
+	bare = wl_loc_bare_suspend(buf, len, &bare_len);
+	if (!bare && bare_len)
+		return ctx_oom(&c);
+	if (bare) {
+		c.buf = buf = bare;
+		c.len = len = bare_len;
+	}
 	root = parse_json(&c);
-	if (!root)
+	if (!root) {
+		free(bare);
 		return -1;
+	}
 	c.loc = wl_loc_create(buf, len);
 	c.wl = calloc(1, sizeof(*c.wl));
 	if (!c.loc || !c.wl) {
@@ -1750,6 +1766,7 @@ out:
 	free(c.res_slot);
 	free(c.res_seen);
 	json_object_put(root);
+	free(bare);
 	return ret;
 }
 

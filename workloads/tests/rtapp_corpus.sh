@@ -15,9 +15,10 @@
 # files themselves are not in this repository (GPL, and not ours to ship).
 #
 # Assertions, per corpus: every file gets an answer (ok, or exactly one
-# error line, no crash); and every file is accepted except those listed in
+# error line, no crash); every file is accepted except those listed in
 # rtapp_corpus.expect (refused with that reason, or excluded as not rt-app
-# input).  A listed refusal that is now accepted fails too, so the list
+# input); and every accepted file runs for 1 s on the reference backend
+# (4 simulated CPUs), exit 0.  A listed refusal that is now accepted fails too, so the list
 # stays the true list of what is still refused.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 W=$BIN/dlb-workload
@@ -31,7 +32,7 @@ if [ $# -eq 0 ]; then
 	[ ${#dirs[@]} -gt 0 ] || dirs=("")	# unset: one counted skip
 	dirs+=(/usr/share/doc/rt-app)
 fi
-plan $((2 * ${#dirs[@]}))
+plan $((3 * ${#dirs[@]}))
 [ -x "$W" ] || { skip_rest "dlb-workload not built"; exit 0; }
 
 # expect_of FILE: "refused REASON" or "excluded WHY" from the table (its
@@ -50,7 +51,7 @@ expect_of() {
 }
 
 corpus() {
-	local dir=$1 f rc n=0 ok=0 excl=0 crash='' wrong='' exp
+	local dir=$1 f rc n=0 ok=0 excl=0 crash='' wrong='' norun='' exp
 	while IFS= read -r -d '' f; do
 		"$W" check -q "$f" >"$T/out" 2>"$T/err"; rc=$?
 		exp=$(expect_of "$f")
@@ -67,6 +68,9 @@ corpus() {
 			sed 's/^/#   /' "$T/err"
 			[ "$exp" = accepted ] ||
 				wrong="$wrong ${f#"$dir"/}(now accepted: update rtapp_corpus.expect)"
+			rm -rf "$T/run"
+			"$BIN/dlb-rtapp" -q -b reference -m 4 -d 1s -o "$T/run" "$f" >"$T/run.out" 2>&1 ||
+				norun="$norun ${f#"$dir"/}(exit $?: $(head -c 200 "$T/run.out"))"
 		elif [ "$rc" = 2 ] && [ "$(grep -vc '^dlb-workload: warning: ' "$T/err")" = 1 ]; then
 			echo "# refused  ${f#"$dir"/}: $(grep -v '^dlb-workload: warning: ' "$T/err" |
 				sed "s|^dlb-workload: $f:||")"
@@ -80,14 +84,17 @@ corpus() {
 		"$excl excluded (not rt-app input)"
 	expect_eq "$dir: every file answered, no crash (bad:$crash)" "$crash" ""
 	expect_eq "$dir: accepted and refused as rtapp_corpus.expect says (bad:$wrong)" "$wrong" ""
+	expect_eq "$dir: every accepted file runs 1 s on the reference (bad:$norun)" "$norun" ""
 }
 
 for d in "${dirs[@]}"; do
 	if [ -z "$d" ]; then
 		skip "corpus" "DLB_RTAPP_CORPUS not set (a directory of rt-app files, e.g. rt-app's doc/examples)"
 		skip "corpus" "DLB_RTAPP_CORPUS not set"
+		skip "corpus" "DLB_RTAPP_CORPUS not set"
 	elif [ ! -d "$d" ] || [ -z "$(find "$d" -name '*.json' -print -quit)" ]; then
 		skip "corpus $d" "no rt-app files there (the rt-app package is not installed?)"
+		skip "corpus $d" "no rt-app files there"
 		skip "corpus $d" "no rt-app files there"
 	else
 		corpus "$d"
