@@ -298,6 +298,13 @@ static int event(struct dlb_interp *it, const struct wl_event *e, bool last)
 		if (ops->mem)
 			ops->mem(it, e->size);
 		return DLB_INTERP_DONE;
+	case WL_EV_SEM_POST:
+		next(it);
+		ops->sem_post(it, e->res);
+		return DLB_INTERP_DONE;
+	case WL_EV_SEM_WAIT:
+		next(it);
+		return ops->sem_wait(it, e->res);
 	case WL_EV_IORUN:
 		next(it);
 		if (ops->iorun)

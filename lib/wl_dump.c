@@ -14,6 +14,7 @@ static const char *const res_type_str[] = {
 	[WL_RES_BARRIER] = "barrier",
 	[WL_RES_TIMER] = "timer",
 	[WL_RES_WAKEUP] = "wakeup",
+	[WL_RES_SEM] = "semaphore",
 };
 
 /* A string in double quotes; quote, backslash and control bytes escaped. */

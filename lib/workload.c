@@ -390,6 +390,7 @@ static const char *const res_type_names[] = {
 	[WL_RES_BARRIER] = "barrier",
 	[WL_RES_TIMER] = "timer",
 	[WL_RES_WAKEUP] = "suspend/resume point",
+	[WL_RES_SEM] = "semaphore",
 };
 
 static size_t res_hash(const char *name, enum wl_res_type type)
@@ -523,7 +524,8 @@ static int parse_resources(struct wl_ctx *c, struct json_object *o)
 		{ "wait", WL_RES_COND }, { "signal", WL_RES_COND }, { "broadcast", WL_RES_COND },
 		{ "sig_and_wait", WL_RES_COND }, { "barrier", WL_RES_BARRIER },
 		{ "timer", WL_RES_TIMER }, { "suspend", WL_RES_WAKEUP },
-		{ "resume", WL_RES_WAKEUP }, { "iorun", -1 },	/* the run's one io_device */
+		{ "resume", WL_RES_WAKEUP }, { "sem_post", WL_RES_SEM }, { "sem_wait", WL_RES_SEM },
+		{ "iorun", -1 },	/* the run's one io_device */
 	};
 	char path[WL_PATH_MAX], tpath[WL_PATH_MAX];
 
@@ -754,6 +756,7 @@ static const struct {
 	const char *prefix;
 	int type;
 } ev_descs[] = {
+	{ "sem_post", WL_EV_SEM_POST }, { "sem_wait", WL_EV_SEM_WAIT },
 	{ "lock", WL_EV_LOCK }, { "unlock", WL_EV_UNLOCK }, { "wait", WL_EV_WAIT },
 	{ "signal", WL_EV_SIGNAL }, { "broad", WL_EV_BROAD }, { "sync", WL_EV_SYNC },
 	{ "sleep", WL_EV_SLEEP }, { "runtime", WL_EV_RUNTIME }, { "run", WL_EV_RUN },
@@ -763,7 +766,7 @@ static const struct {
 };
 
 static const char *const ev_names[] = {
-	"lock", "unlock", "wait", "signal", "broad", "sync", "sleep", "runtime", "run", "timer",
+	"sem_post", "sem_wait", "lock", "unlock", "wait", "signal", "broad", "sync", "sleep", "runtime", "run", "timer",
 	"suspend", "resume", "mem", "iorun", "yield", "barrier", "fork", NULL
 };
 
@@ -930,6 +933,9 @@ static int parse_event(struct wl_ctx *c, const struct wl_task *t, const char *pa
 		return (ev->res = ev_res(c, path, v, WL_RES_BARRIER)) < 0 ? -1 : 0;
 	case WL_EV_RESUME:
 		return (ev->res = ev_res(c, path, v, WL_RES_WAKEUP)) < 0 ? -1 : 0;
+	case WL_EV_SEM_POST:
+	case WL_EV_SEM_WAIT:
+		return (ev->res = ev_res(c, path, v, WL_RES_SEM)) < 0 ? -1 : 0;
 	case WL_EV_WAIT:
 	case WL_EV_SYNC:
 		return ev_wait(c, path, v, ev);

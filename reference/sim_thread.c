@@ -291,6 +291,30 @@ static int op_set_affinity(struct dlb_interp *it, const struct dlb_cpumask *cpus
 	return DLB_INTERP_BLOCKED;
 }
 
+/* sem_post: the first waiter takes the post, else the count keeps it. */
+static void op_sem_post(struct dlb_interp *it, int res)
+{
+	struct sim_thread *t = thr_of_it(it);
+	struct sim_waitq *w = &t->sim->waitq[res];
+
+	if (w->waiting)
+		waitq_wake(t->sim, w, t->cpu, false);
+	else
+		w->count++;
+}
+
+static int op_sem_wait(struct dlb_interp *it, int res)
+{
+	struct sim_thread *t = thr_of_it(it);
+	struct sim_waitq *w = &t->sim->waitq[res];
+
+	if (w->count) {
+		w->count--;
+		return DLB_INTERP_DONE;
+	}
+	return waitq_block(t, w);
+}
+
 static struct dlb_interp_timer *op_timer_get(struct dlb_interp *it, int res)
 {
 	return &thr_of_it(it)->sim->timers[res];
@@ -311,6 +335,8 @@ static const struct dlb_interp_ops sim_ops = {
 	.suspend	= op_suspend,
 	.resume		= op_resume,
 	.set_affinity	= op_set_affinity,
+	.sem_post	= op_sem_post,
+	.sem_wait	= op_sem_wait,
 	.timer_get	= op_timer_get,
 	.job_begin	= op_job_begin,
 	.job_end	= op_job_end,

@@ -178,6 +178,35 @@ static void op_resume(struct dlb_interp *it, int res)
 }
 
 /* mem: @size bytes written over the thread's buffer, wrapping as rt-app does. */
+/*
+ * rt-app's sem_post/sem_wait (a POSIX semaphore from 0): a count behind
+ * the resource's lock, so that a waiter leaves when the run stops (the
+ * stop broadcasts every wake-up condition, kernel.c).
+ */
+static void op_sem_post(struct dlb_interp *it, int res)
+{
+	struct rtapp_wakeup *w = &th_of(it)->run->res[res].wakeup;
+
+	pthread_mutex_lock(&w->lock);
+	w->count++;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static int op_sem_wait(struct dlb_interp *it, int res)
+{
+	struct rtapp_thread *th = th_of(it);
+	struct rtapp_wakeup *w = &th->run->res[res].wakeup;
+
+	pthread_mutex_lock(&w->lock);
+	while (!w->count && !stopping(th))
+		pthread_cond_wait(&w->cond, &w->lock);
+	if (w->count)
+		w->count--;
+	pthread_mutex_unlock(&w->lock);
+	return go_on(th);
+}
+
 static void op_mem(struct dlb_interp *it, u64 size)
 {
 	struct rtapp_thread *th = th_of(it);
@@ -322,6 +351,8 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
 	.suspend	= op_suspend,
 	.resume		= op_resume,
 	.mem		= op_mem,
+	.sem_post	= op_sem_post,
+	.sem_wait	= op_sem_wait,
 	.iorun		= op_iorun,
 	.set_affinity	= op_set_affinity,
 	.timer_get	= op_timer_get,

@@ -62,18 +62,19 @@ struct rtapp_barrier {
 	u64 generation;
 };
 
-/* suspend/resume: a pending flag behind a mutex. */
+/* suspend/resume: a pending flag behind a mutex; a semaphore: its count. */
 struct rtapp_wakeup {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool pending;
+	u64 count;
 };
 
 struct rtapp_res {
 	pthread_mutex_t mutex;		/* WL_RES_MUTEX; PI when pi_enabled */
 	pthread_cond_t cond;		/* WL_RES_COND */
 	struct rtapp_barrier barrier;	/* WL_RES_BARRIER */
-	struct rtapp_wakeup wakeup;	/* WL_RES_WAKEUP */
+	struct rtapp_wakeup wakeup;	/* WL_RES_WAKEUP, WL_RES_SEM */
 	/*
 	 * WL_RES_TIMER not "unique": rt-app's shared timer, one next expiry
 	 * for every thread and instance using it (unique ones are the

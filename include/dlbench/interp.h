@@ -96,6 +96,9 @@ struct dlb_interp_ops {
 	void (*resume)(struct dlb_interp *it, int wakeup);
 	void (*mem)(struct dlb_interp *it, u64 bytes);		/* optional */
 	void (*iorun)(struct dlb_interp *it, u64 bytes);	/* optional */
+	/* a counting semaphore from 0: post never blocks, wait while the count is 0 */
+	void (*sem_post)(struct dlb_interp *it, int sem);
+	int (*sem_wait)(struct dlb_interp *it, int sem);
 	/*
 	 * A phase with its own "cpus" starts (or the next one falls back to
 	 * the task's): the thread may now use @cpus only (NULL: every CPU).

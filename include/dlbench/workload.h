@@ -47,6 +47,8 @@ enum wl_event_type {
 	WL_EV_RESUME,		/* res = wake-up object */
 	WL_EV_MEM,		/* size bytes of memset on the thread's buffer */
 	WL_EV_IORUN,		/* size bytes written to global.io_device from that buffer */
+	WL_EV_SEM_POST,		/* res = semaphore: count + 1, or wake one waiter */
+	WL_EV_SEM_WAIT,		/* res = semaphore: count - 1, waiting while it is 0 */
 };
 
 enum wl_res_type {
@@ -55,6 +57,7 @@ enum wl_res_type {
 	WL_RES_BARRIER,
 	WL_RES_TIMER,
 	WL_RES_WAKEUP,		/* suspend/resume */
+	WL_RES_SEM,		/* sem_post/sem_wait: a counting semaphore, from 0 */
 };
 
 /* Where something was in the JSON file, for errors after parsing. */
