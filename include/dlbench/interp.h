@@ -2,7 +2,8 @@
 /*
  * The interpreter of a thread's rt-app events: what run, runtime, sleep,
  * timer, lock/unlock, wait/signal/broad/sync, barrier, yield,
- * suspend/resume and mem mean, and where a job begins and ends, written
+ * suspend/resume, sem_post/sem_wait, mem and iorun mean, what a phase's
+ * cpus do, and where a job begins and ends, written
  * once for every backend.  A backend (the kernel's real threads, the
  * reference simulator) supplies the primitive operations in a
  * struct dlb_interp_ops: burn CPU, sleep until an instant, take a lock,

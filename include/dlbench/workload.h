@@ -5,7 +5,7 @@
  * the generator's kernel backend and by the reference simulator alike.
  *
  * Grammar and what we support: docs/workload.md.  An rt-app key or event we
- * do not support is refused by name ("event 'iorun' is not supported yet");
+ * do not support is refused by name ("event 'fork' is not supported yet");
  * a key rt-app does not know is refused as unknown; nothing is ignored.
  */
 #ifndef DLBENCH_WORKLOAD_H
