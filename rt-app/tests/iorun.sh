@@ -21,7 +21,8 @@ check "reference: writes no io_device" test ! -e "$TMP/io.out"
 exec 9>/tmp/dlbench-kernel.lock
 flock 9
 "$RTAPP" -q -n -o "$TMP/k" "$TMP/w.json" >"$TMP/k.out" 2>&1
-expect_eq "kernel: run exits 0 ($(head -c 300 "$TMP/k.out"))" "$?" 0
+rc=$?
+expect_eq "kernel: run exits 0 ($(head -c 300 "$TMP/k.out"))" "$rc" 0
 expect_eq "kernel: io_device holds 5 x 3000 bytes" "$(stat -c %s "$TMP/io.out" 2>&1)" 15000
 "$RTAPP" -q -n -o "$TMP/kb" "$TMP/bad.json" >"$TMP/kb.out" 2>&1
 expect_eq "kernel: unopenable io_device: exit 3" "$?" 3

@@ -55,7 +55,8 @@ flock 9
 INST=$(tracefs_dir)/instances/dlb-phase-cpus-$$
 mkdir "$INST"
 "$RTAPP" -q -t "$INST/trace_marker" -o "$TMP/k" "$WL" >"$TMP/k.out" 2>&1
-expect_eq "kernel: run exits 0 ($(head -c 300 "$TMP/k.out"))" "$?" 0
+rc=$?
+expect_eq "kernel: run exits 0 ($(head -c 300 "$TMP/k.out"))" "$rc" 0
 cat "$INST/trace" >"$TMP/k.trace"
 got=$(cpus_of "$TMP/k.trace")
 expect_eq "kernel: 30 jobs" "$(wc -w <<<"$got" | tr -d ' ')" 30

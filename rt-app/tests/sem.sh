@@ -51,7 +51,8 @@ INST=$(tracefs_dir)/instances/dlb-sem-$$
 mkdir "$INST"
 echo mono >"$INST/trace_clock"
 "$RTAPP" -q -d 1s -t "$INST/trace_marker" -o "$TMP/k" "$WL" >"$TMP/k.out" 2>&1
-expect_eq "kernel: run exits 0 ($(head -c 300 "$TMP/k.out"))" "$?" 0
+rc=$?
+expect_eq "kernel: run exits 0 ($(head -c 300 "$TMP/k.out"))" "$rc" 0
 cat "$INST/trace" >"$TMP/k.trace"
 checks kernel "$TMP/k" "$TMP/k.trace"
 check "kernel: the trace has the run's start marker" grep -q 'dlb_run: event=start' "$TMP/k.trace"

@@ -27,7 +27,8 @@ require need_root need_proc_sched
 exec 9>/tmp/dlbench-kernel.lock
 flock 9
 "$RTAPP" -n -d 300ms -o "$TMP/k" "$WL" >"$TMP/k.out" 2>&1
-expect_eq "kernel: run exits 0 ($(head -c 300 "$TMP/k.out"))" "$?" 0
+rc=$?
+expect_eq "kernel: run exits 0 ($(head -c 300 "$TMP/k.out"))" "$rc" 0
 slice() { awk '$1 == "se.slice" { print $3 }' "$TMP/k/rt-app-$1.sched"; }
 if grep -qxF "$W_OLD" "$TMP/k.out"; then
 	skip "kernel: se.slice of the sliced task is 5 ms" "this kernel has no custom slices (said)"
