@@ -12,12 +12,8 @@ plan 6
 RTAPP=$BIN/dlb-rtapp
 WL=$DLB_SRC/rt-app/tests/data/phase_cpus.json
 TMP=$(mktemp -d /tmp/dlb-phase-cpus.XXXXXX)
-INST=
-cleanup() {
-	[ -n "$INST" ] && [ -d "$INST" ] && rmdir "$INST"
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+INST=	# the private tracefs instance of the kernel run, once made
+trap 'rm -rf "$TMP"; [ -z "$INST" ] || rmdir "$INST"' EXIT
 
 # cpus_of TRACE: "JOB:CPU" of every begin marker, one line
 cpus_of() {

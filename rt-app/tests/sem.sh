@@ -11,12 +11,9 @@ plan 8
 RTAPP=$BIN/dlb-rtapp
 WL=$DLB_SRC/rt-app/tests/data/sem.json
 TMP=$(mktemp -d /tmp/dlb-sem.XXXXXX)
-INST=
-cleanup() {
-	[ -n "$INST" ] && [ -d "$INST" ] && rmdir "$INST"
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+INST=	# the private tracefs instance of the kernel run, once made
+trap 'rm -rf "$TMP"; [ -z "$INST" ] || rmdir "$INST"' EXIT
+# json_get FILE KEY: KEY's values in summary.json, one a line
 json_get() { sed -n "s/^ *\"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1"; }
 # first_end_us TRACE TID: the first job end of TID, in us after the run's start marker
 first_end_us() {
