@@ -28,6 +28,12 @@ int dlb_interp_init(struct dlb_interp *it, const struct workload *wl, const stru
 			if (task->phases[p].events[e].type == WL_EV_TIMER)
 				it->has_timer = true;
 	}
+	/* the backend gave the thread the task's CPUs; phases may change them */
+	it->phase_cpus = wl_task_phase_cpus(task);
+	it->cpus = task->has_cpus ? &task->cpus : NULL;
+	if (it->phase_cpus && !ops->set_affinity)
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task %s: cpus in a phase: not "
+				   "supported by this backend", task->name);
 	/* only a SCHED_DEADLINE task has a relative deadline (docs/markers.md) */
 	it->rel_dl = task->policy == WL_POLICY_DEADLINE ? task->dl.deadline : 0;
 	it->timers = calloc(wl->nr_resources ? wl->nr_resources : 1, sizeof(*it->timers));
@@ -293,9 +299,45 @@ static int event(struct dlb_interp *it, const struct wl_event *e, bool last)
 		if (ops->mem)
 			ops->mem(it, e->size);
 		return DLB_INTERP_DONE;
+	case WL_EV_SEM_POST:
+		next(it);
+		ops->sem_post(it, e->res);
+		return DLB_INTERP_DONE;
+	case WL_EV_SEM_WAIT:
+		next(it);
+		return ops->sem_wait(it, e->res);
+	case WL_EV_IORUN:
+		next(it);
+		if (ops->iorun)
+			ops->iorun(it, e->size);
+		return DLB_INTERP_DONE;
 	}
 	next(it);
 	return DLB_INTERP_DONE;
+}
+
+static bool same_cpus(const struct dlb_cpumask *a, const struct dlb_cpumask *b)
+{
+	return a == b || (a && b && !memcmp(a, b, sizeof(*a)));
+}
+
+/*
+ * rt-app's set_thread_affinity() at each phase: the phase's cpus, else the
+ * task's, else every CPU; the thread moves only when that changes.  Done
+ * as the phase starts, before its first job opens, as rt-app does it
+ * before the phase's first event.
+ */
+static int phase_affinity(struct dlb_interp *it)
+{
+	const struct dlb_cpumask *m;
+
+	if (!it->phase_cpus || it->ev || it->ploop)
+		return DLB_INTERP_DONE;
+	m = wl_phase_cpus(it->task, it->phase);
+	if (same_cpus(m, it->cpus))
+		return DLB_INTERP_DONE;
+	it->cpus = m;
+	return it->ops->set_affinity(it, m);
 }
 
 int dlb_interp_step(struct dlb_interp *it)
@@ -320,6 +362,9 @@ int dlb_interp_step(struct dlb_interp *it)
 			return DLB_INTERP_EXIT;
 		}
 		e = &ph->events[it->ev];
+		rc = phase_affinity(it);
+		if (rc != DLB_INTERP_DONE)
+			return rc;
 		/* a sporadic task's job is released by the resume, not before the suspend */
 		if (!it->in_job && !sporadic_wait(it, e))
 			job_open(it);

@@ -14,6 +14,7 @@ static const char *const res_type_str[] = {
 	[WL_RES_BARRIER] = "barrier",
 	[WL_RES_TIMER] = "timer",
 	[WL_RES_WAKEUP] = "wakeup",
+	[WL_RES_SEM] = "semaphore",
 };
 
 /* A string in double quotes; quote, backslash and control bytes escaped. */
@@ -39,19 +40,19 @@ static const char *bool_str(bool b)
 }
 
 /* "0-3,6": ranges of set CPUs. */
-static void dump_cpus(FILE *f, const struct wl_task *t)
+static void dump_cpus(FILE *f, const struct dlb_cpumask *m)
 {
 	unsigned int cpu, first, last;
 	bool sep = false;
 
-	if (!t->has_cpus) {
+	if (!m) {
 		fputs("all", f);
 		return;
 	}
-	cpu = dlb_cpumask_next(&t->cpus, 0);
+	cpu = dlb_cpumask_next(m, 0);
 	while (cpu < DLB_MAX_CPUS) {
 		first = last = cpu;
-		while ((cpu = dlb_cpumask_next(&t->cpus, last + 1)) == last + 1)
+		while ((cpu = dlb_cpumask_next(m, last + 1)) == last + 1)
 			last = cpu;
 		fprintf(f, sep ? ",%u" : "%u", first);
 		if (last != first)
@@ -109,6 +110,7 @@ static void dump_event(FILE *f, const struct workload *wl, size_t i, const struc
 			ev->timer_relative ? "relative" : "absolute");
 		break;
 	case WL_EV_MEM:
+	case WL_EV_IORUN:
 		fprintf(f, " size=%llu", (unsigned long long)ev->size);
 		break;
 	default:
@@ -131,15 +133,22 @@ static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct
 		fprintf(f, " runtime_ns=%llu deadline_ns=%llu period_ns=%llu",
 			(unsigned long long)t->dl.runtime, (unsigned long long)t->dl.deadline,
 			(unsigned long long)dl_params_period(&t->dl));
+	if (t->slice_ns)
+		fprintf(f, " slice_ns=%llu", (unsigned long long)t->slice_ns);
 	fputs(" cpus=", f);
-	dump_cpus(f, t);
+	dump_cpus(f, t->has_cpus ? &t->cpus : NULL);
 	fprintf(f, " delay_ns=%llu\n", (unsigned long long)t->delay_ns);
 	for (p = 0; p < t->nr_phases; p++) {
 		const struct wl_phase *ph = &t->phases[p];
 
 		fprintf(f, "  phase %zu ", p);
 		dump_str(f, ph->name);
-		fprintf(f, " loop=%d\n", ph->loop);
+		fprintf(f, " loop=%d", ph->loop);
+		if (ph->has_cpus) {
+			fputs(" cpus=", f);
+			dump_cpus(f, &ph->cpus);
+		}
+		fputc('\n', f);
 		for (e = 0; e < ph->nr_events; e++)
 			dump_event(f, wl, e, &ph->events[e]);
 	}

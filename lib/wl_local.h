@@ -39,6 +39,16 @@ struct wl_loc_rename {
 struct wl_loc *wl_loc_create(const char *buf, size_t len);
 void wl_loc_free(struct wl_loc *loc);
 
+/*
+ * rt-app's workgen turns a bare "suspend" key (no value: `"suspend",`)
+ * into `"suspend" : "<task name>"` before rt-app parses the file.  Returns
+ * a copy of @buf (@len bytes) with ` : ""` after every key holding
+ * "suspend" that is followed by ',' or '}' (the loader reads "" as the
+ * task's own name), its length in *@out_len; NULL with *@out_len 0 when
+ * there is none, NULL with *@out_len 1 when out of memory.
+ */
+char *wl_loc_bare_suspend(const char *buf, size_t len, size_t *out_len);
+
 /* The renames, in file order. */
 size_t wl_loc_nr_renames(const struct wl_loc *loc);
 const struct wl_loc_rename *wl_loc_rename_at(const struct wl_loc *loc, size_t i);

@@ -596,6 +596,85 @@ static int loc_index_positions(struct wl_loc *l)
 	return 0;
 }
 
+#define WL_BARE_VALUE	" : \"\""
+#define WL_DEPTH_MAX	256
+
+/* The offsets just past each bare "suspend" key of @s's text (up to @max). */
+static size_t find_bare_suspend(struct wl_scan *s, size_t *at, size_t max)
+{
+	char stack[WL_DEPTH_MAX];
+	size_t depth = 0, n = 0, start, end;
+	bool want_key = false;
+	char c;
+
+	while (s->i < s->len) {
+		scan_skip_ws(s);
+		if (s->i >= s->len)
+			break;
+		c = s->b[s->i];
+		if ((c == '"' || c == '\'') && depth && stack[depth - 1] == '{' && want_key) {
+			start = s->i;
+			scan_string_into(s, NULL);
+			end = s->i < s->len ? s->i : s->len;
+			want_key = false;
+			scan_skip_ws(s);
+			if (s->i < s->len && (s->b[s->i] == ',' || s->b[s->i] == '}') &&
+			    memmem(s->b + start, end - start, "suspend", 7)) {
+				if (at && n < max)
+					at[n] = end;
+				n++;
+			}
+			continue;
+		}
+		if (c == '"' || c == '\'') {
+			scan_string_into(s, NULL);
+			continue;
+		}
+		s->i++;
+		if ((c == '{' || c == '[') && depth < WL_DEPTH_MAX)
+			stack[depth++] = c;
+		else if ((c == '}' || c == ']') && depth)
+			depth--;
+		want_key = (c == '{' || c == ',') && depth && stack[depth - 1] == '{';
+	}
+	return n;
+}
+
+char *wl_loc_bare_suspend(const char *buf, size_t len, size_t *out_len)
+{
+	struct wl_scan s = { .b = buf, .len = len };
+	size_t n = find_bare_suspend(&s, NULL, 0), *at, i, from = 0, o = 0, vl;
+	char *out;
+
+	*out_len = 0;
+	if (!n)
+		return NULL;
+	vl = strlen(WL_BARE_VALUE);
+	at = malloc(n * sizeof(*at));
+	out = malloc(len + n * vl + 1);
+	if (!at || !out) {
+		free(at);
+		free(out);
+		*out_len = 1;
+		return NULL;
+	}
+	s.i = 0;
+	find_bare_suspend(&s, at, n);
+	for (i = 0; i < n; i++) {
+		memcpy(out + o, buf + from, at[i] - from);
+		o += at[i] - from;
+		memcpy(out + o, WL_BARE_VALUE, vl);
+		o += vl;
+		from = at[i];
+	}
+	memcpy(out + o, buf + from, len - from);
+	o += len - from;
+	out[o] = '\0';
+	free(at);
+	*out_len = o;
+	return out;
+}
+
 struct wl_loc *wl_loc_create(const char *buf, size_t len)
 {
 	struct wl_loc *l = calloc(1, sizeof(*l));

@@ -121,6 +121,40 @@ static int ctx_oom(struct wl_ctx *c)
 	return dlb_err_set(c->err, DLB_EXIT_INTERNAL, "%s: out of memory", c->name);
 }
 
+static int ctx_warn(struct wl_ctx *c, const char *path, enum wl_at at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Accept, but tell the caller: the line goes into wl->warnings, in the
+ * error's format ("file:line:col: path: what"), for main() to print.
+ * Returns 0, or -1 out of memory.
+ */
+static int ctx_warn(struct wl_ctx *c, const char *path, enum wl_at at, const char *fmt, ...)
+{
+	struct wl_pos pos = ctx_pos(c, path, at);
+	struct workload *wl = c->wl;
+	char what[DLB_ERR_MAX], **w;
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	w = realloc(wl->warnings, (wl->nr_warnings + 1) * sizeof(*w));
+	if (!w)
+		return ctx_oom(c);
+	wl->warnings = w;
+	if (asprintf(&w[wl->nr_warnings], "%s:%d:%d: %s: %s", c->name, pos.line, pos.col,
+		     path, what) < 0)
+		return ctx_oom(c);
+	/* one line, as errors are (err_one_line) */
+	for (p = w[wl->nr_warnings]; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	wl->nr_warnings++;
+	return 0;
+}
+
 /* "path.key", as snprintf would (truncated), at a fraction of its cost. */
 static void path_child(char *out, const char *path, const char *key)
 {
@@ -357,23 +391,29 @@ static const char *const res_type_names[] = {
 	[WL_RES_BARRIER] = "barrier",
 	[WL_RES_TIMER] = "timer",
 	[WL_RES_WAKEUP] = "suspend/resume point",
+	[WL_RES_SEM] = "semaphore",
 };
 
-static size_t res_hash(const char *name)
+static size_t res_hash(const char *name, enum wl_res_type type)
 {
 	size_t h = 14695981039346656037ULL;	/* FNV-1a */
 
 	while (*name)
 		h = (h ^ (unsigned char)*name++) * 1099511628211ULL;
-	return h;
+	return (h ^ (size_t)type) * 1099511628211ULL;
 }
 
-/* The slot holding @name, or the empty slot where it would go. */
-static size_t res_slot_of(const struct wl_ctx *c, const char *name)
+static bool res_is(const struct wl_resource *r, const char *name, enum wl_res_type type)
 {
-	size_t mask = c->res_slots - 1, i = res_hash(name) & mask;
+	return r->type == type && !strcmp(r->name, name);
+}
 
-	while (c->res_slot[i] && strcmp(c->wl->resources[c->res_slot[i] - 1].name, name))
+/* The slot holding (@name, @type), or the empty slot where it would go. */
+static size_t res_slot_of(const struct wl_ctx *c, const char *name, enum wl_res_type type)
+{
+	size_t mask = c->res_slots - 1, i = res_hash(name, type) & mask;
+
+	while (c->res_slot[i] && !res_is(&c->wl->resources[c->res_slot[i] - 1], name, type))
 		i = (i + 1) & mask;
 	return i;
 }
@@ -401,7 +441,8 @@ static int res_grow(struct wl_ctx *c)
 	if (!c->res_slot)
 		return ctx_oom(c);
 	for (i = 0; i < wl->nr_resources; i++)
-		c->res_slot[res_slot_of(c, wl->resources[i].name)] = (unsigned int)i + 1;
+		c->res_slot[res_slot_of(c, wl->resources[i].name, wl->resources[i].type)] =
+			(unsigned int)i + 1;
 	return 0;
 }
 
@@ -414,20 +455,16 @@ static int res_add(struct wl_ctx *c, const char *name, enum wl_res_type type,
 
 	if (wl->nr_resources == c->res_cap && res_grow(c))
 		return -1;
-	slot = res_slot_of(c, name);
 	/*
-	 * rt-app creates resources by name as events use them.  It keys them
-	 * by name *and* type, so one name can silently be two objects; we
-	 * refuse that, it is always a typo.
+	 * rt-app creates resources by name as events use them, and keys them
+	 * by name *and* type (get_resource_index()): one name is one object
+	 * of each type.  Files use that on purpose: rt-app's video example
+	 * names a mutex, a condition and a wake-up point after the one
+	 * Android object they belong to ("NuPlayerDriver").
 	 */
-	if (c->res_slot[slot]) {
-		r = &wl->resources[c->res_slot[slot] - 1];
-		if (r->type != type)
-			return ctx_fail(c, path, at, "'%s' is used as a %s here but as a %s at "
-					"line %d", name, res_type_names[type],
-					res_type_names[r->type], r->pos.line);
+	slot = res_slot_of(c, name, type);
+	if (c->res_slot[slot])
 		return (int)c->res_slot[slot] - 1;
-	}
 	r = &wl->resources[wl->nr_resources];
 	memset(r, 0, sizeof(*r));
 	r->name = strdup(name);
@@ -440,12 +477,39 @@ static int res_add(struct wl_ctx *c, const char *name, enum wl_res_type type,
 	return (int)wl->nr_resources++;
 }
 
-int wl_resource_find(const struct workload *wl, const char *name)
+const struct dlb_cpumask *wl_phase_cpus(const struct wl_task *t, size_t p)
+{
+	if (t->phases[p].has_cpus)
+		return &t->phases[p].cpus;
+	return t->has_cpus ? &t->cpus : NULL;
+}
+
+bool wl_task_phase_cpus(const struct wl_task *t)
+{
+	size_t p;
+
+	for (p = 0; p < t->nr_phases; p++)
+		if (t->phases[p].has_cpus)
+			return true;
+	return false;
+}
+
+const struct wl_task *wl_slice_task(const struct workload *wl)
+{
+	size_t i;
+
+	for (i = 0; i < wl->nr_tasks; i++)
+		if (wl->tasks[i].slice_ns)
+			return &wl->tasks[i];
+	return NULL;
+}
+
+int wl_resource_find(const struct workload *wl, const char *name, enum wl_res_type type)
 {
 	size_t i;
 
 	for (i = 0; i < wl->nr_resources; i++)
-		if (!strcmp(wl->resources[i].name, name))
+		if (res_is(&wl->resources[i], name, type))
 			return (int)i;
 	return -1;
 }
@@ -461,7 +525,8 @@ static int parse_resources(struct wl_ctx *c, struct json_object *o)
 		{ "wait", WL_RES_COND }, { "signal", WL_RES_COND }, { "broadcast", WL_RES_COND },
 		{ "sig_and_wait", WL_RES_COND }, { "barrier", WL_RES_BARRIER },
 		{ "timer", WL_RES_TIMER }, { "suspend", WL_RES_WAKEUP },
-		{ "resume", WL_RES_WAKEUP },
+		{ "resume", WL_RES_WAKEUP }, { "sem_post", WL_RES_SEM }, { "sem_wait", WL_RES_SEM },
+		{ "iorun", -1 },	/* the run's one io_device */
 	};
 	char path[WL_PATH_MAX], tpath[WL_PATH_MAX];
 
@@ -491,7 +556,8 @@ static int parse_resources(struct wl_ctx *c, struct json_object *o)
 				break;
 		if (i == ARRAY_SIZE(types))
 			return ctx_fail(c, tpath, AT_VAL, "resource type '%s' is not supported", t);
-		if (res_add(c, name, (enum wl_res_type)types[i].type, path, AT_KEY) < 0)
+		if (types[i].type >= 0 &&
+		    res_add(c, name, (enum wl_res_type)types[i].type, path, AT_KEY) < 0)
 			return -1;
 	}
 	return 0;
@@ -635,6 +701,14 @@ static int parse_global_key(struct wl_ctx *c, const char *key, const char *path,
 			return ctx_fail(c, path, AT_VAL, "must be at least 1 byte");
 		return 0;
 	}
+	/*
+	 * rt-app 0.x's "fragment" (AQuoSA's, removed from rt-app in 2014),
+	 * and "frag", the spelling of rt-app's own browser and mp3 examples:
+	 * rt-app ignores both.  Accepted so those files run, said aloud.
+	 */
+	if (!strcmp(key, "frag") || !strcmp(key, "fragment"))
+		return ctx_warn(c, path, AT_KEY, "key '%s' ignored (rt-app 0.x's AQuoSA "
+				"'fragment', which rt-app ignores too)", key);
 	{
 		const char *const *lists[] = { global_keys, NULL };
 
@@ -683,16 +757,17 @@ static const struct {
 	const char *prefix;
 	int type;
 } ev_descs[] = {
+	{ "sem_post", WL_EV_SEM_POST }, { "sem_wait", WL_EV_SEM_WAIT },
 	{ "lock", WL_EV_LOCK }, { "unlock", WL_EV_UNLOCK }, { "wait", WL_EV_WAIT },
 	{ "signal", WL_EV_SIGNAL }, { "broad", WL_EV_BROAD }, { "sync", WL_EV_SYNC },
 	{ "sleep", WL_EV_SLEEP }, { "runtime", WL_EV_RUNTIME }, { "run", WL_EV_RUN },
 	{ "timer", WL_EV_TIMER }, { "suspend", WL_EV_SUSPEND }, { "resume", WL_EV_RESUME },
-	{ "mem", WL_EV_MEM }, { "iorun", -1 }, { "yield", WL_EV_YIELD },
+	{ "mem", WL_EV_MEM }, { "iorun", WL_EV_IORUN }, { "yield", WL_EV_YIELD },
 	{ "barrier", WL_EV_BARRIER }, { "fork", -1 },
 };
 
 static const char *const ev_names[] = {
-	"lock", "unlock", "wait", "signal", "broad", "sync", "sleep", "runtime", "run", "timer",
+	"sem_post", "sem_wait", "lock", "unlock", "wait", "signal", "broad", "sync", "sleep", "runtime", "run", "timer",
 	"suspend", "resume", "mem", "iorun", "yield", "barrier", "fork", NULL
 };
 
@@ -704,7 +779,7 @@ static const char *const task_unsupported[] = {
 
 /* rt-app lets a phase change the task's properties; we do not, yet. */
 static const char *const phase_unsupported[] = {
-	"cpus", "nodes_membind", "membind_nodes", "policy", "priority", "dl-runtime",
+	"nodes_membind", "membind_nodes", "policy", "priority", "dl-runtime",
 	"dl-period", "dl-deadline", "util_min", "util_max", "taskgroup", NULL
 };
 
@@ -858,6 +933,7 @@ static int parse_event(struct wl_ctx *c, const struct wl_task *t, const char *pa
 	case WL_EV_SLEEP:
 		return get_us(c, path, v, &ev->duration_ns);
 	case WL_EV_MEM:
+	case WL_EV_IORUN:
 		return get_u64(c, path, v, INT64_MAX, "", &ev->size);
 	case WL_EV_LOCK:
 	case WL_EV_UNLOCK:
@@ -869,6 +945,9 @@ static int parse_event(struct wl_ctx *c, const struct wl_task *t, const char *pa
 		return (ev->res = ev_res(c, path, v, WL_RES_BARRIER)) < 0 ? -1 : 0;
 	case WL_EV_RESUME:
 		return (ev->res = ev_res(c, path, v, WL_RES_WAKEUP)) < 0 ? -1 : 0;
+	case WL_EV_SEM_POST:
+	case WL_EV_SEM_WAIT:
+		return (ev->res = ev_res(c, path, v, WL_RES_SEM)) < 0 ? -1 : 0;
 	case WL_EV_WAIT:
 	case WL_EV_SYNC:
 		return ev_wait(c, path, v, ev);
@@ -894,7 +973,7 @@ static const char *const task_keys[] = {
 	"cpus", "delay", "phases", NULL
 };
 
-static const char *const phase_keys[] = { "loop", NULL };
+static const char *const phase_keys[] = { "loop", "cpus", NULL };
 
 /* loop: -1 (forever) or a count >= 1. */
 static int get_loop(struct wl_ctx *c, const char *path, struct json_object *v, int *loop)
@@ -904,6 +983,29 @@ static int get_loop(struct wl_ctx *c, const char *path, struct json_object *v, i
 	if (*loop == 0)
 		return ctx_fail(c, path, AT_VAL, "loop 0 would never run: use -1 (forever) or a "
 				"count >= 1");
+	return 0;
+}
+
+static int parse_cpus(struct wl_ctx *c, const char *path, struct json_object *v,
+		      bool *has_cpus, struct dlb_cpumask *cpus)
+{
+	char epath[WL_PATH_MAX];
+	size_t i, n;
+	int cpu;
+
+	if (want_type(c, path, v, json_type_array, "an array of cpu numbers"))
+		return -1;
+	n = json_object_array_length(v);
+	if (!n)
+		return ctx_fail(c, path, AT_VAL, "empty cpu list (the task could run nowhere)");
+	dlb_cpumask_clear(cpus);
+	for (i = 0; i < n; i++) {
+		snprintf(epath, sizeof(epath), "%s[%zu]", path, i);
+		if (get_int(c, epath, json_object_array_get_idx(v, i), 0, DLB_MAX_CPUS - 1, &cpu))
+			return -1;
+		dlb_cpumask_set(cpus, (unsigned int)cpu);
+	}
+	*has_cpus = true;
 	return 0;
 }
 
@@ -940,6 +1042,22 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 					return -1;
 				continue;
 			}
+			if (!in_task && !strcmp(key, "cpus")) {
+				/*
+				 * A DL task's CPUs are its cpuset partition, made
+				 * before the run (docs/rt-app.md, "Pinned DL
+				 * tasks"): the kernel refuses to narrow a DL
+				 * task's affinity inside its root domain.
+				 */
+				if (t->policy == WL_POLICY_DEADLINE)
+					return ctx_fail(c, kpath, AT_KEY, "key 'cpus' in a phase "
+							"of a SCHED_DEADLINE task is not supported "
+							"(its CPUs are its cpuset, fixed for the run: "
+							"set cpus on the task)");
+				if (parse_cpus(c, kpath, v, &ph->has_cpus, &ph->cpus))
+					return -1;
+				continue;
+			}
 			if (!in_task && in_list(key, phase_unsupported))
 				return ctx_fail(c, kpath, AT_KEY, "key '%s' in a phase is not supported "
 						"yet%s", key, in_list(key, task_unsupported) ? "" :
@@ -960,29 +1078,6 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 		if (parse_event(c, t, kpath, v, ev->type, ev))
 			return -1;
 	}
-	return 0;
-}
-
-static int parse_cpus(struct wl_ctx *c, const char *path, struct json_object *v,
-		      struct wl_task *t)
-{
-	char epath[WL_PATH_MAX];
-	size_t i, n;
-	int cpu;
-
-	if (want_type(c, path, v, json_type_array, "an array of cpu numbers"))
-		return -1;
-	n = json_object_array_length(v);
-	if (!n)
-		return ctx_fail(c, path, AT_VAL, "empty cpu list (the task could run nowhere)");
-	dlb_cpumask_clear(&t->cpus);
-	for (i = 0; i < n; i++) {
-		snprintf(epath, sizeof(epath), "%s[%zu]", path, i);
-		if (get_int(c, epath, json_object_array_get_idx(v, i), 0, DLB_MAX_CPUS - 1, &cpu))
-			return -1;
-		dlb_cpumask_set(&t->cpus, (unsigned int)cpu);
-	}
-	t->has_cpus = true;
 	return 0;
 }
 
@@ -1030,6 +1125,40 @@ static const char *dl_rule_key(enum dl_param_rule rule, const struct wl_dl_keys 
 	}
 }
 
+/*
+ * dl-runtime on a fair task (SCHED_OTHER, SCHED_BATCH) is its custom slice
+ * (Linux 6.12+: sched_attr.sched_runtime; rt-app since 2025), which the
+ * kernel clamps to 0.1..100 ms (__setscheduler_params).  dl-period and
+ * dl-deadline mean nothing there and rt-app ignores them: accepted, said.
+ */
+#define WL_SLICE_MIN_NS		(100 * NSEC_PER_USEC)
+#define WL_SLICE_MAX_NS		(100 * NSEC_PER_MSEC)
+
+static int parse_slice(struct wl_ctx *c, const char *path, const struct wl_dl_keys *k,
+		       struct wl_task *t)
+{
+	char kpath[WL_PATH_MAX];
+
+	path_child(kpath, path, "dl-period");
+	if (k->period && ctx_warn(c, kpath, AT_KEY, "ignored on %s (only dl-runtime, the "
+				  "custom slice, applies to a fair task)", wl_policy_str(t->policy)))
+		return -1;
+	path_child(kpath, path, "dl-deadline");
+	if (k->deadline && ctx_warn(c, kpath, AT_KEY, "ignored on %s (only dl-runtime, the "
+				    "custom slice, applies to a fair task)", wl_policy_str(t->policy)))
+		return -1;
+	if (!k->runtime)
+		return 0;
+	path_child(kpath, path, "dl-runtime");
+	if (get_us(c, kpath, k->runtime, &t->slice_ns))
+		return -1;
+	if (t->slice_ns && (t->slice_ns < WL_SLICE_MIN_NS || t->slice_ns > WL_SLICE_MAX_NS))
+		return ctx_warn(c, kpath, AT_VAL, "slice %llu us: the kernel clamps a custom "
+				"slice to 100..100000 us",
+				(unsigned long long)(t->slice_ns / NSEC_PER_USEC));
+	return 0;
+}
+
 static int parse_dl(struct wl_ctx *c, const char *path, const struct wl_dl_keys *k,
 		    struct wl_task *t)
 {
@@ -1037,6 +1166,8 @@ static int parse_dl(struct wl_ctx *c, const char *path, const struct wl_dl_keys 
 	enum dl_param_rule rule;
 	struct dl_params *p = &t->dl;
 
+	if (t->policy == WL_POLICY_OTHER || t->policy == WL_POLICY_BATCH)
+		return parse_slice(c, path, k, t);
 	if (t->policy != WL_POLICY_DEADLINE) {
 		const char *key = k->runtime ? "dl-runtime" : k->period ? "dl-period" :
 				  k->deadline ? "dl-deadline" : NULL;
@@ -1174,7 +1305,7 @@ static int parse_task_key(struct wl_ctx *c, const char *kpath, const char *key,
 	if (!strcmp(key, "policy"))
 		return get_policy(c, kpath, v, &t->policy);
 	if (!strcmp(key, "cpus"))
-		return parse_cpus(c, kpath, v, t);
+		return parse_cpus(c, kpath, v, &t->has_cpus, &t->cpus);
 	if (!strcmp(key, "delay"))
 		return get_us(c, kpath, v, &t->delay_ns);
 	if (in_list(key, task_unsupported))
@@ -1408,25 +1539,80 @@ static struct json_object *parse_json(struct wl_ctx *c)
 	return root;
 }
 
-/* "tasks.T" or "tasks.T.phases.P": an object whose keys are events. */
-static bool is_event_object(const char *path)
-{
-	const char *t;
 
-	if (strncmp(path, "tasks.", 6))
+/* "tasks.T.phases", T a task of @root with "phases": an object of phases. */
+static bool is_phases_object(struct json_object *root, const char *path)
+{
+	struct json_object *tasks, *task;
+	size_t len = strlen(path);
+	char *name;
+	bool found;
+
+	if (strncmp(path, "tasks.", 6) || len < 6 + 7 || strcmp(path + len - 7, ".phases") ||
+	    !json_object_object_get_ex(root, "tasks", &tasks) ||
+	    !json_object_is_type(tasks, json_type_object))
 		return false;
-	t = strchr(path + 6, '.');
-	return !t || (!strncmp(t, ".phases.", 8) && !strchr(t + 8, '.'));
+	name = strndup(path + 6, len - 6 - 7);
+	if (!name)
+		return false;
+	found = json_object_object_get_ex(tasks, name, &task) &&
+		json_object_object_get_ex(task, "phases", NULL);
+	free(name);
+	return found;
+}
+
+/*
+ * "tasks.T" or "tasks.T.phases.P": an object whose keys are events.  Task
+ * and phase names may hold dots (rt-app's mp3 example has a task
+ * "mp3.decoder"), so the path is held against the names @root has, not
+ * split at its dots; P is a phase of @root or one renamed before
+ * (@renamed: the @nr_renamed paths of phases renamed so far).
+ */
+static bool is_event_object(struct json_object *root, const char *path,
+			    char *const *renamed, size_t nr_renamed)
+{
+	struct json_object *tasks, *task, *phases;
+	const char *t;
+	char *name;
+	bool found;
+	size_t i;
+
+	if (strncmp(path, "tasks.", 6) || !json_object_object_get_ex(root, "tasks", &tasks) ||
+	    !json_object_is_type(tasks, json_type_object))
+		return false;
+	if (json_object_object_get_ex(tasks, path + 6, NULL))
+		return true;
+	for (i = 0; i < nr_renamed; i++)
+		if (!strcmp(renamed[i], path))
+			return true;
+	/* each ".phases." in the path may end the task's name */
+	for (t = strstr(path + 6, ".phases."); t; t = strstr(t + 1, ".phases.")) {
+		name = strndup(path + 6, (size_t)(t - path - 6));
+		if (!name)
+			return false;
+		found = json_object_object_get_ex(tasks, name, &task);
+		free(name);
+		if (found && json_object_object_get_ex(task, "phases", &phases) &&
+		    json_object_is_type(phases, json_type_object) &&
+		    json_object_object_get_ex(phases, t + 8, NULL))
+			return true;
+	}
+	return false;
 }
 
 /*
  * rt-app's workgen renames a repeated key; we do too for events, whose
- * order is their meaning.  Any other repeated key is refused: rt-app would
- * ignore the renamed one ("loop1"), or two tasks or phases share a name.
+ * order is their meaning, and for phases, which run in file order whatever
+ * their names (rt-app's spreading-tasks example repeats "heavy1"; said with
+ * a warning, as a repeated phase is often a copy and paste).  Any other
+ * repeated key is refused: rt-app would ignore the renamed one ("loop1"),
+ * or two tasks share a name.
  */
-static int check_renames(struct wl_ctx *c)
+static int check_renames(struct wl_ctx *c, struct json_object *root)
 {
-	size_t i, n = wl_loc_nr_renames(c->loc);
+	size_t i, n = wl_loc_nr_renames(c->loc), nr_phases = 0;
+	char **phases = NULL;	/* the renamed phases' paths (borrowed) */
+	int ret = -1;
 
 	for (i = 0; i < n; i++) {
 		const struct wl_loc_rename *r = wl_loc_rename_at(c->loc, i);
@@ -1436,9 +1622,26 @@ static int check_renames(struct wl_ctx *c)
 		char *parent = strndup(r->path, plen ? plen - 1 : 0);
 		bool ok;
 
-		if (!parent)
-			return ctx_oom(c);
-		ok = is_event_object(parent) && ev_classify(r->key) >= 0;
+		if (!parent) {
+			ctx_oom(c);
+			goto out;
+		}
+		ok = is_event_object(root, parent, phases, nr_phases) && ev_classify(r->key) >= 0;
+		if (!ok && is_phases_object(root, parent)) {
+			char **p = realloc(phases, (nr_phases + 1) * sizeof(*p));
+
+			ok = true;
+			if (p)
+				(phases = p)[nr_phases++] = r->path;
+			if (!p || ctx_warn(c, r->path, AT_KEY, "phase '%s' repeated (first at line "
+					   "%d): renamed '%s%s', as rt-app's workgen does", r->key,
+					   first.line, r->key, r->suffix)) {
+				if (!p)
+					ctx_oom(c);
+				free(parent);
+				goto out;
+			}
+		}
 		if (!ok && !strcmp(parent, "tasks")) {
 			dlb_err_set(c->err, DLB_EXIT_BAD_INPUT, "%s:%d:%d: %s.%s: duplicate task "
 				    "name '%s' (first at line %d)", c->name, second.line,
@@ -1451,9 +1654,12 @@ static int check_renames(struct wl_ctx *c)
 		}
 		free(parent);
 		if (!ok)
-			return -1;
+			goto out;
 	}
-	return 0;
+	ret = 0;
+out:
+	free(phases);
+	return ret;
 }
 
 /* The text json-c parses: the source with workgen's renames applied. */
@@ -1523,15 +1729,31 @@ static int load_buffer(const char *name, const char *buf, size_t len,
 {
 	struct wl_ctx c = { .name = name, .buf = buf, .len = len, .lim = lim, .err = err };
 	struct json_object *root = NULL;
+	size_t bare_len;
+	char *bare;
 	int ret = -1;
 
 	if (len == 0)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s:1:1: file is empty", name);
 	if (len > INT32_MAX)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: file too large", name);
+	/*
+	 * workgen's other rewrite: a bare "suspend" key gets the task's name
+	 * ("" here).  Positions after it on its line move by the 5 bytes
+	 * added, as in the file workgen hands to rt-app.
+	 */
+	bare = wl_loc_bare_suspend(buf, len, &bare_len);
+	if (!bare && bare_len)
+		return ctx_oom(&c);
+	if (bare) {
+		c.buf = buf = bare;
+		c.len = len = bare_len;
+	}
 	root = parse_json(&c);
-	if (!root)
+	if (!root) {
+		free(bare);
 		return -1;
+	}
 	c.loc = wl_loc_create(buf, len);
 	c.wl = calloc(1, sizeof(*c.wl));
 	if (!c.loc || !c.wl) {
@@ -1539,7 +1761,7 @@ static int load_buffer(const char *name, const char *buf, size_t len,
 		goto out;
 	}
 	if (wl_loc_nr_renames(c.loc)) {
-		if (check_renames(&c))
+		if (check_renames(&c, root))
 			goto out;
 		json_object_put(root);
 		root = parse_renamed(&c);
@@ -1562,6 +1784,7 @@ out:
 	free(c.res_slot);
 	free(c.res_seen);
 	json_object_put(root);
+	free(bare);
 	return ret;
 }
 
@@ -1664,6 +1887,9 @@ void wl_free(struct workload *wl)
 	for (i = 0; i < wl->nr_resources; i++)
 		free(wl->resources[i].name);
 	free(wl->resources);
+	for (i = 0; i < wl->nr_warnings; i++)
+		free(wl->warnings[i]);
+	free(wl->warnings);
 	free(wl->global.logdir);
 	free(wl->global.log_basename);
 	free(wl->global.ftrace_categories);
@@ -1684,4 +1910,14 @@ u64 wl_dl_bandwidth(const struct workload *wl)
 			bw += (u64)t->instances * to_ratio(dl_params_period(&t->dl), t->dl.runtime);
 	}
 	return bw;
+}
+
+int wl_warnings_write(const struct workload *wl, const char *prog, FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < wl->nr_warnings; i++)
+		if (fprintf(f, "%s: warning: %s\n", prog, wl->warnings[i]) < 0)
+			return -1;
+	return (int)wl->nr_warnings;
 }

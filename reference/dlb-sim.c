@@ -376,6 +376,11 @@ int main(int argc, char **argv)
 		wl_free(wl);
 		return err.code ? err.code : DLB_EXIT_BAD_INPUT;
 	}
+	wl_warnings_write(wl, prog, stderr);
+	if (wl_slice_task(wl))
+		fprintf(stderr, "%s: warning: task '%s': dl-runtime (a custom slice) has no effect "
+			"on the reference (its fair class has no slices)\n", prog,
+			wl_slice_task(wl)->name);
 	len = wl_run_length(wl, so.duration_ns != 0, so.duration_ns);
 	so.duration_ns = len.ns;
 	if (len.source == WL_LEN_TASKS_END && !rp.on)

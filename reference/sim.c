@@ -669,6 +669,28 @@ static int sim_policy(enum wl_policy p)
 	return (int)p;	/* the workload model uses the kernel's numbers */
 }
 
+/*
+ * A phase's cpus need a CPU of this machine, as the task's do
+ * (sched_setaffinity: EINVAL): checked before the run, so the phase
+ * change itself cannot fail.
+ */
+static int check_phase_cpus(struct sched *s, const struct wl_task *wt, struct dlb_err *err)
+{
+	unsigned int c;
+	size_t p;
+
+	for (p = 0; p < wt->nr_phases; p++) {
+		if (!wt->phases[p].has_cpus)
+			continue;
+		c = dlb_cpumask_next(&wt->phases[p].cpus, 0);
+		if ((int)c >= s->nr_cpus)
+			return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task %s: phase %s: "
+					   "sched_setaffinity: EINVAL: no CPU of the mask below %d",
+					   wt->name, wt->phases[p].name, s->nr_cpus);
+	}
+	return 0;
+}
+
 static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, int task_idx,
 		       int instance, struct dlb_err *err)
 {
@@ -694,6 +716,8 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 		return -1;
 	if (wt->has_cpus && sched_setaffinity(s, &t->task, &wt->cpus, err) < 0)
 		return dlb_err_prefix(err, "task %s", wt->name);
+	if (check_phase_cpus(s, wt, err))
+		return -1;
 	if (wt->policy == WL_POLICY_FIFO || wt->policy == WL_POLICY_RR)
 		prio = wt->priority;
 	else if (wt->policy != WL_POLICY_DEADLINE)

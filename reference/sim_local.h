@@ -80,6 +80,7 @@ struct sim_thread {
 struct sim_waitq {
 	struct sim_thread *head, *tail;
 	unsigned int waiting;
+	u64 count;			/* a semaphore's count */
 };
 
 struct dlb_sim {

@@ -261,6 +261,61 @@ static void op_resume(struct dlb_interp *it, int res)
 	op_cond_signal(it, res, true);
 }
 
+/*
+ * A phase's cpus (rt-app: pthread_setaffinity_np on itself).  On its own
+ * CPU still allowed, nothing moves.  Else the kernel's migration of a
+ * running task (__set_cpus_allowed_ptr: migration_cpu_stop) is modelled as
+ * the thread leaving this CPU and being woken at once where the mask
+ * allows: select_task_rq() places it, as for any wake-up.  The masks were
+ * checked against the CPUs when the thread was made (sim.c).
+ */
+static int op_set_affinity(struct dlb_interp *it, const struct dlb_cpumask *cpus)
+{
+	struct sim_thread *t = thr_of_it(it);
+	struct dlb_sim *sim = t->sim;
+	struct dlb_cpumask all;
+	struct dlb_err err;
+	unsigned int c;
+
+	if (!cpus) {
+		dlb_cpumask_clear(&all);
+		for (c = 0; c < (unsigned int)sim->s->nr_cpus; c++)
+			dlb_cpumask_set(&all, c);
+		cpus = &all;
+	}
+	if (sched_setaffinity(sim->s, &t->task, cpus, &err) < 0)
+		return DLB_INTERP_DONE;	/* cannot happen: checked at thread creation */
+	if (dlb_cpumask_test(cpus, (unsigned int)t->cpu))
+		return DLB_INTERP_DONE;
+	block(sim, t, t->cpu, THR_SLEEP, TASK_INTERRUPTIBLE);
+	sim_thread_wake(sim, t, t->cpu);
+	return DLB_INTERP_BLOCKED;
+}
+
+/* sem_post: the first waiter takes the post, else the count keeps it. */
+static void op_sem_post(struct dlb_interp *it, int res)
+{
+	struct sim_thread *t = thr_of_it(it);
+	struct sim_waitq *w = &t->sim->waitq[res];
+
+	if (w->waiting)
+		waitq_wake(t->sim, w, t->cpu, false);
+	else
+		w->count++;
+}
+
+static int op_sem_wait(struct dlb_interp *it, int res)
+{
+	struct sim_thread *t = thr_of_it(it);
+	struct sim_waitq *w = &t->sim->waitq[res];
+
+	if (w->count) {
+		w->count--;
+		return DLB_INTERP_DONE;
+	}
+	return waitq_block(t, w);
+}
+
 static struct dlb_interp_timer *op_timer_get(struct dlb_interp *it, int res)
 {
 	return &thr_of_it(it)->sim->timers[res];
@@ -280,6 +335,9 @@ static const struct dlb_interp_ops sim_ops = {
 	.yield		= op_yield,
 	.suspend	= op_suspend,
 	.resume		= op_resume,
+	.set_affinity	= op_set_affinity,
+	.sem_post	= op_sem_post,
+	.sem_wait	= op_sem_wait,
 	.timer_get	= op_timer_get,
 	.job_begin	= op_job_begin,
 	.job_end	= op_job_end,

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
 #include "kernel.h"
@@ -83,12 +84,44 @@ static void save_sched(struct rtapp_thread *th)
 	close(in);
 }
 
+/*
+ * @m as this thread's affinity; NULL: the default, the main thread's (what
+ * the threads inherited, as rt-app's def_cpu_data).  0 or an errno.
+ */
+int rtapp_set_affinity(const struct dlb_cpumask *m)
+{
+	cpu_set_t set;
+	unsigned int cpu;
+
+	CPU_ZERO(&set);
+	if (!m && sched_getaffinity(getpid(), sizeof(set), &set))
+		return errno;
+	for (cpu = 0; m && cpu < CPU_SETSIZE && cpu < DLB_MAX_CPUS; cpu++)
+		if (dlb_cpumask_test(m, cpu))
+			CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/*
+ * Each phase's cpus once, before the run (the thread then takes the
+ * task's): a mask this machine cannot use fails here, named, not in the
+ * middle of the run at the phase change.
+ */
+static int check_phase_affinity(const struct wl_task *t)
+{
+	size_t p;
+	int rc;
+
+	for (p = 0; p < t->nr_phases; p++)
+		if (t->phases[p].has_cpus && (rc = rtapp_set_affinity(&t->phases[p].cpus)))
+			return rc;
+	return rtapp_set_affinity(t->has_cpus ? &t->cpus : NULL);
+}
+
 static int thread_setup(struct rtapp_thread *th)
 {
 	const struct wl_task *t = th->task;
 	struct rtapp_run *run = th->run;
-	cpu_set_t set;
-	unsigned int cpu;
 	int rc;
 
 	th->tid = gettid();
@@ -103,12 +136,8 @@ static int thread_setup(struct rtapp_thread *th)
 			th->setup_what = "cpuset";
 			return rc;
 		}
-	} else if (t->has_cpus) {
-		CPU_ZERO(&set);
-		dlb_for_each_cpu(cpu, &t->cpus)
-			if (cpu < CPU_SETSIZE)
-				CPU_SET(cpu, &set);
-		rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	} else if (t->has_cpus || wl_task_phase_cpus(t)) {
+		rc = wl_task_phase_cpus(t) ? check_phase_affinity(t) : rtapp_set_affinity(&t->cpus);
 		if (rc) {
 			th->setup_what = "affinity";
 			return rc;
@@ -151,6 +180,31 @@ static void *thread_main(void *arg)
 }
 
 /* ---- resources ---- */
+
+/*
+ * iorun writes to global.io_device, opened once for the run as rt-app
+ * opens it (O_CREAT | O_WRONLY, 0644; a relative path from the current
+ * directory); only when a task has an iorun event.
+ */
+static int io_open(struct rtapp_run *run, struct dlb_err *err)
+{
+	const struct workload *wl = run->wl;
+	size_t i, p, e;
+	bool io = false;
+
+	for (i = 0; i < wl->nr_tasks; i++)
+		for (p = 0; p < wl->tasks[i].nr_phases; p++)
+			for (e = 0; e < wl->tasks[i].phases[p].nr_events; e++)
+				io |= wl->tasks[i].phases[p].events[e].type == WL_EV_IORUN;
+	run->io_fd = -1;
+	if (!io)
+		return 0;
+	run->io_fd = open(wl->global.io_device, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	if (run->io_fd < 0)
+		return dlb_err_set(err, DLB_EXIT_ENV, "global.io_device: %s: cannot open for "
+				   "iorun: %s", wl->global.io_device, dlb_strerror(errno));
+	return 0;
+}
 
 static int res_init(struct rtapp_run *run, struct dlb_err *err)
 {
@@ -206,14 +260,15 @@ static void res_wake_all(struct rtapp_run *run)
 
 /* ---- threads ---- */
 
-/* rt-app's mem_buffer_size for a task with mem events, else 0 (no buffer). */
+/* rt-app's mem_buffer_size for a task with mem or iorun events, else 0 (no buffer). */
 static size_t task_mem_size(const struct workload *wl, const struct wl_task *t)
 {
 	size_t p, e;
 
 	for (p = 0; p < t->nr_phases; p++)
 		for (e = 0; e < t->phases[p].nr_events; e++)
-			if (t->phases[p].events[e].type == WL_EV_MEM)
+			if (t->phases[p].events[e].type == WL_EV_MEM ||
+			    t->phases[p].events[e].type == WL_EV_IORUN)
 				return wl->global.mem_buffer_size ?
 				       (size_t)wl->global.mem_buffer_size : 4 << 20;
 	return 0;
@@ -265,6 +320,14 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 
 static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
 {
+	if (th->io_errno && err && !err->msg[0])
+		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "task %s thread %d: iorun: write to %s: %s",
+			    th->task->name, th->instance, th->run->wl->global.io_device,
+			    dlb_strerror(th->io_errno));
+	if (th->affinity_errno && err && !err->msg[0])
+		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "task %s thread %d: a phase's cpus: "
+			    "sched_setaffinity: %s (the thread stopped there)", th->task->name,
+			    th->instance, dlb_strerror(th->affinity_errno));
 	if (th->log && (fclose(th->log) || th->log_error) && err && !err->msg[0])
 		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "%s/%s: write error", th->run->outdir,
 			    th->log_name);
@@ -632,6 +695,7 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 	size_t i;
 	int rc = -1;
 
+	run->io_fd = -1;
 	pthread_mutex_init(&run->lock, NULL);
 	pthread_cond_init(&run->cond, NULL);
 	if (dlbw_start(run, err))
@@ -640,7 +704,7 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 		dlb_err_set(err, DLB_EXIT_ENV, "lock_pages: mlockall: %s", strerror(errno));
 		goto out;
 	}
-	if (res_init(run, err) || threads_init(run, err))
+	if (res_init(run, err) || io_open(run, err) || threads_init(run, err))
 		goto out;
 	/* -m N: the threads inherit this, so none starts outside 0..N-1 */
 	if (run->opts->cpus && run->opts->cpus < (int)sysconf(_SC_NPROCESSORS_ONLN)) {
@@ -716,6 +780,8 @@ out:
 	for (i = 0; i < run->nr_threads && !run->stuck; i++)
 		thread_fini(&run->threads[i], rc ? NULL : err);
 	teardown(run, sum);
+	if (run->io_fd >= 0)
+		close(run->io_fd);
 	if (rc)
 		return err->code;
 	if (err->msg[0])

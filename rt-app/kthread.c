@@ -7,9 +7,11 @@
  * is ending, so one dlb_interp_step() is the thread's whole life.  Markers
  * at every job begin and end; one rt-app log line per job.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "calib.h"
 #include "kernel.h"
@@ -175,6 +177,35 @@ static void op_resume(struct dlb_interp *it, int res)
 }
 
 /* mem: @size bytes written over the thread's buffer, wrapping as rt-app does. */
+/*
+ * rt-app's sem_post/sem_wait (a POSIX semaphore from 0): a count behind
+ * the resource's lock, so that a waiter leaves when the run stops (the
+ * stop broadcasts every wake-up condition, kernel.c).
+ */
+static void op_sem_post(struct dlb_interp *it, int res)
+{
+	struct rtapp_wakeup *w = &th_of(it)->run->res[res].wakeup;
+
+	pthread_mutex_lock(&w->lock);
+	w->count++;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static int op_sem_wait(struct dlb_interp *it, int res)
+{
+	struct rtapp_thread *th = th_of(it);
+	struct rtapp_wakeup *w = &th->run->res[res].wakeup;
+
+	pthread_mutex_lock(&w->lock);
+	while (!w->count && !stopping(th))
+		pthread_cond_wait(&w->cond, &w->lock);
+	if (w->count)
+		w->count--;
+	pthread_mutex_unlock(&w->lock);
+	return go_on(th);
+}
+
 static void op_mem(struct dlb_interp *it, u64 size)
 {
 	struct rtapp_thread *th = th_of(it);
@@ -187,7 +218,48 @@ static void op_mem(struct dlb_interp *it, u64 size)
 	}
 }
 
+/*
+ * iorun: @size bytes of the thread's buffer written to global.io_device,
+ * a buffer at a time, as rt-app's ioload().  A failed write ends the
+ * event; the first error is reported when the run ends.
+ */
+static void op_iorun(struct dlb_interp *it, u64 size)
+{
+	struct rtapp_thread *th = th_of(it);
+	ssize_t n;
+
+	while (size && th->mem && !stopping(th)) {
+		n = write(th->run->io_fd, th->mem, size < th->mem_size ? (size_t)size : th->mem_size);
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (!th->io_errno)
+				th->io_errno = n < 0 ? errno : EIO;
+			return;
+		}
+		size -= (u64)n;
+	}
+}
+
 /* A shared timer's next expiry lives in run->res[], under its own PI lock. */
+/*
+ * A phase's cpus, as rt-app (set_thread_affinity): the kernel moves the
+ * thread now if its CPU is no longer allowed.  The masks were tried before
+ * the run (kernel.c, check_phase_affinity); should one fail now (a CPU
+ * went offline), the thread stops, named in the run's errors.
+ */
+static int op_set_affinity(struct dlb_interp *it, const struct dlb_cpumask *cpus)
+{
+	struct rtapp_thread *th = th_of(it);
+	int rc = rtapp_set_affinity(cpus);
+
+	if (rc) {
+		th->affinity_errno = rc;
+		return DLB_INTERP_STOP;
+	}
+	return go_on(th);
+}
+
 static struct dlb_interp_timer *op_timer_get(struct dlb_interp *it, int res)
 {
 	struct rtapp_res *r = &th_of(it)->run->res[res];
@@ -279,6 +351,10 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
 	.suspend	= op_suspend,
 	.resume		= op_resume,
 	.mem		= op_mem,
+	.sem_post	= op_sem_post,
+	.sem_wait	= op_sem_wait,
+	.iorun		= op_iorun,
+	.set_affinity	= op_set_affinity,
 	.timer_get	= op_timer_get,
 	.timer_put	= op_timer_put,
 	.job_begin	= op_job_begin,

@@ -310,6 +310,22 @@ static void report_dlbw(const struct dlb_summary_dlbw *d, bool quiet)
 		printf("# DL bandwidth accounting not checked: %s\n", d->detail);
 }
 
+/*
+ * A fair task's custom slice ("dl-runtime" on SCHED_OTHER/BATCH): the
+ * kernel backend sets it, and says so when this kernel ignores it; the
+ * reference's fair class has no slices (docs/rt-app.md).
+ */
+static void slice_warning(const struct rtapp_opts *o, const struct wl_task *t)
+{
+	if (o->backend == RTAPP_BACKEND_REFERENCE)
+		fprintf(stderr, "%s: warning: task '%s': dl-runtime (a custom slice) has no "
+			"effect on the reference backend (its fair class has no slices)\n", prog,
+			t->name);
+	else if (!rtapp_sched_has_slice())
+		fprintf(stderr, "%s: warning: task '%s': dl-runtime (a custom slice) is ignored "
+			"by this kernel (custom slices need Linux 6.12 or later)\n", prog, t->name);
+}
+
 int main(int argc, char **argv)
 {
 	struct rtapp_opts o = { .backend = RTAPP_BACKEND_KERNEL };
@@ -319,6 +335,7 @@ int main(int argc, char **argv)
 	struct dlb_err err = { 0 };
 	struct dl_param_limits lim;
 	char path[PATH_MAX + 16], calib_where[32], reaped[2048], note[DLB_ERR_MAX];
+	const struct wl_task *st;
 	struct wl_length len;
 	struct sigaction sa;
 	int rc;
@@ -337,6 +354,10 @@ int main(int argc, char **argv)
 		rtapp_sched_limits(&lim);
 	if (wl_load_file(o.workload, o.backend == RTAPP_BACKEND_KERNEL ? &lim : NULL, &wl, &err))
 		return fail(err.code, "%s", err.msg);
+	if (!o.quiet)
+		wl_warnings_write(wl, prog, stderr);
+	if (!o.quiet && (st = wl_slice_task(wl)))
+		slice_warning(&o, st);
 	/* -m on the kernel: checked before anything is created or started */
 	if (o.cpus && o.backend == RTAPP_BACKEND_KERNEL && rtapp_cpus_limit(wl, o.cpus, &err)) {
 		wl_free(wl);

@@ -63,18 +63,19 @@ struct rtapp_barrier {
 	u64 generation;
 };
 
-/* suspend/resume: a pending flag behind a mutex. */
+/* suspend/resume: a pending flag behind a mutex; a semaphore: its count. */
 struct rtapp_wakeup {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool pending;
+	u64 count;
 };
 
 struct rtapp_res {
 	pthread_mutex_t mutex;		/* WL_RES_MUTEX; PI when pi_enabled */
 	pthread_cond_t cond;		/* WL_RES_COND */
 	struct rtapp_barrier barrier;	/* WL_RES_BARRIER */
-	struct rtapp_wakeup wakeup;	/* WL_RES_WAKEUP */
+	struct rtapp_wakeup wakeup;	/* WL_RES_WAKEUP, WL_RES_SEM */
 	/*
 	 * WL_RES_TIMER not "unique": rt-app's shared timer, one next expiry
 	 * for every thread and instance using it (unique ones are the
@@ -106,6 +107,8 @@ struct rtapp_thread {
 	enum rtapp_setup setup;
 	int setup_errno;
 	const char *setup_what;		/* which call failed */
+	int affinity_errno;		/* a phase's cpus failed mid-run: the thread stopped */
+	int io_errno;			/* an iorun write failed (the first error) */
 
 	struct dlb_interp it;		/* the events, the jobs (include/dlbench/interp.h) */
 	unsigned int *held;		/* per resource: lock depth held */
@@ -138,6 +141,7 @@ struct rtapp_run {
 	struct rtapp_cpusets cpusets;
 	struct rtapp_dlbw *dlbw;	/* the kernel's DL accounting, NULL if refused */
 	struct rtapp_res *res;
+	int io_fd;			/* global.io_device if a task has iorun, else -1 */
 
 	pthread_mutex_t lock;		/* setup handshake */
 	pthread_cond_t cond;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Policy changes through sched_setattr / sched_setscheduler2, and why they fail. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,6 +98,8 @@ int rtapp_sched_set_self(const struct wl_task *t, const struct rtapp_sched_abi *
 		break;
 	default:
 		a.sched_nice = t->priority;
+		/* Linux 6.12+: a fair task's custom slice; older kernels ignore it */
+		a.sched_runtime = t->slice_ns;
 	}
 	if (nr < 0)
 		return ENOSYS;
@@ -243,4 +247,39 @@ int rtapp_sched_explain(struct dlb_err *err, int errnum, const struct wl_task *t
 	if (err)
 		err->errnum = errnum;
 	return -1;
+}
+
+/*
+ * Does this kernel apply a fair task's custom slice (Linux 6.12+)?  Older
+ * kernels accept sched_attr.sched_runtime on SCHED_OTHER and ignore it; a
+ * kernel with custom slices reports the slice back in sched_getattr's
+ * sched_runtime (get_params: p->se.slice).  So a helper thread sets 1 ms
+ * on itself and reads it back; the caller's own thread is not touched.
+ */
+static void *slice_probe(void *arg)
+{
+	struct rtapp_sched_attr a;
+	long set = rtapp_nr_sched_setattr(), get = rtapp_nr_sched_getattr();
+	bool *ok = arg;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.sched_policy = SCHED_OTHER;
+	a.sched_runtime = NSEC_PER_MSEC;
+	if (set < 0 || get < 0 || syscall(set, 0, &a, 0))
+		return NULL;
+	memset(&a, 0, sizeof(a));
+	*ok = !syscall(get, 0, &a, sizeof(a), 0) && a.sched_runtime == NSEC_PER_MSEC;
+	return NULL;
+}
+
+bool rtapp_sched_has_slice(void)
+{
+	pthread_t th;
+	bool ok = false;
+
+	if (pthread_create(&th, NULL, slice_probe, &ok))
+		return false;
+	pthread_join(th, NULL);
+	return ok;
 }

@@ -74,6 +74,9 @@ void rtapp_sched_limits(struct dl_param_limits *lim);
 /* Back to SCHED_OTHER, nice 0 (before leaving a cpuset, at exit). */
 void rtapp_sched_reset_self(void);
 
+/* Does this kernel apply a fair task's custom slice (Linux 6.12+)? */
+bool rtapp_sched_has_slice(void);
+
 /*
  * What the caller needs to explain an EBUSY: bandwidth admitted so far by
  * this run (BW_SHIFT units) and the number of CPUs in the task's domain.

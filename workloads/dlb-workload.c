@@ -41,6 +41,7 @@ static int cmd_check(int argc, char **argv, bool quiet)
 				ret = err.code;
 			continue;
 		}
+		wl_warnings_write(wl, "dlb-workload", stderr);
 		if (!quiet)
 			printf("%s: ok, %zu task%s, dl bandwidth %.6f cpus\n", argv[i],
 			       wl->nr_tasks, wl->nr_tasks == 1 ? "" : "s",
@@ -61,6 +62,7 @@ static int cmd_dump(const char *path)
 		fprintf(stderr, "dlb-workload: %s\n", err.msg);
 		return err.code;
 	}
+	wl_warnings_write(wl, "dlb-workload", stderr);
 	ret = wl_dump(wl, stdout) || fflush(stdout) ? DLB_EXIT_INTERNAL : DLB_EXIT_OK;
 	wl_free(wl);
 	if (ret)

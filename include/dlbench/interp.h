@@ -2,7 +2,8 @@
 /*
  * The interpreter of a thread's rt-app events: what run, runtime, sleep,
  * timer, lock/unlock, wait/signal/broad/sync, barrier, yield,
- * suspend/resume and mem mean, and where a job begins and ends, written
+ * suspend/resume, sem_post/sem_wait, mem and iorun mean, what a phase's
+ * cpus do, and where a job begins and ends, written
  * once for every backend.  A backend (the kernel's real threads, the
  * reference simulator) supplies the primitive operations in a
  * struct dlb_interp_ops: burn CPU, sleep until an instant, take a lock,
@@ -95,6 +96,17 @@ struct dlb_interp_ops {
 	int (*suspend)(struct dlb_interp *it, int wakeup);
 	void (*resume)(struct dlb_interp *it, int wakeup);
 	void (*mem)(struct dlb_interp *it, u64 bytes);		/* optional */
+	void (*iorun)(struct dlb_interp *it, u64 bytes);	/* optional */
+	/* a counting semaphore from 0: post never blocks, wait while the count is 0 */
+	void (*sem_post)(struct dlb_interp *it, int sem);
+	int (*sem_wait)(struct dlb_interp *it, int sem);
+	/*
+	 * A phase with its own "cpus" starts (or the next one falls back to
+	 * the task's): the thread may now use @cpus only (NULL: every CPU).
+	 * Called only when the mask changes; the backend set the task's own
+	 * before the thread started.  Needed by workloads with phase cpus.
+	 */
+	int (*set_affinity)(struct dlb_interp *it, const struct dlb_cpumask *cpus);
 	/* a timer shared by every thread using @res ("ref" not "unique..."), held until put */
 	struct dlb_interp_timer *(*timer_get)(struct dlb_interp *it, int res);
 	void (*timer_put)(struct dlb_interp *it, int res);	/* optional */
@@ -120,6 +132,8 @@ struct dlb_interp {
 	bool in_run;			/* a run's work is under way: consumed when it ends */
 	bool exit_pending;		/* the task loop is done: leave at the next step */
 	bool has_timer;			/* the task has a timer event */
+	bool phase_cpus;		/* a phase has "cpus": affinity follows the phases */
+	const struct dlb_cpumask *cpus;	/* the affinity the thread has now, NULL: all */
 	u64 t_first;			/* run start + delay: rt-app's t_first */
 	struct dlb_interp_timer *timers;	/* per resource: this thread's "unique" timers */
 

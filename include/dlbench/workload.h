@@ -5,7 +5,7 @@
  * the generator's kernel backend and by the reference simulator alike.
  *
  * Grammar and what we support: docs/workload.md.  An rt-app key or event we
- * do not support is refused by name ("event 'iorun' is not supported yet");
+ * do not support is refused by name ("event 'fork' is not supported yet");
  * a key rt-app does not know is refused as unknown; nothing is ignored.
  */
 #ifndef DLBENCH_WORKLOAD_H
@@ -46,6 +46,9 @@ enum wl_event_type {
 	WL_EV_SUSPEND,		/* res = wake-up object */
 	WL_EV_RESUME,		/* res = wake-up object */
 	WL_EV_MEM,		/* size bytes of memset on the thread's buffer */
+	WL_EV_IORUN,		/* size bytes written to global.io_device from that buffer */
+	WL_EV_SEM_POST,		/* res = semaphore: count + 1, or wake one waiter */
+	WL_EV_SEM_WAIT,		/* res = semaphore: count - 1, waiting while it is 0 */
 };
 
 enum wl_res_type {
@@ -54,6 +57,7 @@ enum wl_res_type {
 	WL_RES_BARRIER,
 	WL_RES_TIMER,
 	WL_RES_WAKEUP,		/* suspend/resume */
+	WL_RES_SEM,		/* sem_post/sem_wait: a counting semaphore, from 0 */
 };
 
 /* Where something was in the JSON file, for errors after parsing. */
@@ -74,7 +78,7 @@ struct wl_event {
 	enum wl_event_type type;
 	char *key;		/* the JSON key as written, e.g. "run1" */
 	u64 duration_ns;	/* run, runtime, sleep; timer period */
-	u64 size;		/* mem: bytes */
+	u64 size;		/* mem, iorun: bytes */
 	int res;		/* resource index, -1 if none */
 	int dep;		/* wait/sync: mutex index, -1 if none */
 	bool timer_relative;	/* timer "mode": "relative" (rt-app's default) or "absolute" */
@@ -84,6 +88,8 @@ struct wl_event {
 struct wl_phase {
 	char *name;		/* phase key, or "" for a task without phases */
 	int loop;		/* repetitions of the events; >= 1, or -1 = until the run ends */
+	bool has_cpus;		/* "cpus" in the phase: the affinity while it runs */
+	struct dlb_cpumask cpus;
 	size_t nr_events;
 	struct wl_event *events;
 	struct wl_pos pos;
@@ -96,6 +102,7 @@ struct wl_task {
 	enum wl_policy policy;
 	int priority;		/* FIFO/RR: 1..99; OTHER/BATCH: nice */
 	struct dl_params dl;	/* DEADLINE: ns, checked by dl_param_check() */
+	u64 slice_ns;		/* OTHER/BATCH "dl-runtime": the custom slice (6.12+), 0: none */
 	bool has_cpus;		/* "cpus" given */
 	struct dlb_cpumask cpus;
 	u64 delay_ns;		/* "delay" before the first phase */
@@ -132,6 +139,14 @@ struct workload {
 	struct wl_task *tasks;
 	size_t nr_resources;
 	struct wl_resource *resources;
+	/*
+	 * What the loader accepted but the caller should say, in the order met:
+	 * "file:line:col: key.path: what", one line each, no prefix (the
+	 * library does not print; wl_warnings_write() is the callers' one
+	 * printer).  An rt-app key that rt-app itself ignores, for example.
+	 */
+	size_t nr_warnings;
+	char **warnings;
 };
 
 /*
@@ -150,8 +165,28 @@ int wl_load_buffer(const char *name, const char *buf, size_t len,
 
 void wl_free(struct workload *wl);
 
-/* Index of the resource called @name, or -1. */
-int wl_resource_find(const struct workload *wl, const char *name);
+/*
+ * Write @wl's warnings to @f, one line each: "PROG: warning: file:line:col:
+ * ...".  The tools call it after a successful load.  Returns the number
+ * written, or -1 on a write error.
+ */
+int wl_warnings_write(const struct workload *wl, const char *prog, FILE *f);
+
+/*
+ * The CPUs a thread of @t may use while in phase @p, rt-app's order
+ * (set_thread_affinity): the phase's "cpus", else the task's, else NULL:
+ * every CPU.
+ */
+const struct dlb_cpumask *wl_phase_cpus(const struct wl_task *t, size_t p);
+
+/* Does any phase of @t set its own "cpus" (the affinity changes in the run)? */
+bool wl_task_phase_cpus(const struct wl_task *t);
+
+/* The first task with a custom slice ("dl-runtime" on a fair task), or NULL. */
+const struct wl_task *wl_slice_task(const struct workload *wl);
+
+/* Index of the resource called @name of @type (rt-app keys them by both), or -1. */
+int wl_resource_find(const struct workload *wl, const char *name, enum wl_res_type type);
 
 const char *wl_policy_str(enum wl_policy policy);
 const char *wl_event_type_str(enum wl_event_type type);

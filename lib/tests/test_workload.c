@@ -2,7 +2,8 @@
 /*
  * The workload loader, data-driven:
  *  - golden: every JSON file in workloads/ and lib/tests/data/good/ loads and
- *    its dump equals the committed .expected file;
+ *    its dump, then its warnings ("warning FILE:LINE:COL: ..." lines, from
+ *    wl_warnings_write), equals the committed .expected file;
  *  - bad: every JSON file in lib/tests/data/bad/ is refused with exit code 2 and
  *    exactly the one line in the .err file beside it.
  * DLB_REGEN=1 rewrites the .expected and .err files (then review the diff).
@@ -109,6 +110,7 @@ static size_t golden_dir(const char *dir, const char *expdir)
 		f = open_memstream(&dump, &size);
 		assert_non_null(f);
 		assert_int_equal(wl_dump(wl, f), 0);
+		assert_int_equal(wl_warnings_write(wl, "dlb-workload", f), (int)wl->nr_warnings);
 		fclose(f);
 		wl_free(wl);
 		if (regen())
@@ -228,8 +230,8 @@ static void test_buffer_api(void **state)
 	assert_int_equal(wl->nr_tasks, 1);
 	assert_int_equal(wl->tasks[0].dl.runtime, 1000000);
 	assert_int_equal(wl->tasks[0].dl.deadline, 4000000);	/* deadline = period */
-	assert_int_equal(wl_resource_find(wl, "t"), 1);
-	assert_int_equal(wl_resource_find(wl, "nope"), -1);
+	assert_int_equal(wl_resource_find(wl, "t", WL_RES_TIMER), 1);
+	assert_int_equal(wl_resource_find(wl, "nope", WL_RES_TIMER), -1);
 	assert_int_equal(wl->resources[0].users, 2);		/* barrier: instances */
 	/* 2 x to_ratio(4 ms, 1 ms) */
 	assert_int_equal(wl_dl_bandwidth(wl), 2 * ((1000000ULL << BW_SHIFT) / 4000000));
@@ -338,7 +340,7 @@ static void test_many_tasks(void **state)
 	assert_int_equal(wl_load_buffer("big", buf, len, NULL, &wl, &err), 0);
 	assert_int_equal(wl->nr_tasks, N);
 	assert_int_equal(wl->nr_resources, N + 1);
-	assert_int_equal(wl->resources[wl_resource_find(wl, "b")].users, N);
+	assert_int_equal(wl->resources[wl_resource_find(wl, "b", WL_RES_BARRIER)].users, N);
 	assert_int_equal(wl->tasks[N - 1].pos.line, N + 1);
 	assert_int_equal(wl->tasks[N - 1].pos.col, 2);
 	wl_free(wl);
