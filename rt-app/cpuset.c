@@ -45,17 +45,28 @@ int rtapp_cpus_limit(struct workload *wl, int n, struct dlb_err *err)
 		dlb_cpumask_set(&run, cpu);
 	for (i = 0; i < wl->nr_tasks; i++) {
 		struct wl_task *t = &wl->tasks[i];
+		size_t p;
 
 		if (!t->has_cpus) {
 			t->cpus = run;
 			t->has_cpus = true;
-			continue;
 		}
 		cpu = dlb_cpumask_next(&t->cpus, (unsigned int)n);
 		if (cpu < DLB_MAX_CPUS)
 			return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': cpus names CPU %u, "
 					   "outside the run's CPUs 0..%d (--cpus %d)", t->name, cpu,
 					   n - 1, n);
+		/* a phase's own cpus replace the task's while it runs: the same bound */
+		for (p = 0; p < t->nr_phases; p++) {
+			if (!t->phases[p].has_cpus)
+				continue;
+			cpu = dlb_cpumask_next(&t->phases[p].cpus, (unsigned int)n);
+			if (cpu < DLB_MAX_CPUS)
+				return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s' phase '%s': "
+						   "cpus names CPU %u, outside the run's CPUs 0..%d "
+						   "(--cpus %d)", t->name, t->phases[p].name, cpu,
+						   n - 1, n);
+		}
 	}
 	return 0;
 }

@@ -11,7 +11,7 @@
 # -m 0, -m above the online CPUs, and a task pinned outside 0..N-1 are
 # refused (exit 2, one line) before anything starts.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 22
+plan 23
 
 require need_root need_sched_deadline need_tracefs
 CPUSET=$(awk '$3 == "cgroup" && $4 ~ /cpuset/ { print $2; exit }' /proc/mounts)
@@ -101,4 +101,13 @@ expect_eq "dlb-rtapp -m 0: exit 2, one line" "$?:$(wc -l < "$TMP/zero.out")" "2:
 "$RTAPP" -q -n -m 1 -o "$TMP/out1" "$DATA/pin.json" > "$TMP/out1.out" 2>&1
 expect_eq "-m 1 with a task pinned on CPU 1: exit 2, one line" \
 	"$?:$(wc -l < "$TMP/out1.out")" "2:1"
+# a phase's own cpus replace the task's while it runs: bounded by -m too
+cat > "$TMP/phase1.json" <<'JSON'
+{ "global": { "duration": 1 },
+  "tasks": { "t": { "phases": { "a": { "cpus": [0], "run": 1000, "sleep": 1000 },
+				"b": { "cpus": [1], "run": 1000, "sleep": 1000 } } } } }
+JSON
+"$RTAPP" -q -n -m 1 -o "$TMP/ph1" "$TMP/phase1.json" > "$TMP/ph1.out" 2>&1
+expect_eq "-m 1 with a phase pinned on CPU 1: exit 2, one line" \
+	"$?:$(wc -l < "$TMP/ph1.out")" "2:1"
 check_dl_bw "refusals"
