@@ -68,25 +68,25 @@ printf '# trace input: %s events, %s kallsyms entries in %s (%s bytes, %s uncomp
 
 BENCH_A=("$T/tracestat" -n "$dat") BENCH_B=("$B/bare_iter" "$dat")
 bench_pair "dlb_trace_read, zstd" "bare libtracecmd, zstd"
-r_bare=$PAIR_RATIO ours=$PAIR_A
+r_bare="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)" ours=$PAIR_A
 BENCH_B=(trace-cmd report "$dat")
 bench_pair "dlb_trace_read, zstd" "trace-cmd report, zstd"
-r_report=$PAIR_RATIO
+r_report="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
 BENCH_A=(env DLB_DAT_COPY_MIN=-1 "$T/tracestat" -n "$dat")
 BENCH_B=(env DLB_DAT_COPY_MIN=0 "$T/tracestat" -n "$dat")
 bench_pair "zstd read directly" "zstd through an uncompressed copy"
-r_copy=$PAIR_RATIO
+r_copy="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
 if [ -s "$dat_none" ]; then
 	BENCH_A=("$T/tracestat" -n "$dat_none") BENCH_B=("$B/bare_iter" "$dat_none")
 	bench_pair "dlb_trace_read, uncompressed" "bare libtracecmd, uncompressed"
-	r_bare_none=$PAIR_RATIO
+	r_bare_none="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
 	BENCH_B=(trace-cmd report "$dat_none")
 	bench_pair "dlb_trace_read, uncompressed" "trace-cmd report, uncompressed"
-	r_report_none=$PAIR_RATIO
+	r_report_none="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
 fi
 BENCH_A=("$T/tracestat" -n "$txt") BENCH_B=("$B/sscanf_lines" "$txt")
 bench_pair "text reader" "fgets + sscanf"
-text=$PAIR_A r_text=$PAIR_RATIO
+text=$PAIR_A r_text="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
 
 # Peak RSS and anonymous memory after the read: streaming means neither grows
 # with the trace.
@@ -109,9 +109,10 @@ printf '#   %-40s %8s / %s\n' "its text, first $lines lines" \
 	"$(bench_rss "$T/tracestat" -n "$txt")" "$(anon "$txt")"
 
 printf '# dlb_trace_read at %s M events/s (zstd)\n' "$(rate "$events" "$ours")"
-printf '# ratio ours / bare (bare time / ours): zstd %s, uncompressed %s   (goal >= 0.95)\n' \
+printf '# medians of the per-pair ratios, wall (cpu):\n'
+printf '# ours / bare (bare time / ours): zstd %s, uncompressed %s   (goal >= 0.95)\n' \
 	"$r_bare" "${r_bare_none:-?}"
-printf '# ratio ours / trace-cmd report: zstd %s, uncompressed %s   (goal >= 8 zstd)\n' \
+printf '# ours / trace-cmd report: zstd %s, uncompressed %s   (goal >= 8 zstd)\n' \
 	"$r_report" "${r_report_none:-?}"
 printf '# zstd through a copy / read directly: %s (> 1: the direct read is faster)\n' "$r_copy"
-printf '# text: %s M lines/s, %sx fgets+sscanf\n' "$(rate "$lines" "$text")" "$r_text"
+printf '# text: %s M lines/s, %s x fgets+sscanf\n' "$(rate "$lines" "$text")" "$r_text"

@@ -12,8 +12,6 @@
 #   DLB_BENCH_QUICK=1   3 runs a side (tests, a quick look); default 7
 #   DLB_BENCH_RUNS=N    N runs a side (overrides both)
 #
-# Wall time from date +%s%N (clock_gettime(CLOCK_REALTIME) in ns): the
-# commands run for tenths of a second to seconds, far above its resolution.
 
 if [ -n "${DLB_BENCH_RUNS:-}" ]; then
 	BENCH_RUNS=$DLB_BENCH_RUNS
@@ -32,16 +30,22 @@ bench_machine() {
 		"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 	printf '# %s runs a side, A and B alternated (A B A B ...) after a warm-up of each;\n' \
 		"$BENCH_RUNS"
-	printf '#   medians of each side and the median of the per-pair ratios\n'
+	printf '#   medians of each side and the median (min..max) of the per-pair ratios B/A,\n'
+	printf '#   of wall and of CPU time (user + system, children included)\n'
 }
 
-# Nanoseconds of wall time of "$@", output discarded.
-bench_ns() {
-	local s e
+# "WALL_NS CPU_S" of "$@", output discarded: wall time from date +%s%N,
+# CPU time (user + system, the command's waited-for children included: the
+# reader's probe and convert) from GNU time, 10 ms resolution.  On a loaded
+# machine the wall time also counts waiting for a CPU; the CPU time does not.
+bench_run() {
+	local s e f
+	f=$(mktemp)
 	s=$(date +%s%N)
-	"$@" > /dev/null 2>&1
+	/usr/bin/time -f '%U %S' -o "$f" "$@" > /dev/null 2>&1
 	e=$(date +%s%N)
-	echo $((e - s))
+	echo "$((e - s)) $(awk '{ print $1 + $2 }' "$f")"
+	rm -f "$f"
 }
 
 # Median of the numbers on stdin, one a line.
@@ -51,27 +55,44 @@ bench_median() {
 		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# "median (min..max)" of the ratios on stdin
+bench_ratios() {
+	local r
+	r=$(cat)
+	printf '%.2f (%.2f..%.2f)' "$(printf '%s' "$r" | bench_median)" \
+		"$(printf '%s' "$r" | sort -g | head -n 1)" "$(printf '%s' "$r" | sort -g | tail -n 1)"
+}
+
 # bench_pair LABEL_A LABEL_B: times the commands in the arrays BENCH_A and
-# BENCH_B alternately.  Sets PAIR_A and PAIR_B (median seconds), PAIR_RATIO
-# (median of B/A per pair: > 1 means A is faster), PAIR_MIN and PAIR_MAX
-# (the spread of the per-pair ratios), and prints one line for them.
+# BENCH_B alternately.  Sets PAIR_A and PAIR_B (median wall seconds),
+# PAIR_RATIO (median of the per-pair wall ratios B/A: > 1 means A is
+# faster), PAIR_CPU_A, PAIR_CPU_B and PAIR_CPU_RATIO (the same of CPU
+# time), and prints them with the spread of the per-pair ratios.
+# shellcheck disable=SC2034	# PAIR_*: read by the benches that source this
 bench_pair() {
-	local la=$1 lb=$2 i a b as='' bs='' rs=''
+	local la=$1 lb=$2 i a b wa wb ca cb was='' wbs='' cas='' cbs='' wr='' cr=''
 	"${BENCH_A[@]}" > /dev/null 2>&1
 	"${BENCH_B[@]}" > /dev/null 2>&1
 	for ((i = 0; i < BENCH_RUNS; i++)); do
-		a=$(bench_ns "${BENCH_A[@]}")
-		b=$(bench_ns "${BENCH_B[@]}")
-		as+="$a"$'\n' bs+="$b"$'\n'
-		rs+=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", b / (a > 0 ? a : 1) }')$'\n'
+		a=$(bench_run "${BENCH_A[@]}")
+		b=$(bench_run "${BENCH_B[@]}")
+		read -r wa ca <<< "$a"
+		read -r wb cb <<< "$b"
+		was+="$wa"$'\n' wbs+="$wb"$'\n' cas+="$ca"$'\n' cbs+="$cb"$'\n'
+		wr+=$(awk -v a="$wa" -v b="$wb" 'BEGIN { printf "%.4f", b / (a > 0 ? a : 1) }')$'\n'
+		cr+=$(awk -v a="$ca" -v b="$cb" 'BEGIN { printf "%.4f", b / (a > 0 ? a : 0.01) }')$'\n'
 	done
-	PAIR_A=$(printf '%s' "$as" | bench_median | awk '{ printf "%.3f", $1 / 1e9 }')
-	PAIR_B=$(printf '%s' "$bs" | bench_median | awk '{ printf "%.3f", $1 / 1e9 }')
-	PAIR_RATIO=$(printf '%s' "$rs" | bench_median | awk '{ printf "%.2f", $1 }')
-	PAIR_MIN=$(printf '%s' "$rs" | sort -g | head -n 1 | awk '{ printf "%.2f", $1 }')
-	PAIR_MAX=$(printf '%s' "$rs" | sort -g | tail -n 1 | awk '{ printf "%.2f", $1 }')
-	printf '%-34s %7s s | %-34s %7s s | B/A %s (%s..%s)\n' "A: $la" "$PAIR_A" "B: $lb" \
-		"$PAIR_B" "$PAIR_RATIO" "$PAIR_MIN" "$PAIR_MAX"
+	PAIR_A=$(printf '%s' "$was" | bench_median | awk '{ printf "%.3f", $1 / 1e9 }')
+	PAIR_B=$(printf '%s' "$wbs" | bench_median | awk '{ printf "%.3f", $1 / 1e9 }')
+	PAIR_CPU_A=$(printf '%s' "$cas" | bench_median | awk '{ printf "%.2f", $1 }')
+	PAIR_CPU_B=$(printf '%s' "$cbs" | bench_median | awk '{ printf "%.2f", $1 }')
+	PAIR_RATIO=$(printf '%s' "$wr" | bench_median | awk '{ printf "%.2f", $1 }')
+	PAIR_CPU_RATIO=$(printf '%s' "$cr" | bench_median | awk '{ printf "%.2f", $1 }')
+	printf 'A: %s  vs  B: %s\n' "$la" "$lb"
+	printf '    wall  A %7s s  B %7s s  B/A %s\n' "$PAIR_A" "$PAIR_B" \
+		"$(printf '%s' "$wr" | bench_ratios)"
+	printf '    cpu   A %7s s  B %7s s  B/A %s\n' "$PAIR_CPU_A" "$PAIR_CPU_B" \
+		"$(printf '%s' "$cr" | bench_ratios)"
 }
 
 # Peak RSS in KB of "$@" (GNU time), output discarded.
