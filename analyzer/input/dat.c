@@ -591,13 +591,16 @@ static int dat_probe(const char *path, char *clock, size_t clock_size, struct dl
  * "map <= cache->map && map > cache->map + size", which no address
  * satisfies (upstream replaced that list by an rbtree in Nov 2023,
  * libtracecmd 1.5).  Reading costs as much memory as the uncompressed
- * data: 154 MB for 3.1 M events here, whatever we free.  `trace-cmd
- * convert --compression none` streams (3 MB here) and is faster than the
- * in-memory reading (0.58 s to convert + 0.50 s to read vs 2.09 s), so a
- * compressed file of DAT_COPY_MIN bytes or more (DLB_DAT_COPY_MIN
- * overrides; docs/trace-formats.md) is read through such a copy in
- * $TMPDIR, unlinked as soon as it is open.  Without trace-cmd, or if the
- * conversion fails, the file is read directly.
+ * data: 154 MB for 3.1 M events here, whatever we free, and the chunk list
+ * it searches grows with it.  `trace-cmd convert --compression none`
+ * streams, and converting then reading the copy costs less than the
+ * in-memory reading on a large file (3.4 M events with kallsyms: 1.47 s
+ * of CPU against 3.31 s, medians of alternated runs, bench_input.sh),
+ * more on a small one (0.3 M events: twice the time), so a compressed
+ * file of DAT_COPY_MIN bytes or more (DLB_DAT_COPY_MIN overrides;
+ * docs/trace-formats.md) is read through such a copy in $TMPDIR, unlinked
+ * as soon as it is open.  Without trace-cmd, or if the conversion fails,
+ * the file is read directly.
  */
 #define DAT_COPY_MIN	(4L << 20)
 
