@@ -27,6 +27,8 @@ export LC_ALL=C
 . "$DLB_SRC/tools/run/suite.sh" || exit 3
 # shellcheck source=tools/run/farm.sh
 . "$DLB_SRC/tools/run/farm.sh" || exit 3
+# shellcheck source=tools/run/validate.sh
+. "$DLB_SRC/tools/run/validate.sh" || exit 3
 load_exit_codes
 
 : "${DLB_BUILD:=$DLB_SRC/build}"
@@ -53,6 +55,9 @@ usage: ./run.sh [COMMAND] [ARGS]     (COMMAND --help for its options)
   analyze    DIR|trace.dat|trace.txt: (re-)analyze existing data
   compare    BASE NEW: two result folders or report.json files
   nightly    [--suite NAME] [--baseline DIR] [--junit FILE] [--tap] [--max-duration S]
+  validate   --kernel A --kernel B [--suite S] [--cpus N] [--repeat R]: a suite on two
+             kernel images under qemu, R runs each, a comparison table per workload,
+             exit 1 on regression (docs/guest.md)
   plot       DIR: figures of a result folder (gnuplot)
   ospert     [--quick] [--plot-only DIR]: the OSPERT 2011 push-structure costs (cpudl,
              cpupri, linear scan) on the reference, 2..1024 CPUs, and miss ratio vs U
@@ -325,6 +330,80 @@ EOF2
 	return "$rc"
 }
 
+cmd_validate() {
+	local kernels=() suites=() reps=3 cpus='' dur='' out='' junitf='' dotap=0 only='' s f rc
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-k|--kernel)	need_arg validate "$@"; kernels+=("$2"); shift ;;
+		-s|--suite)	need_arg validate "$@"; suites+=("$2"); shift ;;
+		-m|--cpus)	need_arg validate "$@"; cpus=$2; shift ;;
+		-r|--repeat)	need_arg validate "$@"; reps=$2; shift ;;
+		-d|--duration)	need_arg validate "$@"; dur=$2; shift ;;
+		-a|--arch)	need_arg validate "$@"; QEMU_ARCH=$2; shift ;;
+		-A|--append)	need_arg validate "$@"; QEMU_APPEND=$2; shift ;;
+		-o|--output)	need_arg validate "$@"; out=$(abs_path "$2"); shift ;;
+		-j|--junit)	need_arg validate "$@"; junitf=$(abs_path "$2"); shift ;;
+		-T|--tap)	dotap=1 ;;
+		-C|--compare-only) need_arg validate "$@"; only=$(abs_path "$2"); shift ;;
+		-h|--help)	cat <<'EOF2'
+usage: ./run.sh validate --kernel A --kernel B [options]
+Runs a suite on two kernel images under qemu (A: the baseline, B: the patched one),
+each workload R times on each (A and B in turn), then compares B's runs with A's
+per workload: medians against the suite's thresholds, and a change counts only
+when a one-sided Mann-Whitney test agrees (p <= 0.05: with 3 runs a side, every
+run of B worse than every run of A).  Exit 1 if anything got worse.
+
+  -k, --kernel IMAGE        twice: A, then B (docs/guest.md: which images)
+  -s, --suite NAME|FILE     repeatable (default: smoke and multicpu); entries of
+                            backend both or kernel run, on their CPUs column
+  -m, --cpus N              guest CPUs for every entry instead
+  -r, --repeat R            runs per workload and kernel (default 3: the fewest
+                            with which the rank test can decide)
+  -d, --duration S          run length of every entry instead of the suite's
+  -a, --arch x86_64|arm64   checked against both images (default: the images')
+  -A, --append ARGS         more kernel command line for both
+  -o, --output DIR          result folder (default results/DATE-validate)
+  -j, --junit FILE          JUnit XML, one testcase per workload
+  -T, --tap                 TAP on stdout (progress goes to stderr)
+  -C, --compare-only DIR    compare again the runs of a former validate folder
+EOF2
+				return 0 ;;
+		*)	die "$EXIT_BAD_INPUT" "validate: unknown argument '$1' (try --help)" ;;
+		esac
+		shift
+	done
+	[[ $reps =~ ^[1-9][0-9]?$ ]] || die "$EXIT_BAD_INPUT" "validate: --repeat: '$reps' is not a number in 1..64"
+	[ "$reps" -le 64 ] || die "$EXIT_BAD_INPUT" "validate: --repeat: '$reps' is not a number in 1..64"
+	[ -z "$cpus" ] || cpus_ok "$cpus" || die "$EXIT_BAD_INPUT" "validate: --cpus: '$cpus' is not a number of CPUs in 1..1024"
+	[ -z "$dur" ] || dur_ok "$dur" || die "$EXIT_BAD_INPUT" "validate: --duration: '$dur' is not a duration above 0 (e.g. 2s, 500ms)"
+	if [ -n "$only" ]; then
+		[ -s "$only/entries.txt" ] || die "$EXIT_BAD_INPUT" "validate: --compare-only: $only: not a validate folder (no entries.txt)"
+		out=$only
+	else
+		[ "${#kernels[@]}" -eq 2 ] || die "$EXIT_BAD_INPUT" "validate: give --kernel twice (A, the baseline, then B)"
+		for f in "${kernels[@]}"; do
+			{ [ -f "$f" ] && [ -r "$f" ]; } || die "$EXIT_BAD_INPUT" "validate: $f: not a readable file"
+		done
+		[ "${#suites[@]}" -gt 0 ] || suites=(smoke multicpu)
+		for s in "${!suites[@]}"; do
+			f=$(suite_file "${suites[$s]}") || die "$EXIT_BAD_INPUT" "validate: no suite '${suites[$s]}'"
+			suites[s]=$f
+		done
+		if [ -z "$out" ]; then
+			out=$(new_dir "$DLB_RESULTS/$(stamp)-validate") ||
+				die "$EXIT_ENV" "validate: cannot create a folder in $DLB_RESULTS"
+		fi
+		validate_setup "$out" "$(abs_path "${kernels[0]}")" "$(abs_path "${kernels[1]}")" "${suites[@]}"
+		if [ "$dotap" -eq 1 ]; then validate_runs "$out" "$reps" "$cpus" "$dur" >&2
+		else validate_runs "$out" "$reps" "$cpus" "$dur"; fi
+	fi
+	if [ "$dotap" -eq 1 ]; then validate_compare "$out" >&2; rc=$?
+	else validate_compare "$out"; rc=$?; fi
+	validate_farm "$out" "$dotap"
+	[ -n "$junitf" ] && cp "$out/junit.xml" "$junitf"
+	return "$rc"
+}
+
 cmd_test() {
 	case ${1:-} in
 	-h|--help)
@@ -365,6 +444,7 @@ run)		cmd_run "$@" ;;
 analyze)	cmd_analyze "$@" ;;
 compare)	cmd_compare "$@" ;;
 nightly)	cmd_nightly "$@" ;;
+validate)	cmd_validate "$@" ;;
 plot)		cmd_plot "$@" ;;
 *)		echo "run.sh: unknown command '$verb'" >&2; usage >&2; exit "$EXIT_BAD_INPUT" ;;
 esac

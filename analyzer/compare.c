@@ -6,6 +6,7 @@
  * the absolute part of its threshold, so that noise on small values (a
  * 3 µs p99 becoming 4 µs) is not a regression.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
@@ -420,7 +421,7 @@ static const char *verdict(const struct metric_def *d, double base, double nv, d
 }
 
 struct cmp_count {
-	int worse, better, same, na;
+	int worse, better, same, na, unclear;
 	char first_worse[96];		/* "task metric" of the first worse row */
 };
 
@@ -466,12 +467,21 @@ static void compare_obj(const struct dlb_compare *c, FILE *out, const char *key,
 	}
 }
 
+/*
+ * Complete data, or data whose gaps the run's own verdict accepted: a PASS
+ * (e.g. a run refused by admission control as its entry expected: the
+ * generator's status is "error", there are no jobs, nothing is missing).
+ */
 static bool report_complete(struct json_object *r)
 {
 	struct json_object *q, *v;
 
-	return json_object_object_get_ex(r, "quality", &q) &&
-	       json_object_object_get_ex(q, "complete", &v) && json_object_get_boolean(v);
+	if (json_object_object_get_ex(r, "quality", &q) &&
+	    json_object_object_get_ex(q, "complete", &v) && json_object_get_boolean(v))
+		return true;
+	return json_object_object_get_ex(r, "verdict", &q) &&
+	       json_object_object_get_ex(q, "result", &v) && v &&
+	       !strcmp(json_object_get_string(v), "PASS");
 }
 
 static void compare_tasks(const struct dlb_compare *c, FILE *out, struct json_object *bt,
@@ -515,6 +525,12 @@ static const char *env_str(struct json_object *r, const char *key)
 	    !json_object_object_get_ex(e, key, &v) || !v)
 		return "";
 	return json_object_get_string(v);
+}
+
+/* The backend a thresholds file names: "qemu" for a guest run (one that names its image). */
+static const char *thresholds_backend(struct json_object *r)
+{
+	return env_str(r, "image")[0] ? "qemu" : env_str(r, "backend");
 }
 
 /* The run's own verdict ("PASS", ...; "" for a version 1 report): shown, never re-judged. */
@@ -618,6 +634,483 @@ static void env_warnings(struct dlb_compare *c, FILE *out, struct json_object *b
 	}
 }
 
+/*
+ * The end of every comparison: counts, the exit code and the one-line
+ * summary (dlb_compare_summary).  A regression is news even on incomplete
+ * data; otherwise incomplete data decides.
+ */
+static int compare_finish(struct dlb_compare *c, FILE *out, const struct cmp_count *cnt,
+			  bool complete, const char *differ, const char *bv, const char *nv)
+{
+	int rc;
+
+	fprintf(out, "# %d worse, %d better, %d same, %d n/a", cnt->worse, cnt->better, cnt->same,
+		cnt->na);
+	if (cnt->unclear)
+		fprintf(out, ", %d unclear", cnt->unclear);
+	fputc('\n', out);
+	if (cnt->worse)
+		rc = DLB_EXIT_REGRESSION;
+	else if (!complete && !c->accept_incomplete)
+		rc = DLB_EXIT_INCOMPLETE;
+	else
+		rc = DLB_EXIT_OK;
+	fprintf(out, "# verdict: %s\n", rc == DLB_EXIT_REGRESSION ? "worse" :
+		rc == DLB_EXIT_INCOMPLETE ? "incomplete data" : "not worse");
+	snprintf(c->summary, sizeof(c->summary), "%s: %d worse, %d better, %d same, %d n/a%s%s%s",
+		 rc == DLB_EXIT_REGRESSION ? "worse" : rc == DLB_EXIT_INCOMPLETE ?
+		 "incomplete data" : "not worse", cnt->worse, cnt->better, cnt->same, cnt->na,
+		 cnt->first_worse[0] ? " (first: " : "", cnt->first_worse,
+		 cnt->first_worse[0] ? ")" : "");
+	if (cnt->unclear)
+		snprintf(c->summary + strlen(c->summary), sizeof(c->summary) - strlen(c->summary),
+			 "; %d unclear (more repeats would tell)", cnt->unclear);
+	if (differ[0])
+		snprintf(c->summary + strlen(c->summary), sizeof(c->summary) - strlen(c->summary),
+			 "; the runs differ in %s", differ);
+	if (bv[0] && nv[0] && strcmp(bv, nv))
+		snprintf(c->summary + strlen(c->summary), sizeof(c->summary) - strlen(c->summary),
+			 "; verdict %s -> %s", bv, nv);
+	fprintf(out, "compare: %s\n", c->summary);
+	return rc;
+}
+
+/* ---- repeated runs: a folder of run folders on each side ---- */
+
+/*
+ * Repeats of one workload on one kernel vary (the host's noise on a VM or a
+ * guest): one run against one run cannot tell a change from noise.  With R
+ * runs a side, a row compares the medians against the metric's threshold,
+ * as for two runs, and a change beyond it counts only if the rank test
+ * agrees: the exact one-sided Mann-Whitney test (every way of splitting the
+ * pooled runs into two groups of these sizes is equally likely when nothing
+ * changed) gives p <= CMP_ALPHA.  With 3 runs a side that means every new
+ * run worse than every base run (p = 1/20).  Medians beyond the threshold
+ * with a larger p are "unclear": reported, not a regression.  With fewer
+ * runs than the test can ever pass (C(nb + nn, nn) < 1 / CMP_ALPHA) the
+ * medians decide alone, and the header says so.
+ */
+#define CMP_ALPHA		0.05
+#define CMP_MAX_REPEATS		64
+#define CMP_EXACT_MAX		16	/* pooled runs up to which p is exact */
+
+struct rep_set {
+	char dir[4096];
+	int nr;
+	char path[CMP_MAX_REPEATS][4096];
+	struct json_object *r[CMP_MAX_REPEATS];
+};
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_dbl);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Mann-Whitney U of @n over @b: pairs where new is larger, ties counted half. */
+static double mw_u(const double *b, int nb, const double *n, int nn)
+{
+	double u = 0;
+	int i, j;
+
+	for (i = 0; i < nb; i++)
+		for (j = 0; j < nn; j++)
+			u += n[j] > b[i] ? 1 : n[j] == b[i] ? 0.5 : 0;
+	return u;
+}
+
+/*
+ * One-sided p that new is larger: exact up to CMP_EXACT_MAX pooled runs (all
+ * C(N, nn) splits of the pooled values), else the normal approximation.
+ */
+static double mw_p_greater(const double *b, int nb, const double *n, int nn)
+{
+	double pool[2 * CMP_MAX_REPEATS], g0[CMP_MAX_REPEATS], g1[CMP_MAX_REPEATS], u, uo;
+	int N = nb + nn, i, k0, k1;
+	unsigned long mask, total = 0, hits = 0;
+
+	uo = mw_u(b, nb, n, nn);
+	if (N > CMP_EXACT_MAX) {
+		double mu = nb * nn / 2.0, sd = sqrt(nb * nn * (N + 1) / 12.0);
+
+		return 0.5 * erfc((uo - 0.5 - mu) / sd / sqrt(2.0));
+	}
+	memcpy(pool, b, sizeof(*b) * (size_t)nb);
+	memcpy(pool + nb, n, sizeof(*n) * (size_t)nn);
+	for (mask = 0; mask < 1ul << N; mask++) {
+		if (__builtin_popcountl(mask) != nn)
+			continue;
+		for (i = k0 = k1 = 0; i < N; i++) {
+			if (mask >> i & 1)
+				g1[k1++] = pool[i];
+			else
+				g0[k0++] = pool[i];
+		}
+		u = mw_u(g0, k0, g1, k1);
+		total++;
+		hits += u >= uo - 1e-9;
+	}
+	return (double)hits / (double)total;
+}
+
+/* Whether the rank test can reach CMP_ALPHA with these sizes: C(nb + nn, nn) >= 1 / alpha. */
+static bool mw_can_decide(int nb, int nn)
+{
+	double c = 1;
+	int i;
+
+	for (i = 1; i <= nn; i++)
+		c = c * (nb + i) / i;
+	return c * CMP_ALPHA >= 1 - 1e-9;
+}
+
+static void rep_free(struct rep_set *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr; i++)
+		json_object_put(s->r[i]);
+	s->nr = 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * @dir holds no report.json but run folders that do (validate's
+ * KERNEL/WORKLOAD/1, 2, ...): load them, by name.  Returns the number of
+ * repeats, 0 when @dir is not such a folder, -1 with @err.
+ */
+static int rep_load(struct rep_set *s, const char *dir, struct dlb_err *err)
+{
+	char path[4200], *names[CMP_MAX_REPEATS];
+	struct dirent *e;
+	struct stat st;
+	int nr = 0, i, rc = 0;
+	DIR *d;
+
+	snprintf(s->dir, sizeof(s->dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || !access(path, F_OK))
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && nr < CMP_MAX_REPEATS) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/report.json", dir, e->d_name);
+		if (!access(path, F_OK) && !(names[nr] = strdup(e->d_name)))
+			break;
+		nr += !access(path, F_OK);
+	}
+	closedir(d);
+	qsort(names, (size_t)nr, sizeof(*names), cmp_str);
+	for (i = 0; i < nr; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (!rc && !(s->r[s->nr] = report_load(path, s->path[s->nr], sizeof(s->path[0]),
+							 err)))
+			rc = -1;
+		else if (!rc)
+			s->nr++;
+		free(names[i]);
+	}
+	if (rc)
+		rep_free(s);
+	return rc ? -1 : s->nr;
+}
+
+/* One value per repeat that has it: task @key's metric (or the run's, @key NULL). */
+static int rep_values(const struct dlb_compare *c, const struct rep_set *s, const char *key,
+		      const struct metric_def *d, bool scale, double *v)
+{
+	struct json_object *o, *t;
+	int i, k = 0;
+
+	for (i = 0; i < s->nr; i++) {
+		if (key) {
+			if (!json_object_object_get_ex(s->r[i], "tasks", &t) || !(o = task_by_key(t, key)))
+				continue;
+		} else if (!json_object_object_get_ex(s->r[i], "run", &o)) {
+			continue;
+		}
+		if (!metric_value(d, o, !key, &v[k]))
+			continue;
+		/* runs of different lengths: counts are compared as rates */
+		if (scale && d->unit == U_COUNT && !d->per_job)
+			v[k] *= c->rate_scale;
+		k++;
+	}
+	return k;
+}
+
+static void put_range(FILE *f, const struct metric_def *d, const double *v, int n)
+{
+	char r[72];
+	double div = d->unit == U_NS ? 1000.0 : 1.0;
+	int prec = d->unit == U_NS ? 1 : d->unit == U_COUNT ? 0 : 4;
+
+	r[0] = '\0';
+	if (n)	/* @v is sorted (median) */
+		snprintf(r, sizeof(r), "[%.*f..%.*f]", prec, v[0] / div, prec, v[n - 1] / div);
+	fprintf(f, " %-19s", r);
+}
+
+static void count_row(struct cmp_count *cnt, const char *v, const char *key, const char *what)
+{
+	if (!strcmp(v, "worse")) {
+		if (!cnt->worse++)
+			snprintf(cnt->first_worse, sizeof(cnt->first_worse), "%s %s", key, what);
+	} else if (!strcmp(v, "better")) {
+		cnt->better++;
+	} else if (!strcmp(v, "same")) {
+		cnt->same++;
+	} else if (!strcmp(v, "unclear")) {
+		cnt->unclear++;
+	} else {
+		cnt->na++;
+	}
+}
+
+/*
+ * Medians @bm, @nm of sorted @bv, @nv: "same" within @lim, else the rank
+ * test's word (its p into @p): "worse"/"better" when p <= CMP_ALPHA,
+ * "unclear" above, and "unclear" too when the sizes cannot reach CMP_ALPHA
+ * (fewer than 3 runs a side): one run against one cannot tell a change
+ * from noise.
+ */
+static const char *rep_decide(const double *bv, int nb, double bm, const double *nv, int nn,
+			      double nm, double lim, double *p)
+{
+	if (nm - bm <= lim && bm - nm <= lim)
+		return "same";
+	*p = nm > bm ? mw_p_greater(bv, nb, nv, nn) : mw_p_greater(nv, nn, bv, nb);
+	if (!mw_can_decide(nb, nn) || *p > CMP_ALPHA)
+		return "unclear";
+	return nm > bm ? "worse" : "better";
+}
+
+/* A metric's row over the repeats: medians, ranges, the rank test, the verdict. */
+static void rep_row(const struct dlb_compare *c, FILE *out, const char *key,
+		    const struct rep_set *b, const struct rep_set *n, size_t mi,
+		    struct cmp_count *cnt)
+{
+	const struct metric_def *d = &metrics[mi];
+	double bv[CMP_MAX_REPEATS], nv[CMP_MAX_REPEATS], bm = 0, nm = 0, rel, abs, p = NAN;
+	const char *v = "n/a", *label = strcmp(key, "(run)") ? key : NULL;
+	char thr[64], ps[16];
+	int nb, nn;
+
+	nb = rep_values(c, b, label, d, false, bv);
+	nn = rep_values(c, n, label, d, true, nv);
+	if ((!label && !d->run_field) || (!nb && !nn))
+		return;
+	threshold_for(c, key, mi, &rel, &abs);
+	if (nb)
+		bm = median(bv, nb);
+	if (nn)
+		nm = median(nv, nn);
+	if (nb && nn)
+		v = rep_decide(bv, nb, bm, nv, nn, nm, fmax(abs, fabs(bm) * rel / 100.0), &p);
+	count_row(cnt, v, key, d->name);
+	fprintf(out, "%-16.16s %-20s", key, d->name);
+	put_val(out, d, nb > 0, bm);
+	put_range(out, d, bv, nb);
+	put_val(out, d, nn > 0, nm);
+	put_range(out, d, nv, nn);
+	if (d->unit == U_NS)
+		snprintf(thr, sizeof(thr), "%g%%,%gus", rel, abs / 1000.0);
+	else
+		snprintf(thr, sizeof(thr), "%g%%,%g", rel, abs);
+	snprintf(ps, sizeof(ps), isnan(p) ? "-" : "%.3f", p);
+	fprintf(out, "  %-18s %6s %s\n", thr, ps, v);
+}
+
+/* How many repeats say @want at @path ("admission", "kernel_checks.dl_accounting.status"...). */
+static int rep_count(const struct rep_set *s, const char *const *path, const char *want,
+		     int *known)
+{
+	struct json_object *o;
+	int i, k = 0, j;
+
+	*known = 0;
+	for (i = 0; i < s->nr; i++) {
+		o = s->r[i];
+		for (j = 0; o && path[j]; j++)
+			if (!json_object_object_get_ex(o, path[j], &o))
+				o = NULL;
+		if (!o || !json_object_is_type(o, json_type_string))
+			continue;
+		++*known;
+		k += !strcmp(json_object_get_string(o), want);
+	}
+	return k;
+}
+
+/* The runs' own verdicts as a metric: 1 a run that did not pass, 0 one that did. */
+static const char *rep_verdicts(const struct rep_set *b, const struct rep_set *n, double *p)
+{
+	double bv[CMP_MAX_REPEATS], nv[CMP_MAX_REPEATS];
+	const struct rep_set *sides[2] = { b, n };
+	double *vals[2] = { bv, nv };
+	int cnt[2] = { 0, 0 }, s, i;
+	struct json_object *v, *r;
+
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < sides[s]->nr; i++)
+			if (json_object_object_get_ex(sides[s]->r[i], "verdict", &v) &&
+			    json_object_object_get_ex(v, "result", &r) && r)
+				vals[s][cnt[s]++] = strcmp(json_object_get_string(r), "PASS") != 0;
+	return rep_decide(bv, cnt[0], median(bv, cnt[0]), nv, cnt[1], median(nv, cnt[1]), 0, p);
+}
+
+/*
+ * The outcomes that are not timing: admission control's (exact arithmetic
+ * on the reservations: a changed majority is a change in behaviour, worse),
+ * the kernel's DL accounting check (a finding where the base had none is
+ * worse), and the runs' own verdicts (misses over a limit are timing:
+ * judged as a metric, 1 per failed run, by rep_decide).
+ */
+static void rep_outcomes(FILE *out, const struct rep_set *b, const struct rep_set *n,
+			 struct cmp_count *cnt)
+{
+	static const char *const adm[] = { "admission", NULL };
+	static const char *const dla[] = { "kernel_checks", "dl_accounting", "status", NULL };
+	static const char *const ver[] = { "verdict", "result", NULL };
+	int bk, nk, ba, na, bf, nf, bp, np;
+	char bs[48], ns[48], ps[16];
+	double p = NAN;
+	const char *v;
+
+	ba = rep_count(b, adm, "admitted", &bk);
+	na = rep_count(n, adm, "admitted", &nk);
+	v = !bk || !nk ? "n/a" : (2 * ba > bk) != (2 * na > nk) ? "worse" : "same";
+	snprintf(bs, sizeof(bs), "%d/%d admitted", ba, bk);
+	snprintf(ns, sizeof(ns), "%d/%d admitted", na, nk);
+	fprintf(out, "%-16s %-20s %32s %32s  %-18s %6s %s\n", "(run)", "admission", bs, ns,
+		"majority", "-", v);
+	count_row(cnt, v, "(run)", "admission");
+
+	bf = rep_count(b, dla, "finding", &bk);
+	nf = rep_count(n, dla, "finding", &nk);
+	bk -= rep_count(b, dla, "absent", &ba);
+	nk -= rep_count(n, dla, "absent", &na);
+	v = bk <= 0 || nk <= 0 ? "n/a" : nf && !bf ? "worse" : bf && !nf ? "better" : "same";
+	snprintf(bs, sizeof(bs), "%d/%d findings", bf, bk > 0 ? bk : 0);
+	snprintf(ns, sizeof(ns), "%d/%d findings", nf, nk > 0 ? nk : 0);
+	fprintf(out, "%-16s %-20s %32s %32s  %-18s %6s %s\n", "(run)", "dl_accounting", bs, ns,
+		"any", "-", v);
+	count_row(cnt, v, "(run)", "dl_accounting");
+
+	bp = rep_count(b, ver, "PASS", &bk);
+	np = rep_count(n, ver, "PASS", &nk);
+	v = !bk || !nk ? "n/a" : rep_verdicts(b, n, &p);
+	snprintf(bs, sizeof(bs), "%d/%d PASS", bp, bk);
+	snprintf(ns, sizeof(ns), "%d/%d PASS", np, nk);
+	snprintf(ps, sizeof(ps), isnan(p) ? "-" : "%.3f", p);
+	fprintf(out, "%-16s %-20s %32s %32s  %-18s %6s %s\n", "(run)", "verdict", bs, ns,
+		"majority", ps, v);
+	count_row(cnt, v, "(run)", "verdict");
+}
+
+/* The tasks of every repeat of either side, once each, in order of appearance. */
+static void rep_tasks(const struct dlb_compare *c, FILE *out, const struct rep_set *b,
+		      const struct rep_set *n, struct cmp_count *cnt)
+{
+	const struct rep_set *sides[2] = { b, n };
+	struct json_object *seen = json_object_new_object(), *t, *k;
+	size_t mi, j;
+	int s, i;
+
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < sides[s]->nr; i++) {
+			if (!json_object_object_get_ex(sides[s]->r[i], "tasks", &t))
+				continue;
+			for (j = 0; j < json_object_array_length(t); j++) {
+				const char *key;
+
+				if (!json_object_object_get_ex(json_object_array_get_idx(t, j), "key", &k))
+					continue;
+				key = json_object_get_string(k);
+				if (json_object_object_get_ex(seen, key, NULL))
+					continue;
+				json_object_object_add(seen, key, NULL);
+				for (mi = 0; mi < NR_METRICS; mi++)
+					rep_row(c, out, key, b, n, mi, cnt);
+			}
+		}
+	json_object_put(seen);
+	for (mi = 0; mi < NR_METRICS; mi++)
+		rep_row(c, out, "(run)", b, n, mi, cnt);
+}
+
+static bool rep_complete(const struct rep_set *s, FILE *out)
+{
+	bool all = true;
+	int i;
+
+	for (i = 0; i < s->nr; i++)
+		if (!report_complete(s->r[i])) {
+			fprintf(out, "# warning: %s: data incomplete (see its quality flags)\n",
+				s->path[i]);
+			all = false;
+		}
+	return all;
+}
+
+/* "# base kernel: 6.1.0-28-arm64 aarch64, 4 CPUs, image sha256 ..." */
+static void rep_kernel(FILE *out, const char *what, struct json_object *r)
+{
+	const char *k = env_str(r, "kernel"), *a = env_str(r, "arch"), *h = env_str(r, "image_sha256");
+
+	fprintf(out, "# %s %s %s, %s CPUs, backend %s%s%s\n", what, k[0] ? k : "unknown",
+		a[0] ? a : "unknown", env_str(r, "cpus"), env_str(r, "backend"),
+		h[0] ? ", image sha256 " : "", h);
+}
+
+static int compare_repeats(struct dlb_compare *c, struct rep_set *b, struct rep_set *n,
+			   FILE *out, struct dlb_err *err)
+{
+	char bdir[4096], ndir[4096], differ[256], tmp[4096];
+	struct cmp_count cnt = { 0 };
+	bool complete;
+
+	report_dir(b->path[0], bdir, sizeof(bdir));
+	report_dir(n->path[0], ndir, sizeof(ndir));
+	if (c->thresholds) {
+		/* the entry: NEW's backend, and the workload's folder name (KERNEL/NAME/K) */
+		snprintf(tmp, sizeof(tmp), "%s", n->dir);
+		if (apply_thresholds_file(c, thresholds_backend(n->r[0]), basename(tmp), err))
+			return -1;
+		c->thresholds = NULL;
+	}
+	fprintf(out, "# dlb-analyze compare: repeated runs\n# base: %s (%d runs)\n"
+		"# new:  %s (%d runs)\n", b->dir, b->nr, n->dir, n->nr);
+	rep_kernel(out, "base kernel:", b->r[0]);
+	rep_kernel(out, "new kernel: ", n->r[0]);
+	env_warnings(c, out, b->r[0], n->r[0], bdir, ndir, differ, sizeof(differ));
+	fprintf(out, "# medians and [min..max] of the runs, times in us; worse/better: medians "
+		"beyond both parts of the threshold and the one-sided Mann-Whitney p <= %g%s\n",
+		CMP_ALPHA, mw_can_decide(b->nr, n->nr) ? "" :
+		"; too few runs for the rank test (3 a side): a timing change is at most unclear");
+	fprintf(out, "%-16s %-20s %12s %-19s %12s %-19s  %-18s %6s %s\n", "task", "metric",
+		"base", "", "new", "", "threshold", "p", "verdict");
+	rep_tasks(c, out, b, n, &cnt);
+	rep_outcomes(out, b, n, &cnt);
+	complete = rep_complete(b, out);
+	complete = rep_complete(n, out) && complete;
+	return compare_finish(c, out, &cnt, complete, differ, "", "");
+}
+
 int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, FILE *out,
 		    struct dlb_err *err)
 {
@@ -626,8 +1119,34 @@ int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, F
 	char bpath[4096], npath[4096];
 	struct json_object *b, *n, *bt, *nt, *br, *nr;
 	struct cmp_count cnt = { 0 };
+	struct rep_set *rb, *rn;
 	bool complete;
-	int rc;
+	int rc, kb, kn;
+
+	/* folders of repeated runs on both sides (validate) */
+	rb = calloc(1, sizeof(*rb));
+	rn = calloc(1, sizeof(*rn));
+	if (!rb || !rn) {
+		free(rb);
+		free(rn);
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	}
+	kb = rep_load(rb, base, err);
+	kn = kb < 0 ? -1 : rep_load(rn, newp, err);
+	if (kb > 0 && kn > 0)
+		rc = compare_repeats(c, rb, rn, out, err);
+	else if (kb >= 0 && kn >= 0 && (kb > 0 || kn > 0))
+		rc = dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s holds repeated runs and %s does not: "
+				 "compare repeats with repeats", kb > 0 ? base : newp,
+				 kb > 0 ? newp : base);
+	else
+		rc = kb < 0 || kn < 0 ? -1 : -2;
+	rep_free(rb);
+	rep_free(rn);
+	free(rb);
+	free(rn);
+	if (rc != -2)
+		return rc;
 
 	b = report_load(base, bpath, sizeof(bpath), err);
 	if (!b)
@@ -644,7 +1163,7 @@ int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, F
 	if (c->thresholds) {
 		/* the entry: NEW's backend, and its run folder's name (suite/BACKEND/NAME) */
 		snprintf(tmp, sizeof(tmp), "%s", ndir);
-		if (apply_thresholds_file(c, env_str(n, "backend"), basename(tmp), err)) {
+		if (apply_thresholds_file(c, thresholds_backend(n), basename(tmp), err)) {
 			json_object_put(b);
 			json_object_put(n);
 			return -1;
@@ -666,33 +1185,11 @@ int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, F
 	if (json_object_object_get_ex(b, "run", &br) && json_object_object_get_ex(n, "run", &nr))
 		compare_obj(c, out, "(run)", br, nr, true, &cnt);
 	complete = report_complete(b) && report_complete(n);
-	fprintf(out, "# %d worse, %d better, %d same, %d n/a\n", cnt.worse, cnt.better, cnt.same,
-		cnt.na);
 	if (!report_complete(b))
 		fprintf(out, "# warning: %s: data incomplete (see its quality flags)\n", bpath);
 	if (!report_complete(n))
 		fprintf(out, "# warning: %s: data incomplete (see its quality flags)\n", npath);
-	/* a regression is news even on incomplete data; otherwise incomplete data decides */
-	if (cnt.worse)
-		rc = DLB_EXIT_REGRESSION;
-	else if (!complete && !c->accept_incomplete)
-		rc = DLB_EXIT_INCOMPLETE;
-	else
-		rc = DLB_EXIT_OK;
-	fprintf(out, "# verdict: %s\n", rc == DLB_EXIT_REGRESSION ? "worse" :
-		rc == DLB_EXIT_INCOMPLETE ? "incomplete data" : "not worse");
-	snprintf(c->summary, sizeof(c->summary), "%s: %d worse, %d better, %d same, %d n/a%s%s%s",
-		 rc == DLB_EXIT_REGRESSION ? "worse" : rc == DLB_EXIT_INCOMPLETE ?
-		 "incomplete data" : "not worse", cnt.worse, cnt.better, cnt.same, cnt.na,
-		 cnt.first_worse[0] ? " (first: " : "", cnt.first_worse,
-		 cnt.first_worse[0] ? ")" : "");
-	if (differ[0])
-		snprintf(c->summary + strlen(c->summary), sizeof(c->summary) - strlen(c->summary),
-			 "; the runs differ in %s", differ);
-	if (bv[0] && nv[0] && strcmp(bv, nv))
-		snprintf(c->summary + strlen(c->summary), sizeof(c->summary) - strlen(c->summary),
-			 "; verdict %s -> %s", bv, nv);
-	fprintf(out, "compare: %s\n", c->summary);
+	rc = compare_finish(c, out, &cnt, complete, differ, bv, nv);
 	json_object_put(b);
 	json_object_put(n);
 	return rc;

@@ -248,25 +248,36 @@ static void record_value(const char *k, const char *v)
 		rec.interrupted = strcmp(v, "0") != 0;
 }
 
-static void record_load(const char *dir, struct dlb_report_info *ri)
+/*
+ * A key=value file of the run folder (record.txt, guest.txt): each line to
+ * @value, '#' lines and lines without '=' skipped.  False when there is none.
+ */
+static bool kv_load(const char *dir, const char *name, void (*value)(const char *, const char *))
 {
-	char path[4096], line[1024], *eq;
+	char path[4096], line[1280], *eq;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/record.txt", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "r");
 	if (!f)
-		return;
-	rec.seen = true;
+		return false;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		eq = strchr(line, '=');
 		if (line[0] == '#' || !eq)
 			continue;
 		*eq = '\0';
-		record_value(line, eq + 1);
+		value(line, eq + 1);
 	}
 	fclose(f);
+	return true;
+}
+
+static void record_load(const char *dir, struct dlb_report_info *ri)
+{
+	if (!kv_load(dir, "record.txt", record_value))
+		return;
+	rec.seen = true;
 	if (rec.clock[0]) {
 		ri->clock = rec.clock;
 		ri->clock_from = "record.txt";
@@ -275,6 +286,47 @@ static void record_load(const char *dir, struct dlb_report_info *ri)
 		ri->kernel = rec.kernel;
 	if (rec.arch[0] && !ri->arch)
 		ri->arch = rec.arch;
+}
+
+/*
+ * guest.txt, what guest/run-guest.sh knows of a run under qemu (docs/guest.md):
+ * the guest's own uname -r and uname -m, the CPUs it saw, and the image booted
+ * with its checksum, so that a report names the exact kernel binary it judged.
+ */
+static struct {
+	char kernel[128], arch[32], image[1024], sha256[72];
+	int cpus;
+} guest;
+
+static void guest_value(const char *k, const char *v)
+{
+	if (!strcmp(k, "kernel"))
+		snprintf(guest.kernel, sizeof(guest.kernel), "%s", v);
+	else if (!strcmp(k, "arch"))
+		snprintf(guest.arch, sizeof(guest.arch), "%s", v);
+	else if (!strcmp(k, "image"))
+		snprintf(guest.image, sizeof(guest.image), "%s", v);
+	else if (!strcmp(k, "image_sha256"))
+		snprintf(guest.sha256, sizeof(guest.sha256), "%s", v);
+	else if (!strcmp(k, "cpus_online"))
+		guest.cpus = atoi(v);
+}
+
+/* The command line's --kernel/--arch win; summary.json's CPU count wins later. */
+static void guest_load(const char *dir, struct dlb_report_info *ri)
+{
+	if (!kv_load(dir, "guest.txt", guest_value))
+		return;
+	if (guest.kernel[0] && (!ri->kernel || !ri->kernel[0]))
+		ri->kernel = guest.kernel;
+	if (guest.arch[0] && (!ri->arch || !ri->arch[0]))
+		ri->arch = guest.arch;
+	if (guest.cpus > 0 && !ri->cpus)
+		ri->cpus = guest.cpus;
+	if (guest.image[0])
+		ri->image = guest.image;
+	if (guest.sha256[0])
+		ri->image_sha256 = guest.sha256;
 }
 
 /* What the recorder saw lost is lost, whether or not the trace file says so. */
@@ -440,6 +492,7 @@ int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	size_t i;
 
 	record_load(dir, ri);
+	guest_load(dir, ri);
 	read_ops(dir, ri);
 	s = summary_load(dir, ri);
 	if (!s)

@@ -396,6 +396,8 @@ static struct json_object *json_env(const struct dlb_metrics *m, const struct dl
 
 	jadd(o, "kernel", jstr(ri->kernel));
 	jadd(o, "arch", jstr(ri->arch));
+	jadd(o, "image", jstr(ri->image));
+	jadd(o, "image_sha256", jstr(ri->image_sha256));
 	jadd(o, "cpus", json_object_new_int(ri->cpus ? ri->cpus : dlb_metrics_nr_cpus(m)));
 	jadd(o, "clock", jstr(ri->clock ? ri->clock : r->clock));
 	jadd(o, "backend", jstr(ri->backend ? ri->backend : r->backend));
@@ -494,6 +496,9 @@ int dlb_report_json(FILE *f, const struct dlb_metrics *m, const struct dlb_repor
 		json_object_array_add(arr, json_object_new_string(ri->notes[c]));
 	jadd(root, "notes", arr);
 	jadd(root, "kernel_checks", json_kernel_checks(ri));
+	/* what admission control did, whatever was expected (compare reads it) */
+	jadd(root, "admission", ri->have_summary ?
+	     json_object_new_string(dlb_admission_str(ri->admission)) : NULL);
 	jadd(root, "verdict", json_verdict(m, ri));
 	if (fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 			JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
@@ -537,6 +542,9 @@ static void txt_header(FILE *f, const struct dlb_metrics *m, const struct dlb_re
 		ri->clock ? ri->clock : r->clock[0] ? r->clock : unk,
 		ri->backend ? ri->backend : r->backend[0] ? r->backend : unk,
 		ri->workload ? ri->workload : r->workload[0] ? r->workload : unk);
+	if (ri->image)
+		fprintf(f, "# image: %s  sha256: %s\n", ri->image,
+			ri->image_sha256 ? ri->image_sha256 : unk);
 	if (ri->cmdline)
 		fprintf(f, "# command: %s\n", ri->cmdline);
 	fprintf(f, "# duration %.6f s, %llu events, %llu jobs, %llu misses, inversion %.1f us\n",

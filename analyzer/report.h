@@ -29,6 +29,7 @@ struct dlb_report_op {
 /* What the report says about where the data came from and how it is judged. */
 struct dlb_report_info {
 	const char *kernel, *arch;	/* of the recording machine; NULL: unknown */
+	const char *image, *image_sha256;	/* the kernel image a guest booted (guest.txt) */
 	const char *clock, *backend, *workload;	/* NULL: from the run marker, else unknown */
 	const char *clock_from;		/* who said ri->clock: "record.txt", "summary.json" */
 	const char *cmdline;

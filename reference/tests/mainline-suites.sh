@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The mainline model runs every suite workload (workloads/suites/*.json)
 # through both front ends, dlb-sim and dlb-rtapp --backend reference, on the
-# suites' 2 CPUs with every invariant checked: a workload the suite predicts
-# refused (over-capacity) is refused with EBUSY, every other one runs clean.
+# CPUs of the suite entry naming it (2 for most; multicpu's 4 and 8) with every
+# invariant checked: a workload the suites predict refused (over-capacity,
+# admission-4-over) is refused with EBUSY, every other one runs clean.
 . "$DLB_SRC/tests/lib.sh"
 mapfile -t WLS < <(ls "$DLB_SRC"/workloads/suites/*.json)
 plan $((${#WLS[@]} * 4 + 3))
@@ -14,16 +15,21 @@ trap 'rm -rf "$T"' EXIT
 refused() { grep -hq "^workloads/suites/$(basename "$1")[[:space:]].*[[:space:]]refused[[:space:]]" \
 	"$DLB_SRC"/workloads/suites/*.suite; }
 
+# the CPUs column of the first suite entry naming the workload (2 if none)
+cpus_of() { awk -v w="workloads/suites/$(basename "$1")" '$1 == w { print $3; exit }' \
+	"$DLB_SRC"/workloads/suites/*.suite | grep . || echo 2; }
+
 for wl in "${WLS[@]}"; do
 	n=$(basename "$wl" .json)
+	m=$(cpus_of "$wl")
 	want=0
 	refused "$wl" && want=3	# EBUSY: exit 3 (environment), as on the kernel
-	for m in mainline mainline:6.1; do
-		out=$("$BIN/dlb-sim" --model "$m" -m 2 -c --no-timing -d 1s "$wl" 2>&1 >/dev/null); rc=$?
+	for model in mainline mainline:6.1; do
+		out=$("$BIN/dlb-sim" --model "$model" -m "$m" -c --no-timing -d 1s "$wl" 2>&1 >/dev/null); rc=$?
 		[ "$rc" = "$want" ] || rc="$rc ($out)"	# the message shows on a failure
-		expect_eq "dlb-sim --model $m $n: exit $want" "$rc" "$want"
+		expect_eq "dlb-sim --model $model $n: exit $want" "$rc" "$want"
 	done
-	out=$("$BIN/dlb-rtapp" -q -b reference --model mainline -m 2 -d 1s -o "$T/$n" "$wl" 2>&1)
+	out=$("$BIN/dlb-rtapp" -q -b reference --model mainline -m "$m" -d 1s -o "$T/$n" "$wl" 2>&1)
 	rc=$?
 	expect_eq "dlb-rtapp --model mainline $n: exit $want" "$rc" "$want"
 	if [ $want = 0 ]; then

@@ -33,8 +33,11 @@ junit() {
 			SKIP) printf '      <skipped message="%s"/>\n' "$why" ;;
 			*)    printf '      <error message="%s" type="%s">exit code %s</error>\n' "$why" "$v" "$c" ;;
 			esac
-			if [ -r "$out/$be/$name/report.txt" ]; then
-				body=$(head -c 20000 "$out/$be/$name/report.txt" | xml_esc)
+			# a run's report, or validate's comparison of the workload
+			body=$out/$be/$name/report.txt
+			[ -r "$body" ] || body=$out/compare/$name.txt
+			if [ -r "$body" ]; then
+				body=$(head -c 20000 "$body" | xml_esc)
 				printf '      <system-out>%s</system-out>\n' "$body"
 			fi
 			echo '    </testcase>'
