@@ -6,7 +6,7 @@
 #   make                      build everything (warnings are errors)
 #   make check                build and run every test; tests per component, then the last
 #                             line "N passed, N failed, N skipped"
-#   make bench                run the benchmarks (reported, not timed tests)
+#   make bench                run the benchmarks, reported not timed (DLB_BENCH_QUICK=1: quick)
 #   make install              PREFIX=/usr/local DESTDIR=
 #   make CROSS_COMPILE=aarch64-linux-gnu-      (or arm-linux-gnueabihf-; see docs/cross.md)
 #   make SANITIZE=address,undefined check

@@ -58,6 +58,24 @@ u64 dlb_opstat_now(void)
 }
 #endif
 
+u64 dlb_opstat_step(int samples)
+{
+	u64 g = 0;
+	int i;
+
+	for (i = 0; i < samples; i++) {
+		u64 t0 = dlb_opstat_now(), d = dlb_opstat_now() - t0;
+
+		while (d) {		/* g = gcd(g, d); gcd(0, d) = d */
+			u64 r = g % d;
+
+			g = d;
+			d = r;
+		}
+	}
+	return g;
+}
+
 /* Bucket of @cost: exact below DLB_OPSTAT_SUB, then SUB per power of two. */
 static unsigned int opstat_bucket(u64 cost)
 {

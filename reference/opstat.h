@@ -78,6 +78,14 @@ const char *dlb_opstat_unit(void);
 /* The raw counter (cycles or ns). */
 u64 dlb_opstat_now(void);
 
+/*
+ * The counter's step, measured now over @samples back-to-back read pairs:
+ * the greatest common divisor of their differences that are not zero (a
+ * VM's TSC may advance in steps of tens of cycles, which differ from host
+ * to host: every cost read is then a multiple of it).  0: it never moved.
+ */
+u64 dlb_opstat_step(int samples);
+
 void dlb_opstat_add_cost(struct dlb_opstat *st, enum dlb_op op, u64 cost, bool done);
 
 /*

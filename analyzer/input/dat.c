@@ -504,45 +504,74 @@ static u64 stats_sum(const char *s)
  * trusting what it finds: a single flipped byte there can crash it inside
  * tracecmd_open(), where nothing can catch it.  So a child process opens
  * the file and its buffer instances first; only if that child survives
- * does this process open them.
+ * does this process open them.  It is the one extra parse of a valid file
+ * (its metadata, kallsyms included): the child also hands back the trace
+ * clock it read, so that nothing else needs the original opened again.
  * (Data pages are decoded by kbuffer with its own checks and by us with
  * bounds checks: corrupt data gives counted bad records, not crashes.)
  */
-static int dat_probe(const char *path, struct dlb_err *err)
+static void dat_probe_child(const char *path, int out, size_t clock_size)
 {
-	int status;
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGALRM };
+	struct tracecmd_input *h;
+	const char *clock;
+	size_t i;
+
+	/* die of the crash: the caller's handlers (a test harness) must not run */
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		signal(fatal[i], SIG_DFL);
+	alarm(60);		/* a hang in the library becomes SIGALRM */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h)
+		_exit(1);
+	/*
+	 * A corrupt buffer-option section crashes the library in
+	 * tracecmd_buffer_instance_handle() (tests/fuzz/regress/trace_dat/
+	 * crash-buffer-instance.dat): dat_open_buffers() opens them all,
+	 * so open them here first.  NULL is not a crash: the parent
+	 * reports it with the buffer's name.
+	 */
+	for (i = 0; i < (size_t)(tracecmd_buffer_instances(h) > 0 ?
+				 tracecmd_buffer_instances(h) : 0); i++)
+		tracecmd_buffer_instance_handle(h, (int)i);
+	/* shorter than PIPE_BUF: written whole, never blocks on the parent */
+	clock = tracecmd_get_trace_clock(h);
+	if (clock && write(out, clock, strnlen(clock, clock_size - 1)) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+/* @clock (@clock_size bytes) receives the file's trace clock, "" if none. */
+static int dat_probe(const char *path, char *clock, size_t clock_size, struct dlb_err *err)
+{
+	int status, fds[2];
+	size_t got = 0;
+	ssize_t n;
 	pid_t pid;
 
+	clock[0] = '\0';
+	if (pipe2(fds, O_CLOEXEC))
+		return 0;		/* cannot probe: open directly */
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return 0;		/* cannot probe: open directly */
-	if (pid == 0) {
-		static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGALRM };
-		struct tracecmd_input *h;
-		size_t i;
-
-		/* die of the crash: the caller's handlers (a test harness) must not run */
-		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-			signal(fatal[i], SIG_DFL);
-		alarm(60);		/* a hang in the library becomes SIGALRM */
-		tracecmd_set_loglevel(TEP_LOG_NONE);
-		tep_set_loglevel(TEP_LOG_NONE);
-		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-		if (!h)
-			_exit(1);
-		/*
-		 * A corrupt buffer-option section crashes the library in
-		 * tracecmd_buffer_instance_handle() (tests/fuzz/regress/trace_dat/
-		 * crash-buffer-instance.dat): dat_open_buffers() opens them all,
-		 * so open them here first.  NULL is not a crash: the parent
-		 * reports it with the buffer's name.
-		 */
-		for (i = 0; i < (size_t)(tracecmd_buffer_instances(h) > 0 ?
-					 tracecmd_buffer_instances(h) : 0); i++)
-			tracecmd_buffer_instance_handle(h, (int)i);
-		_exit(0);
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return 0;
 	}
+	if (pid == 0) {
+		close(fds[0]);
+		dat_probe_child(path, fds[1], clock_size);
+	}
+	close(fds[1]);
+	while (got < clock_size - 1 &&
+	       ((n = read(fds[0], clock + got, clock_size - 1 - got)) > 0 ||
+		(n < 0 && errno == EINTR)))
+		got += n > 0 ? (size_t)n : 0;
+	clock[got] = '\0';
+	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 0;
@@ -562,31 +591,41 @@ static int dat_probe(const char *path, struct dlb_err *err)
  * "map <= cache->map && map > cache->map + size", which no address
  * satisfies (upstream replaced that list by an rbtree in Nov 2023,
  * libtracecmd 1.5).  Reading costs as much memory as the uncompressed
- * data: 154 MB for 3.1 M events here, whatever we free.  `trace-cmd
- * convert --compression none` streams (3 MB here) and is faster than the
- * in-memory reading (0.58 s to convert + 0.50 s to read vs 2.09 s), so a
- * compressed file of DAT_COPY_MIN bytes or more (DLB_DAT_COPY_MIN
- * overrides; docs/trace-formats.md) is read through such a copy in
- * $TMPDIR, unlinked as soon as it is open.  Without trace-cmd, or if the
- * conversion fails, the file is read directly.
+ * data: 154 MB for 3.1 M events here, whatever we free, and the chunk list
+ * it searches grows with it.  `trace-cmd convert --compression none`
+ * streams, and converting then reading the copy costs less CPU than the
+ * in-memory reading on a large file (3.4 M events with kallsyms, 18.5 MB:
+ * 1.71 s against 3.32 s, medians of alternated runs, bench_input.sh), a
+ * little more from about 7 MB down (1.27x at 4.1 MB), and always far less
+ * memory (11 MB of anonymous memory against 40 MB at 4.1 MB), so a compressed
+ * file of DAT_COPY_MIN bytes or more (DLB_DAT_COPY_MIN overrides;
+ * docs/trace-formats.md) is read through such a copy in $TMPDIR, unlinked
+ * as soon as it is open.  Without trace-cmd, or if the conversion fails,
+ * the file is read directly.
  */
 #define DAT_COPY_MIN	(4L << 20)
 
-static int dat_copy(const char *path, char *copy, size_t size)
+/* Start `trace-cmd convert` of @path into a new file named in @copy; its pid, or -1. */
+static pid_t dat_copy_start(const char *path, char *copy, size_t size)
 {
 	const char *tmpdir = getenv("TMPDIR");
-	int fd, status;
 	pid_t pid;
+	int fd;
 
 	snprintf(copy, size, "%s/dlb-analyze-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	fd = mkstemp(copy);
-	if (fd < 0)
-		goto fail;
+	if (fd < 0) {
+		copy[0] = '\0';
+		return -1;
+	}
 	close(fd);
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		goto fail_unlink;
+	if (pid < 0) {
+		unlink(copy);
+		copy[0] = '\0';
+		return -1;
+	}
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
 
@@ -599,16 +638,49 @@ static int dat_copy(const char *path, char *copy, size_t size)
 		       "--compression", "none", "-i", path, "-o", copy, (char *)NULL);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			goto fail_unlink;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	return pid;
+}
+
+/* Wait for dat_copy_start()'s child: 0 if the copy is complete, else it is removed. */
+static int dat_copy_finish(pid_t pid, char *copy)
+{
+	int status;
+
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
+	}
+	if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
-fail_unlink:
 	unlink(copy);
-fail:
 	copy[0] = '\0';
 	return -1;
+}
+
+/*
+ * The copy is not probed again: convert writes the metadata the probe has
+ * just parsed, byte for byte (header pages, formats, kallsyms, printk,
+ * cmdlines, decompressed), so libtracecmd parses the same bytes again;
+ * only the layout around them is new (options, buffer and CPU data
+ * offsets), and that is walked here, as every file's is, without a parse.
+ */
+static int dat_copy_check(const char *copy, u32 page_size)
+{
+	struct dlb_err err = { 0 };
+	bool compressed = true;
+	u32 copy_page = 0;
+	int fd, r;
+
+	fd = open(copy, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = dat_check_header(copy, fd, NULL, 0, &compressed, &copy_page, &err);
+	close(fd);
+	return r || compressed || copy_page != page_size ? -1 : 0;
 }
 
 static bool dat_want_copy(int fd, bool compressed)
@@ -658,27 +730,34 @@ static int dat_open_buffers(struct dlb_trace *t, struct dat_reader *d, const cha
 int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 {
 	struct dat_reader *d;
-	char buf_clock[sizeof(t->q.clock)] = "";
+	char buf_clock[sizeof(t->q.clock)] = "", file_clock[sizeof(t->q.clock)];
 	const char *clock;
 
 	const char *open_path = t->path;
 	bool compressed = false;
+	pid_t convert = -1;
 	u32 page_size = 0;
 	int r;
 
 	if (dat_check_header(t->path, fd, buf_clock, sizeof(buf_clock), &compressed, &page_size,
-			     err) ||
-	    dat_probe(t->path, err))
+			     err))
 		return -1;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
 	t->dat = d;
 	d->page_size = page_size;
-	if (dat_want_copy(fd, compressed) && dat_copy(t->path, d->copy, sizeof(d->copy)) == 0) {
-		struct dlb_err perr = { 0 };
-
-		if (dat_probe(d->copy, &perr) == 0) {
+	/* the conversion runs while the probe does: two processes, two CPUs */
+	if (dat_want_copy(fd, compressed))
+		convert = dat_copy_start(t->path, d->copy, sizeof(d->copy));
+	if (dat_probe(t->path, file_clock, sizeof(file_clock), err)) {
+		if (convert > 0)
+			kill(convert, SIGKILL);
+		dat_copy_finish(convert, d->copy);
+		return -1;
+	}
+	if (dat_copy_finish(convert, d->copy) == 0) {
+		if (dat_copy_check(d->copy, page_size) == 0) {
 			open_path = d->copy;
 			t->q.uncompressed_copy = true;
 		} else {
@@ -701,20 +780,14 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 	dat_lookup(d);
 	t->q.nr_cpus = tep_get_cpus(d->tep);
 	t->q.ts_unit_ns = 1;
-	if (!d->copy[0]) {
-		clock = tracecmd_get_trace_clock(d->h);
-		if (clock)
-			snprintf(t->q.clock, sizeof(t->q.clock), "%s", clock);
-	} else {
-		/* the copy's clock option is convert's; say what the file says */
-		struct tracecmd_input *orig = tracecmd_open(t->path, TRACECMD_FL_LOAD_NO_PLUGINS);
-
-		clock = orig ? tracecmd_get_trace_clock(orig) : NULL;
-		if (clock)
-			snprintf(t->q.clock, sizeof(t->q.clock), "%s", clock);
-		if (orig)
-			tracecmd_close(orig);
-	}
+	/*
+	 * The clock of the handle read, or for a copy the original's, which
+	 * the probe read (the copy's clock option is convert's): the file is
+	 * not opened again for it.
+	 */
+	clock = d->copy[0] && file_clock[0] ? file_clock : tracecmd_get_trace_clock(d->h);
+	if (clock && clock[0])
+		snprintf(t->q.clock, sizeof(t->q.clock), "%s", clock);
 	r = dat_open_buffers(t, d, buf_clock, err);
 	if (d->copy[0]) {		/* open: the handles keep it alive */
 		unlink(d->copy);

@@ -9,7 +9,8 @@
 # synthetic deadline-heavy text trace (4 DL tasks, a job each per period,
 # markers, wake-ups, migrations) where the engine has the most to do.
 # Also the analyzer's peak RSS on a small and a large trace: streaming means
-# they are close.
+# they are close.  Pairs alternate (bench/lib/alternate.sh: medians, per-pair
+# ratios; DLB_BENCH_QUICK=1 for 3 runs and the 0.3 M-event trace).
 set -u
 : "${DLB_SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${DLB_BUILD:=$DLB_SRC/build}"
@@ -17,28 +18,16 @@ A=$DLB_BUILD/bin/dlb-analyze
 T=$DLB_BUILD/analyzer/input/tests	# tracestat
 B=$DLB_BUILD/bench/input		# bare_iter, sscanf_lines
 dir=$DLB_BUILD/bench
-dat=${DLB_BENCH_DAT:-$dir/input-3M.dat}
-syn=$dir/analyze-dl.txt
+# shellcheck source=bench/lib/alternate.sh
+. "$DLB_SRC/bench/lib/alternate.sh"
+if [ -n "${DLB_BENCH_QUICK:-}" ]; then size=300k periods=8000; else size=3M periods=80000; fi
+dat=${DLB_BENCH_DAT:-$dir/input-$size-ksym.dat}
+syn=$dir/analyze-dl-$periods.txt
 mkdir -p "$dir"
 
-secs() {
-	local s e
-	s=$(date +%s.%N)
-	"$@" > /dev/null 2>&1
-	e=$(date +%s.%N)
-	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", e - s }'
-}
-best() {	# best of 3: the machine is shared
-	local b='' x
-	for _ in 1 2 3; do
-		x=$(secs "$@")
-		if [ -z "$b" ] || awk -v x="$x" -v y="$b" 'BEGIN { exit !(x < y) }'; then b=$x; fi
-	done
-	echo "$b"
-}
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.2f", n / s / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-rss() { /usr/bin/time -f %M "$A" -q -A -m -1 "$1" 2>&1 >/dev/null | tail -1; }
+rss() { bench_rss "$A" -q -A -m -1 "$1"; }
 
 # a kernel-text trace of $1 periods of 4 DL tasks on 2 CPUs
 synth() {
@@ -63,17 +52,16 @@ synth() {
 }
 
 [ -x "$A" ] || { echo "# bench_analyze: $A not built"; exit 0; }
-[ -s "$syn" ] || synth 80000 > "$syn"
+[ -s "$syn" ] || synth "$periods" > "$syn"
 small=$dir/analyze-dl-small.txt
 [ -s "$small" ] || synth 200 > "$small"
 lines=$(wc -l < "$syn")
-an=$(best "$A" -q -A -m -1 "$syn")
-rd=$(best "$T/tracestat" -n "$syn")
-printf '# dlb-analyze: %s lines of synthetic DL text trace (%s jobs)\n' "$lines" $((80000 * 4))
-printf '%-36s %8s s %8s M lines/s\n' "dlb-analyze (reader + metrics)" "$an" "$(rate "$lines" "$an")"
-printf '%-36s %8s s %8s M lines/s\n' "reader alone (tracestat -n)" "$rd" "$(rate "$lines" "$rd")"
-printf '# ratio analyzer / reader: %s (the engine'"'"'s share of the time is 1 - this)\n' \
-	"$(ratio "$rd" "$an")"
+bench_machine
+printf '# dlb-analyze: %s lines of synthetic DL text trace (%s jobs)\n' "$lines" $((periods * 4))
+BENCH_A=("$A" -q -A -m -1 "$syn") BENCH_B=("$T/tracestat" -n "$syn")
+bench_pair "dlb-analyze (reader + metrics)" "reader alone (tracestat -n)"
+printf '# dlb-analyze %s M lines/s; reader / analyzer time: %s (cpu %s; the engine'"'"'s share is 1 - this)\n' \
+	"$(rate "$lines" "$PAIR_A")" "$PAIR_RATIO" "$PAIR_CPU_RATIO"
 if command -v /usr/bin/time > /dev/null; then
 	printf '# peak RSS (KB): %s on %s lines, %s on %s lines\n' "$(rss "$small")" \
 		"$(wc -l < "$small")" "$(rss "$syn")" "$lines"
@@ -84,14 +72,14 @@ if [ ! -s "$dat" ]; then
 	exit 0
 fi
 events=$("$T/tracestat" -n "$dat" | awk '{ print $2 }')
-an=$(best "$A" -q -A -m -1 "$dat")
-rd=$(best "$T/tracestat" -n "$dat")
-bare=$(best "$B/bare_iter" "$dat")
-report=$(secs trace-cmd report "$dat")
-printf '# dlb-analyze on %s (%s events)\n' "$(basename "$dat")" "$events"
-printf '%-36s %8s s %8s M events/s\n' "dlb-analyze (reader + metrics)" "$an" "$(rate "$events" "$an")"
-printf '%-36s %8s s %8s M events/s\n' "reader alone (tracestat -n)" "$rd" "$(rate "$events" "$rd")"
-printf '%-36s %8s s %8s M events/s\n' "bare libtracecmd, two fields" "$bare" "$(rate "$events" "$bare")"
-printf '%-36s %8s s %8s M events/s\n' "trace-cmd report > /dev/null" "$report" "$(rate "$events" "$report")"
-printf '# ratio analyzer / bare: %s (goal >= 0.85); analyzer / trace-cmd report: %s (goal >= 6)\n' \
-	"$(ratio "$bare" "$an")" "$(ratio "$report" "$an")"
+printf '# dlb-analyze on %s (%s events, kallsyms included)\n' "$(basename "$dat")" "$events"
+BENCH_A=("$A" -q -A -m -1 "$dat") BENCH_B=("$B/bare_iter" "$dat")
+bench_pair "dlb-analyze" "bare libtracecmd, two fields"
+an=$PAIR_A r_bare="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
+BENCH_B=(trace-cmd report "$dat")
+bench_pair "dlb-analyze" "trace-cmd report > /dev/null"
+r_report="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
+printf '# dlb-analyze %s M events/s; analyzer / bare: %s (goal >= 0.95); analyzer / trace-cmd report: %s (goal >= 8)\n' \
+	"$(rate "$events" "$an")" "$r_bare" "$r_report"
+printf '# peak RSS (KB): %s on this trace.dat, %s on the 1.6 k-event fixture\n' "$(rss "$dat")" \
+	"$(rss "$DLB_SRC/analyzer/tests/fixtures/rtapp10.dat")"

@@ -23,7 +23,10 @@
  * structure and operation:
  *   cpus,group,struct,op,unit,calls,min,p25,p50,p75,max,mean,p99
  * with struct timer / op empty: two counter reads back to back, the
- * floor included in every other row.  --runs FILE: one row per file.
+ * floor included in every other row; struct timer / op step: the
+ * counter's step measured at run time (dlb_opstat_step(): every quantile
+ * is the step, calls the read pairs it came from), which quantises every
+ * other row.  --runs FILE: one row per file.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -250,12 +253,15 @@ static void write_row(FILE *f, int cpus, const char *label, int s, const char *o
 		(unsigned long long)dlb_opcount_quantile(c, 0.99));
 }
 
-static void write_costs(FILE *f, int cpus, struct group *groups, int ngroups)
+#define STEP_SAMPLES	100000
+
+static void write_costs(FILE *f, int cpus, struct group *groups, int ngroups, u64 step)
 {
+	unsigned long long v = step;
 	int i, s;
 
 	fprintf(f, "cpus,group,struct,op,unit,calls,min,p25,p50,p75,max,mean,p99\n");
-	for (i = 0; i < ngroups; i++)
+	for (i = 0; i < ngroups; i++) {
 		for (s = 0; s < S_NR; s++) {
 			const char *op = s == S_TIMER ? "empty" : "set";
 
@@ -264,6 +270,9 @@ static void write_costs(FILE *f, int cpus, struct group *groups, int ngroups)
 			write_row(f, cpus, groups[i].label, s, s == S_TIMER ? op : "find",
 				  &groups[i].st[s].op[DLB_OP_FIND]);
 		}
+		fprintf(f, "%d,%s,timer,step,%s,%d,%llu,%llu,%llu,%llu,%llu,%.1f,%llu\n", cpus,
+			groups[i].label, dlb_opstat_unit(), STEP_SAMPLES, v, v, v, v, v, (double)v, v);
+	}
 }
 
 /* Both runs of one file; 0, or an exit code. */
@@ -419,7 +428,7 @@ int main(int argc, char **argv)
 						  &t->op[DLB_OP_FIND]);
 			free(t);
 		}
-		write_costs(f, o.cpus, groups, ngroups);
+		write_costs(f, o.cpus, groups, ngroups, dlb_opstat_step(STEP_SAMPLES));
 	}
 	if (f != stdout && fclose(f) && rc == DLB_EXIT_OK)
 		rc = dlb_cli_fail(prog, DLB_EXIT_ENV, "%s: %s", out, dlb_strerror(errno));
