@@ -42,13 +42,17 @@ usage() { sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; }
 versions=() arches=() flavours=() check_only=0 path_of='' busybox_of=''
 while [ $# -gt 0 ]; do
 	case $1 in
-	--version) versions+=("${2:?--version needs 6.1 or 6.12}"); shift ;;
-	--arch) arches+=("${2:?--arch needs amd64 or arm64}"); shift ;;
+	--version|--arch|--path|--busybox)
+		[ -n "${2:-}" ] || die 2 "$1 needs a value (try --help)" ;;
+	esac
+	case $1 in
+	--version) versions+=("$2"); shift ;;
+	--arch) arches+=("$2"); shift ;;
 	--rt) flavours+=(rt) ;;
 	--rt-also) flavours+=("") ;;
 	--check) check_only=1 ;;
-	--path) path_of=${2:?--path needs a NAME}; shift ;;
-	--busybox) busybox_of=${2:?--busybox needs amd64 or arm64}; shift ;;
+	--path) path_of=$2; shift ;;
+	--busybox) busybox_of=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) die 2 "unknown option '$1' (try --help)" ;;
 	esac

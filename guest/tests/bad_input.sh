@@ -4,7 +4,7 @@
 # needs no boot: one line on stderr, the documented exit code, no run folder.
 # The kernel images here are fakes with the right (or wrong) header bytes.
 . "$(dirname "$0")/../../tests/lib.sh"
-plan 42
+plan 44
 RG=$DLB_SRC/guest/run-guest.sh
 WL=$DLB_SRC/workloads/suites/edf-global-2cpu.json
 tmp=$(mktemp -d /tmp/dlb-guest-bad.XXXXXX)
@@ -82,6 +82,7 @@ expect_eq "folder holding a run: untouched" "$(ls -A "$tmp/done")" "summary.json
 K=$DLB_SRC/tools/kernels.sh
 bad "kernels.sh --arch sparc" 2 "--arch: 'sparc'" "$K" --arch sparc
 bad "kernels.sh --version 5.10" 2 "--version: '5.10'" "$K" --version 5.10
+bad "kernels.sh --arch without a value" 2 "--arch needs a value" "$K" --arch
 bad "kernels.sh --path of nothing fetched" 3 "not fetched" env DLB_CACHE="$tmp/cache" "$K" --path 6.1-arm64
 mkdir -p "$tmp/mods"
 bad "initramfs.sh --modules without load.txt" 2 "load.txt: no such file" \
