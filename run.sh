@@ -385,6 +385,9 @@ EOF2
 		[ "${#kernels[@]}" -eq 2 ] || die "$EXIT_BAD_INPUT" "validate: give --kernel twice (A, the baseline, then B)"
 		for f in "${kernels[@]}"; do
 			{ [ -f "$f" ] && [ -r "$f" ]; } || die "$EXIT_BAD_INPUT" "validate: $f: not a readable file"
+			# the image checks of a guest run, before any folder or run: one line, exit 2
+			"$DLB_SRC/guest/run-guest.sh" --check-image -k "$f" ${QEMU_ARCH:+-a "$QEMU_ARCH"} \
+				> /dev/null || exit
 		done
 		[ "${#suites[@]}" -gt 0 ] || suites=(smoke multicpu)
 		for s in "${!suites[@]}"; do

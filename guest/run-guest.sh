@@ -36,6 +36,8 @@ and write the run folder into DIR: then dlb-analyze DIR, as for a host run.
       --disk-mb MB       results disk size (default 256)
       --timeout S        give up after S seconds (default: from the duration)
   -q, --quiet            print only errors and the closing line
+      --check-image      check IMAGE (and --arch) as a run would, print "KIND ARCH",
+                         boot nothing (no -o or workload needed)
   -h, --help             this help
 
 The guest's uname -r and -m, its CPU count and the image's sha256 go into
@@ -50,7 +52,7 @@ EOF
 die() { local c=$1; shift; echo "$PROG: $*" >&2; exit "$c"; }
 say() { [ "$quiet" -eq 1 ] || echo "$*"; }
 
-kernel='' arch='' cpus=2 out='' dur='' append='' mods='' mem='' disk_mb=256 tmo='' quiet=0 wl=''
+kernel='' arch='' cpus=2 out='' dur='' append='' mods='' mem='' disk_mb=256 tmo='' quiet=0 wl='' check=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k|--kernel) kernel=${2-}; shift ;;
@@ -64,6 +66,7 @@ while [ $# -gt 0 ]; do
 	--disk-mb) disk_mb=${2-}; shift ;;
 	--timeout) tmo=${2-}; shift ;;
 	-q|--quiet) quiet=1 ;;
+	--check-image) check=1 ;;
 	-h|--help) usage; exit 0 ;;
 	-*) die "$EXIT_BAD_INPUT" "unknown option '$1' (try --help)" ;;
 	*) [ -z "$wl" ] || die "$EXIT_BAD_INPUT" "one workload only ('$wl', then '$1')"; wl=$1 ;;
@@ -71,14 +74,16 @@ while [ $# -gt 0 ]; do
 	[ $# -gt 0 ] && shift
 done
 [ -n "$kernel" ] || die "$EXIT_BAD_INPUT" "no --kernel IMAGE (try --help)"
-[ -n "$out" ] || die "$EXIT_BAD_INPUT" "no -o DIR (try --help)"
-[ -n "$wl" ] || die "$EXIT_BAD_INPUT" "no workload given (try --help)"
+if [ "$check" -eq 0 ]; then
+	[ -n "$out" ] || die "$EXIT_BAD_INPUT" "no -o DIR (try --help)"
+	[ -n "$wl" ] || die "$EXIT_BAD_INPUT" "no workload given (try --help)"
+fi
 isnum() { [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 isnum "$cpus" 1 64 || die "$EXIT_BAD_INPUT" "--cpus: '$cpus' is not a number from 1 to 64"
 isnum "$disk_mb" 1 65536 || die "$EXIT_BAD_INPUT" "--disk-mb: '$disk_mb' is not a number of MB"
 [ -z "$mem" ] || isnum "$mem" 128 65536 || die "$EXIT_BAD_INPUT" "--memory: '$mem' is not 128..65536 MB"
 [ -z "$tmo" ] || isnum "$tmo" 1 86400 || die "$EXIT_BAD_INPUT" "--timeout: '$tmo' is not a number of seconds"
-[ -r "$wl" ] || die "$EXIT_BAD_INPUT" "$wl: no such workload"
+[ "$check" -eq 1 ] || [ -r "$wl" ] || die "$EXIT_BAD_INPUT" "$wl: no such workload"
 if [ ! -f "$kernel" ] || [ ! -r "$kernel" ]; then die "$EXIT_BAD_INPUT" "$kernel: no such file"; fi
 case $arch in
 "") ;;
@@ -123,6 +128,8 @@ if [ "$kind" = elf ] && command -v readelf >/dev/null &&
    ! readelf -n "$kernel" 2>/dev/null | grep -q 'Xen.*(0x00000012)'; then
 	die "$EXIT_BAD_INPUT" "$kernel: a vmlinux without a PVH entry note (CONFIG_PVH): give the bzImage"
 fi
+# --check-image: the image is one this script boots (for --arch): say what it is, boot nothing
+if [ "$check" -eq 1 ]; then echo "$kind $arch"; exit 0; fi
 
 qemu=qemu-system-$arch
 command -v "$qemu" >/dev/null || die "$EXIT_ENV" "$qemu not installed (tools/deps.sh --qemu installs it)"

@@ -4,7 +4,7 @@
 # needs no boot: one line on stderr, the documented exit code, no run folder.
 # The kernel images here are fakes with the right (or wrong) header bytes.
 . "$(dirname "$0")/../../tests/lib.sh"
-plan 44
+plan 46
 RG=$DLB_SRC/guest/run-guest.sh
 WL=$DLB_SRC/workloads/suites/edf-global-2cpu.json
 tmp=$(mktemp -d /tmp/dlb-guest-bad.XXXXXX)
@@ -88,6 +88,9 @@ mkdir -p "$tmp/mods"
 bad "initramfs.sh --modules without load.txt" 2 "load.txt: no such file" \
 	"$DLB_SRC/guest/initramfs.sh" --arch x86_64 --modules "$tmp/mods"
 
+# run.sh validate checks both images before it makes a folder or boots anything
+bad "run.sh validate of a file that is no kernel" 2 "not a kernel image" \
+	"$DLB_SRC/run.sh" validate -k /etc/passwd -k /etc/passwd -r 1 -o "$tmp/o"
 # run.sh's qemu backend: its options belong together
 bad "run.sh --backend qemu without --kernel" 2 "needs --kernel IMAGE" \
 	"$DLB_SRC/run.sh" run "$WL" --backend qemu -o "$tmp/o"
