@@ -354,7 +354,8 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	c->kin = malloc((c->run.n ? c->run.n : 1) * sizeof(*c->kin));
 	if (!c->jt || !c->kin)
 		return -1;
-	qsort(c->run.v, c->run.n, sizeof(*c->run.v), cmp_cjob);
+	if (c->run.n > 1)	/* run.v is NULL when the trace had no job */
+		qsort(c->run.v, c->run.n, sizeof(*c->run.v), cmp_cjob);
 	c->jt->nr_cpus = dlb_metrics_nr_cpus(m);
 	snprintf(c->jt->kernel, sizeof(c->jt->kernel), "%s", kernel ? kernel : "");
 	snprintf(c->jt->backend, sizeof(c->jt->backend), "%s", o->backend ? o->backend : "");
@@ -570,7 +571,8 @@ static void diff(struct dlb_conform *c)
 {
 	size_t ti, i = 0, oi = 0, ki, ke, oe;
 
-	qsort(c->oracle.v, c->oracle.n, sizeof(*c->oracle.v), cmp_cjob);
+	if (c->oracle.n > 1)
+		qsort(c->oracle.v, c->oracle.n, sizeof(*c->oracle.v), cmp_cjob);
 	for (ti = 0; ti < c->jt->nr_tasks; ti++) {
 		struct tsum *s = &c->tasks[ti];
 		int otid = c->first_tid + (int)ti;
