@@ -5,6 +5,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "dlbench/dlparam.h"
 
@@ -124,6 +125,38 @@ bool dl_param_check_seed_v4(const struct dl_params *prm)
 	dl_addr = (uintptr_t)&prm->deadline;
 	rt_addr = (uintptr_t)&prm->runtime;
 	return dl_addr != 0 && (s64)((intptr_t)(dl_addr - rt_addr) / (intptr_t)sizeof(u64)) >= 0;
+}
+
+static const struct {
+	const char *name;
+	u64 flag;
+} dl_flag_table[] = {
+	{ "reclaim", DL_FLAG_RECLAIM },
+};
+
+u64 dl_flag_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(dl_flag_table) / sizeof(dl_flag_table[0]); i++)
+		if (!strcmp(name, dl_flag_table[i].name))
+			return dl_flag_table[i].flag;
+	return 0;
+}
+
+const char *dl_flag_names(void)
+{
+	return "reclaim";
+}
+
+const char *dl_flag_name(u64 flag)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(dl_flag_table) / sizeof(dl_flag_table[0]); i++)
+		if (flag == dl_flag_table[i].flag)
+			return dl_flag_table[i].name;
+	return NULL;
 }
 
 u64 dl_bw_capacity(unsigned int cpus, u64 rt_runtime_us, u64 rt_period_us,

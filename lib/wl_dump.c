@@ -133,6 +133,8 @@ static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct
 		fprintf(f, " runtime_ns=%llu deadline_ns=%llu period_ns=%llu",
 			(unsigned long long)t->dl.runtime, (unsigned long long)t->dl.deadline,
 			(unsigned long long)dl_params_period(&t->dl));
+	if (t->dl.flags & DL_FLAG_RECLAIM)
+		fputs(" dl_flags=reclaim", f);
 	if (t->slice_ns)
 		fprintf(f, " slice_ns=%llu", (unsigned long long)t->slice_ns);
 	fputs(" cpus=", f);

@@ -780,7 +780,7 @@ static const char *const task_unsupported[] = {
 /* rt-app lets a phase change the task's properties; we do not, yet. */
 static const char *const phase_unsupported[] = {
 	"nodes_membind", "membind_nodes", "policy", "priority", "dl-runtime",
-	"dl-period", "dl-deadline", "util_min", "util_max", "taskgroup", NULL
+	"dl-period", "dl-deadline", "dl-flags", "util_min", "util_max", "taskgroup", NULL
 };
 
 /*
@@ -970,7 +970,7 @@ static int parse_event(struct wl_ctx *c, const struct wl_task *t, const char *pa
 
 static const char *const task_keys[] = {
 	"instance", "loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline",
-	"cpus", "delay", "phases", NULL
+	"dl-flags", "cpus", "delay", "phases", NULL
 };
 
 static const char *const phase_keys[] = { "loop", "cpus", NULL };
@@ -1107,8 +1107,39 @@ static int parse_priority(struct wl_ctx *c, const char *path, struct json_object
 }
 
 struct wl_dl_keys {
-	struct json_object *runtime, *period, *deadline;
+	struct json_object *runtime, *period, *deadline, *flags;
 };
+
+/*
+ * "dl-flags" (a dlbench extension): sched_attr.sched_flags by name, e.g.
+ * ["reclaim"] for SCHED_FLAG_RECLAIM; the names are dl_flag_parse()'s.
+ */
+static int parse_dl_flags(struct wl_ctx *c, const char *path, struct json_object *v, u64 *flags)
+{
+	char epath[WL_PATH_MAX];
+	size_t i, n;
+
+	if (want_type(c, path, v, json_type_array, "an array of flag names"))
+		return -1;
+	n = json_object_array_length(v);
+	for (i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		u64 f;
+
+		snprintf(epath, sizeof(epath), "%s[%zu]", path, i);
+		if (want_type(c, epath, e, json_type_string, "a flag name"))
+			return -1;
+		f = dl_flag_parse(json_object_get_string(e));
+		if (!f)
+			return ctx_fail(c, epath, AT_VAL, "unknown flag '%s' (known: %s)",
+					json_object_get_string(e), dl_flag_names());
+		if (*flags & f)
+			return ctx_fail(c, epath, AT_VAL, "flag '%s' given twice",
+					json_object_get_string(e));
+		*flags |= f;
+	}
+	return 0;
+}
 
 /* Which key to blame for a failed kernel rule. */
 static const char *dl_rule_key(enum dl_param_rule rule, const struct wl_dl_keys *k)
@@ -1166,6 +1197,11 @@ static int parse_dl(struct wl_ctx *c, const char *path, const struct wl_dl_keys 
 	enum dl_param_rule rule;
 	struct dl_params *p = &t->dl;
 
+	if (t->policy != WL_POLICY_DEADLINE && k->flags) {
+		path_child(kpath, path, "dl-flags");
+		return ctx_fail(c, kpath, AT_KEY, "dl-flags needs policy SCHED_DEADLINE (policy "
+				"is %s)", wl_policy_str(t->policy));
+	}
 	if (t->policy == WL_POLICY_OTHER || t->policy == WL_POLICY_BATCH)
 		return parse_slice(c, path, k, t);
 	if (t->policy != WL_POLICY_DEADLINE) {
@@ -1188,6 +1224,9 @@ static int parse_dl(struct wl_ctx *c, const char *path, const struct wl_dl_keys 
 		return -1;
 	path_child(kpath, path, "dl-deadline");
 	if (k->deadline && get_us(c, kpath, k->deadline, &p->deadline))
+		return -1;
+	path_child(kpath, path, "dl-flags");
+	if (k->flags && parse_dl_flags(c, kpath, k->flags, &p->flags))
 		return -1;
 	/*
 	 * rt-app: period defaults to runtime, deadline to period.  Without a
@@ -1319,7 +1358,7 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 	const char *const *lists[] = { task_keys, ev_names, NULL };
 	char path[WL_PATH_MAX], kpath[WL_PATH_MAX];
 	struct json_object *prio = NULL, *phases = NULL, *loop = NULL;
-	struct wl_dl_keys dk = { NULL, NULL, NULL };
+	struct wl_dl_keys dk = { NULL, NULL, NULL, NULL };
 	const char *first_event = NULL;
 	int r, l;
 
@@ -1351,6 +1390,8 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 			dk.period = v;
 		} else if (!strcmp(key, "dl-deadline")) {
 			dk.deadline = v;
+		} else if (!strcmp(key, "dl-flags")) {
+			dk.flags = v;
 		} else if (!strcmp(key, "phases")) {
 			phases = v;
 		} else if (!strcmp(key, "loop")) {

@@ -120,6 +120,14 @@ struct sched_dl_entity {		/* patch 002, 006 */
 	int dl_server, dl_server_active, dl_defer, dl_defer_armed, dl_defer_running;
 	int dl_yielded;
 
+	/*
+	 * GRUB (mainline 4.13): blocked before its 0-lag time, the entity
+	 * still counts in running_bw until inactive_timer fires.  Always 0
+	 * for v4.
+	 */
+	int dl_non_contending;
+	struct dl_hrtimer inactive_timer;
+
 	struct dl_hrtimer dl_timer;
 	struct sched_stats_dl stats;
 };
@@ -188,6 +196,21 @@ struct dl_rq {				/* patches 002, 003, 005 */
 
 	struct rb_root pushable_dl_tasks_root;
 	struct rb_node *pushable_dl_tasks_leftmost;
+
+	/*
+	 * GRUB (mainline 4.13, struct dl_rq), BW_SHIFT units; kept only by a
+	 * model with dl_model.grub: running_bw, the active utilization (the
+	 * contending tasks and the non-contending ones before their 0-lag
+	 * time); this_bw, of every -deadline task on this rq; extra_bw, what
+	 * admission left unallocated (max_bw less the root domain's total per
+	 * CPU); max_bw, sched_rt_runtime / sched_rt_period (6.5); bw_ratio,
+	 * 1 / max_bw in RATIO_SHIFT units.
+	 */
+	u64 running_bw;
+	u64 this_bw;
+	u64 extra_bw;
+	u64 max_bw;
+	u64 bw_ratio;
 };
 
 /* Stand-in for the RT and fair classes: a list ordered by prio, FIFO within. */
@@ -285,6 +308,9 @@ struct sched_ops {
 	void (*trace_runtime)(void *arg, struct task_struct *p, u64 delta);
 	void (*trace_throttle)(void *arg, struct task_struct *p);
 	void (*trace_replenish)(void *arg, struct task_struct *p);
+	/* GRUB's inactive timer (mainline model): one per task, as dl_timer */
+	void (*inactive_timer_start)(void *arg, struct task_struct *p, u64 expires);
+	void (*inactive_timer_cancel)(void *arg, struct task_struct *p);
 	void *arg;
 };
 
@@ -319,6 +345,13 @@ struct dl_model {
 	void (*dl_server_timer)(struct sched_dl_entity *dl_se);
 	/* fair_server_init(): its runtime and period, ns */
 	u64 fair_server_runtime, fair_server_period;
+	/*
+	 * GRUB reclaiming (4.13): running_bw/this_bw per rq, the inactive
+	 * timer, grub_reclaim() for SCHED_FLAG_RECLAIM tasks (sched_dl_mainline.c).
+	 * grub_max_bw: grub_reclaim() scales by max_bw (6.5, "sched/deadline:
+	 * Fix reclaim inconsistency with GRUB") instead of by 1.
+	 */
+	bool grub, grub_max_bw;
 };
 
 /*
@@ -493,6 +526,13 @@ void sched_yield_curr(struct sched *s, int cpu);
 void sched_exit_curr(struct sched *s, int cpu);
 /* The hrtimer of @p fired. */
 void sched_dl_timer_fire(struct sched *s, struct task_struct *p);
+/* GRUB's inactive timer of @p expired (mainline model). */
+void sched_inactive_timer_fire(struct sched *s, struct task_struct *p);
+/*
+ * The execution time after which curr of @rq has used @left of its
+ * runtime: @left, or for a reclaiming task (GRUB) grub_wall_time().
+ */
+u64 sched_dl_budget_wall(struct rq *rq, struct task_struct *p, s64 left);
 /* rt_mutex_lock by the current task of @cpu: 1 acquired, 0 blocked (then schedule()). */
 int rt_mutex_lock(struct sched *s, struct rt_mutex *m, int cpu);
 /* rt_mutex_unlock: hands the lock to the top waiter and wakes it. */
@@ -555,6 +595,28 @@ struct task_struct *pi_dl_top_task(struct task_struct *p);
 void dl_task_timer(struct sched *s, struct task_struct *p);
 int dl_bw_admit(struct sched *s, struct task_struct *p, u64 new_bw, struct dlb_err *err);
 void init_dl_rq(struct dl_rq *dl_rq);
+
+/* GRUB (sched_dl_mainline.c), called where mainline calls them when model->grub */
+#define ENQUEUE_MIGRATED	0x40	/* woken on another CPU (try_to_wake_up) */
+#define ENQUEUE_MIGRATING	0x100	/* moved by push/pull (TASK_ON_RQ_MIGRATING) */
+#define DEQUEUE_MIGRATING	0x100
+void add_running_bw(struct sched_dl_entity *dl_se, struct dl_rq *dl_rq);
+void sub_running_bw(struct sched_dl_entity *dl_se, struct dl_rq *dl_rq);
+void add_rq_bw(struct sched_dl_entity *dl_se, struct dl_rq *dl_rq);
+void sub_rq_bw(struct sched_dl_entity *dl_se, struct dl_rq *dl_rq);
+void task_non_contending(struct task_struct *p);
+void task_contending(struct sched_dl_entity *dl_se, int flags);
+void migrate_task_rq_dl(struct task_struct *p, int new_cpu);
+void inactive_task_timer(struct sched *s, struct task_struct *p);
+void cancel_inactive_timer(struct sched_dl_entity *dl_se);
+u64 grub_reclaim(u64 delta, struct rq *rq, struct sched_dl_entity *dl_se);
+/* The wall time a reclaiming @dl_se takes to consume @runtime (the inverse of grub_reclaim()). */
+u64 grub_wall_time(u64 runtime, struct rq *rq, struct sched_dl_entity *dl_se);
+/* init_dl_rq_bw_ratio() and the fair servers' __dl_add() on extra_bw */
+void init_dl_rq_bw_ratio(struct sched *s, struct dl_rq *dl_rq, u64 rt_runtime_us,
+			 u64 rt_period_us);
+/* __dl_update(): @bw added to every rq's extra_bw of the root domain */
+void dl_extra_bw_update(struct sched *s, s64 bw);
 
 /* list stand-ins (sched_rt.c) */
 void list_rq_init(struct list_rq *l);

@@ -435,6 +435,7 @@ static int select_task_rq(struct sched *s, struct task_struct *p, int sd_flag, i
 
 int wake_up_process(struct sched *s, struct task_struct *p, int this_cpu)
 {
+	int flags = ENQUEUE_WAKEUP;
 	struct rq *rq;
 	int cpu;
 
@@ -444,11 +445,16 @@ int wake_up_process(struct sched *s, struct task_struct *p, int this_cpu)
 	p->se.nr_wakeups++;
 
 	cpu = select_task_rq(s, p, SD_BALANCE_WAKE, 0);
+	/* [mainline 4.13, GRUB] set_task_cpu() -> migrate_task_rq_dl(), WF_MIGRATED */
+	if (cpu != task_cpu(p) && s->model->grub && task_has_dl_policy(p)) {
+		migrate_task_rq_dl(p, cpu);
+		flags |= ENQUEUE_MIGRATED;
+	}
 	set_task_cpu(p, cpu);
 	rq = cpu_rq(s, cpu);
 	update_rq_clock(rq);
 
-	activate_task(rq, p, ENQUEUE_WAKEUP);
+	activate_task(rq, p, flags);
 	p->on_rq = 1;
 	if (s->ops.trace_wakeup)
 		s->ops.trace_wakeup(s->ops.arg, p, cpu);
@@ -556,6 +562,13 @@ void sched_dl_timer_fire(struct sched *s, struct task_struct *p)
 	dl_task_timer(s, p);
 }
 
+void sched_inactive_timer_fire(struct sched *s, struct task_struct *p)
+{
+	s->this_cpu = task_cpu(p);
+	update_rq_clock(task_rq(p));
+	inactive_task_timer(s, p);
+}
+
 void sched_exit_curr(struct sched *s, int cpu)
 {
 	struct rq *rq = cpu_rq(s, cpu);
@@ -571,7 +584,10 @@ void sched_exit_curr(struct sched *s, int cpu)
 	}
 	if (task_has_dl_policy(p)) {
 		s->rd.dl_bw.total_bw -= p->dl.dl_bw;
-		p->dl.dl_bw = 0;
+		dl_extra_bw_update(s, (s64)(p->dl.dl_bw / (u64)s->nr_cpus));
+		/* [GRUB] a non-contending task's bw leaves at its 0-lag time */
+		if (!p->dl.dl_non_contending)
+			p->dl.dl_bw = 0;
 	}
 }
 
@@ -864,16 +880,46 @@ int sched_setattr(struct sched *s, struct task_struct *p, int policy, int prio,
 					   p->comm, dl_param_explain(buf, sizeof(buf), dl, lim, r));
 		if (dl_bw_admit(s, p, bw, err) < 0)
 			return -1;
+		/*
+		 * [mainline 4.13, GRUB] switched_to_dl() of a task not queued,
+		 * or dl_change_utilization() of one that stays -deadline:
+		 * this_bw of its rq carries the new bandwidth.
+		 */
+		if (s->model->grub) {
+			struct dl_rq *dl_rq = &task_rq(p)->dl;
+
+			if (task_has_dl_policy(p)) {
+				if (p->dl.dl_non_contending) {
+					sub_running_bw(&p->dl, dl_rq);
+					p->dl.dl_non_contending = 0;
+					cancel_inactive_timer(&p->dl);
+				}
+				sub_rq_bw(&p->dl, dl_rq);
+			}
+			p->dl.dl_bw = bw;
+			add_rq_bw(&p->dl, dl_rq);
+		}
 		p->dl.dl_runtime = dl->runtime;
 		p->dl.dl_deadline = dl->deadline;
 		p->dl.dl_period = period;
 		p->dl.dl_bw = bw;
-		p->dl.flags = 0;
+		p->dl.flags = (unsigned int)dl->flags;	/* sched_flags (SCHED_FLAG_RECLAIM) */
 		p->dl.dl_throttled = 0;
 		p->dl.dl_new = 1;
 	} else {
-		if (task_has_dl_policy(p))
+		if (task_has_dl_policy(p)) {
 			s->rd.dl_bw.total_bw -= p->dl.dl_bw;
+			dl_extra_bw_update(s, (s64)(p->dl.dl_bw / (u64)s->nr_cpus));
+			/* [mainline 4.13, GRUB] switched_from_dl() of a task not queued */
+			if (s->model->grub) {
+				if (p->dl.dl_non_contending) {
+					sub_running_bw(&p->dl, &task_rq(p)->dl);
+					p->dl.dl_non_contending = 0;
+					cancel_inactive_timer(&p->dl);
+				}
+				sub_rq_bw(&p->dl, &task_rq(p)->dl);
+			}
+		}
 		p->dl.dl_bw = 0;
 	}
 	__setscheduler(p, policy, prio);
@@ -896,8 +942,20 @@ int sched_setaffinity(struct sched *s, struct task_struct *p, const struct dlb_c
 		p->sched_class->set_cpus_allowed(p, &m);
 	p->cpus_allowed = m;
 	p->dl.nr_cpus_allowed = (int)dlb_cpumask_weight(&m);
-	if (!dlb_cpumask_test(&m, (unsigned int)p->cpu) && !p->on_rq)
-		p->cpu = (int)dlb_cpumask_next(&m, 0);
+	if (!dlb_cpumask_test(&m, (unsigned int)p->cpu) && !p->on_rq) {
+		int cpu = (int)dlb_cpumask_next(&m, 0);
+
+		/*
+		 * [GRUB] Deviation: the task moves now, not at its next wake-up;
+		 * its utilization moves with it (migrate_task_rq_dl()).
+		 */
+		if (s->model->grub && task_has_dl_policy(p)) {
+			migrate_task_rq_dl(p, cpu);
+			p->cpu = cpu;
+			add_rq_bw(&p->dl, &task_rq(p)->dl);
+		}
+		p->cpu = cpu;
+	}
 	return 0;
 }
 
@@ -966,6 +1024,8 @@ struct sched *sched_create(const struct sched_create_opts *o, const struct sched
 		rq->s = s;
 		rq->rd = &s->rd;
 		init_dl_rq(&rq->dl);
+		if (s->model->grub)
+			init_dl_rq_bw_ratio(s, &rq->dl, o->rt_runtime_us, o->rt_period_us);
 		list_rq_init(&rq->rt);
 		list_rq_init(&rq->cfs);
 		set_rq_online(rq);
@@ -980,6 +1040,9 @@ struct sched *sched_create(const struct sched_create_opts *o, const struct sched
 		if (s->model->dl_server_start)
 			sched_init_dl_server(rq);
 	}
+	/* [mainline 6.12, GRUB] dl_server_apply_params() -> __dl_add() per CPU */
+	for (i = 0; i < o->nr_cpus && s->model->fair_server_bw; i++)
+		dl_extra_bw_update(s, -(s64)(s->model->fair_server_bw / (u64)o->nr_cpus));
 	return s;
 nomem:
 	dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory for %d CPUs", o->nr_cpus);

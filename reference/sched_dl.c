@@ -497,7 +497,14 @@ static void update_curr_dl(struct rq *rq)
 	if (delta_exec && s->ops.trace_runtime)
 		s->ops.trace_runtime(s->ops.arg, curr, delta_exec);
 
-	dl_se->runtime -= (s64)delta_exec;
+	/*
+	 * [mainline 4.13, GRUB] A SCHED_FLAG_RECLAIM task is charged what
+	 * grub_reclaim() says of delta_exec.
+	 */
+	if (s->model->grub && (dl_se->flags & DL_FLAG_RECLAIM))
+		dl_se->runtime -= (s64)grub_reclaim(delta_exec, rq, dl_se);
+	else
+		dl_se->runtime -= (s64)delta_exec;
 	if (dl_runtime_exceeded(rq, dl_se)) {
 		__dequeue_task_dl(rq, curr, 0);
 		if (start_dl_timer(dl_se, curr->dl.dl_boosted)) {
@@ -693,6 +700,10 @@ static void enqueue_dl_entity(struct sched_dl_entity *dl_se,
 	 * instance updates the parameters; a migration keeps them
 	 * (test_golden.c: pull_on_idle, test_property.c: GFB).
 	 */
+	/* [mainline 4.13, GRUB] a wake-up makes the entity contending */
+	if ((flags & ENQUEUE_WAKEUP) && sched_of(dl_task_of(dl_se))->model->grub)
+		task_contending(dl_se, flags);
+
 	if (!dl_se->dl_new && (flags & ENQUEUE_REPLENISH))
 		replenish_dl_entity(dl_se, pi_se);
 	else if (dl_se->dl_new || (flags & ENQUEUE_WAKEUP))
@@ -766,14 +777,25 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 	if (rq->s->model->check_constrained_dl && !p->dl.dl_throttled)
 		rq->s->model->check_constrained_dl(&p->dl);
 
+	/* [mainline 4.13, GRUB] moved here by push/pull: its utilization comes along */
+	if (rq->s->model->grub && (flags & ENQUEUE_MIGRATING)) {
+		add_rq_bw(&p->dl, &rq->dl);
+		add_running_bw(&p->dl, &rq->dl);
+	}
+
 	/*
 	 * If p is throttled, we do nothing.  In fact, if it exhausted
 	 * its budget it needs a replenishment and, since it now is on
 	 * its rq, the bandwidth timer callback (which clearly has not
 	 * run yet) will take care of this.
+	 * [mainline 4.13, GRUB] A throttled task woken up still becomes
+	 * contending: its utilization counts whether it is queued or not.
 	 */
-	if (p->dl.dl_throttled)
+	if (p->dl.dl_throttled) {
+		if (rq->s->model->grub && (flags & ENQUEUE_WAKEUP))
+			task_contending(&p->dl, flags);
 		return;
+	}
 
 	enqueue_dl_entity(&p->dl, pi_se, flags);
 
@@ -792,6 +814,16 @@ static void dequeue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 {
 	update_curr_dl(rq);
 	__dequeue_task_dl(rq, p, flags);
+
+	/* [mainline 4.13, GRUB] */
+	if (!rq->s->model->grub)
+		return;
+	if (flags & DEQUEUE_MIGRATING) {
+		sub_running_bw(&p->dl, &rq->dl);
+		sub_rq_bw(&p->dl, &rq->dl);
+	}
+	if (flags & DEQUEUE_SLEEP)
+		task_non_contending(p);
 }
 
 /*
@@ -1222,9 +1254,10 @@ retry:
 		goto retry;
 	}
 
-	deactivate_task(rq, next_task, 0);
+	/* [mainline 4.13] *_MIGRATING: TASK_ON_RQ_MIGRATING, for GRUB */
+	deactivate_task(rq, next_task, DEQUEUE_MIGRATING);
 	set_task_cpu(next_task, later_rq->cpu);
-	activate_task(later_rq, next_task, 0);
+	activate_task(later_rq, next_task, ENQUEUE_MIGRATING);
 
 	resched_task(later_rq->curr);
 	*moved = true;
@@ -1308,9 +1341,9 @@ static int __pull_dl_task(struct rq *this_rq)
 
 			ret = 1;
 
-			deactivate_task(src_rq, p, 0);
+			deactivate_task(src_rq, p, DEQUEUE_MIGRATING);
 			set_task_cpu(p, this_cpu);
-			activate_task(this_rq, p, 0);
+			activate_task(this_rq, p, ENQUEUE_MIGRATING);
 			dmin = p->dl.deadline;
 
 			/* Is there any other task even earlier? */
@@ -1543,6 +1576,15 @@ int sched_bench_find(struct sched *s, struct task_struct *p)
 	return dl_find_cpu(s, p, &s->local_cpu_mask_dl[0]);
 }
 
+u64 sched_dl_budget_wall(struct rq *rq, struct task_struct *p, s64 left)
+{
+	if (left <= 0)
+		return 0;
+	if (rq->s->model->grub && (p->dl.flags & DL_FLAG_RECLAIM))
+		return grub_wall_time((u64)left, rq, &p->dl);
+	return (u64)left;
+}
+
 void init_dl_rq(struct dl_rq *dl_rq)
 {
 	memset(dl_rq, 0, sizeof(*dl_rq));
@@ -1581,6 +1623,9 @@ int dl_bw_admit(struct sched *s, struct task_struct *p, u64 new_bw, struct dlb_e
 	}
 ok:
 	dl_b->total_bw = dl_b->total_bw - old_bw + new_bw;
+	/* [mainline 4.13, GRUB] __dl_sub(), __dl_add(): extra_bw follows */
+	dl_extra_bw_update(s, (s64)(old_bw / (u64)s->nr_cpus));
+	dl_extra_bw_update(s, -(s64)(new_bw / (u64)s->nr_cpus));
 	return 0;
 }
 

@@ -359,6 +359,9 @@ static void dl_server_start(struct sched_dl_entity *dl_se)
 		return;
 
 	dl_se->dl_server_active = 1;
+	/* GRUB: enqueue_dl_entity(ENQUEUE_WAKEUP) -> task_contending() */
+	if (rq->s->model->grub)
+		add_running_bw(dl_se, &rq->dl);
 	enqueue_dl_entity(dl_se, ENQUEUE_WAKEUP);
 	dl_server_resched(dl_se, rq);
 }
@@ -370,6 +373,13 @@ static void dl_server_stop(struct sched_dl_entity *dl_se)
 		return;
 
 	__dequeue_dl_entity(dl_se);
+	/*
+	 * GRUB: dequeue_dl_entity(DEQUEUE_SLEEP) -> task_non_contending().
+	 * Deviation: the server's utilization leaves running_bw now, not at
+	 * its 0-lag time (no inactive timer for the server).
+	 */
+	if (rq_of_dl_se(dl_se)->s->model->grub)
+		sub_running_bw(dl_se, &rq_of_dl_se(dl_se)->dl);
 	cancel_dl_timer(dl_se);
 	dl_se->dl_defer_armed = 0;
 	dl_se->dl_throttled = 0;
@@ -434,7 +444,271 @@ void sched_init_dl_server(struct rq *rq)
 
 	dl_se->dl_server = 1;
 	dl_se->dl_defer = 1;
+	/* dl_server_apply_params(): __add_rq_bw(), GRUB's this_bw */
+	if (m->grub)
+		add_rq_bw(dl_se, &rq->dl);
 	replenish_dl_new_period(dl_se, dl_se, rq);	/* setup_new_dl_entity() */
+}
+
+
+/* ---- GRUB bandwidth reclaiming (4.13) ---------------------------------- */
+
+/*
+ * Luca Abeni's series in 4.13 ("sched/deadline: Improve the tracking of
+ * active utilization", "Implement GRUB accounting", "Do not reclaim the
+ * whole CPU bandwidth", "Make GRUB more robust and fair", "Reclaim
+ * bandwidth not used by dl tasks"): a task's utilization counts in its
+ * rq's running_bw from its wake-up until its 0-lag time after it blocks
+ * (task_contending(), task_non_contending(), inactive_task_timer()); a
+ * SCHED_FLAG_RECLAIM task's runtime is then charged at the rate
+ * grub_reclaim() computes instead of 1.  Called from sched_dl.c and
+ * sched_core.c where mainline calls them, only when model->grub.
+ */
+
+/* RATIO_SHIFT (kernel/sched/sched.h): bw_ratio's fixed point. */
+#define RATIO_SHIFT		8
+
+/* __add_running_bw() */
+void add_running_bw(struct sched_dl_entity *dl_se, struct dl_rq *dl_rq)
+{
+	struct sched *s = rq_of_dl_rq(dl_rq)->s;
+	u64 old = dl_rq->running_bw;
+
+	dl_rq->running_bw += dl_se->dl_bw;
+	WARN_ON_S(s, dl_rq->running_bw < old);	/* overflow */
+	WARN_ON_S(s, dl_rq->running_bw > dl_rq->this_bw);
+}
+
+/* __sub_running_bw() */
+void sub_running_bw(struct sched_dl_entity *dl_se, struct dl_rq *dl_rq)
+{
+	struct sched *s = rq_of_dl_rq(dl_rq)->s;
+	u64 old = dl_rq->running_bw;
+
+	dl_rq->running_bw -= dl_se->dl_bw;
+	if (WARN_ON_S(s, dl_rq->running_bw > old))	/* underflow */
+		dl_rq->running_bw = 0;
+}
+
+/* __add_rq_bw() */
+void add_rq_bw(struct sched_dl_entity *dl_se, struct dl_rq *dl_rq)
+{
+	u64 old = dl_rq->this_bw;
+
+	dl_rq->this_bw += dl_se->dl_bw;
+	WARN_ON_S(rq_of_dl_rq(dl_rq)->s, dl_rq->this_bw < old);	/* overflow */
+}
+
+/* __sub_rq_bw() */
+void sub_rq_bw(struct sched_dl_entity *dl_se, struct dl_rq *dl_rq)
+{
+	struct sched *s = rq_of_dl_rq(dl_rq)->s;
+	u64 old = dl_rq->this_bw;
+
+	dl_rq->this_bw -= dl_se->dl_bw;
+	if (WARN_ON_S(s, dl_rq->this_bw > old))	/* underflow */
+		dl_rq->this_bw = 0;
+	WARN_ON_S(s, dl_rq->running_bw > dl_rq->this_bw);
+}
+
+/* hrtimer_try_to_cancel(&dl_se->inactive_timer) */
+void cancel_inactive_timer(struct sched_dl_entity *dl_se)
+{
+	struct sched *s = rq_of_dl_se(dl_se)->s;
+
+	if (!dl_se->inactive_timer.active)
+		return;
+	dl_se->inactive_timer.active = false;
+	if (s->ops.inactive_timer_cancel)
+		s->ops.inactive_timer_cancel(s->ops.arg, dl_task_of(dl_se));
+}
+
+/*
+ * task_non_contending(): @p blocks (DEQUEUE_SLEEP, also when it dies).
+ * Its 0-lag time is deadline - runtime * dl_period / dl_runtime: past it,
+ * running_bw drops now (and this_bw too for a dead task); before it, @p
+ * stays "active non contending" and the inactive timer drops it then.
+ * Deviation: admission gives a dead task's bandwidth back at its exit
+ * (sched_exit_curr()), not at its 0-lag time (__dl_sub() here and in
+ * inactive_task_timer()).
+ */
+void task_non_contending(struct task_struct *p)
+{
+	struct sched_dl_entity *dl_se = &p->dl;
+	struct dl_rq *dl_rq = dl_rq_of_se(dl_se);
+	struct rq *rq = rq_of_dl_rq(dl_rq);
+	struct sched *s = rq->s;
+	s64 zerolag_time;
+
+	/* a non -deadline task that has been boosted: nothing */
+	if (dl_se->dl_runtime == 0)
+		return;
+
+	WARN_ON_S(s, dl_se->dl_non_contending);
+
+	zerolag_time = (s64)dl_se->deadline -
+		       dl_se->runtime * (s64)dl_se->dl_period / (s64)dl_se->dl_runtime;
+
+	/* relative to now, as mainline's */
+	zerolag_time -= (s64)rq_clock(rq);
+
+	/* the 0-lag time already passed: decrease the active utilization now */
+	if (zerolag_time < 0 || dl_se->inactive_timer.active) {
+		if (dl_task(p))
+			sub_running_bw(dl_se, dl_rq);
+		if (p->state == TASK_DEAD)
+			sub_rq_bw(dl_se, dl_rq);
+		return;
+	}
+
+	dl_se->dl_non_contending = 1;
+	dl_se->inactive_timer.active = true;
+	dl_se->inactive_timer.expires = rq_clock(rq) + (u64)zerolag_time;
+	if (s->ops.inactive_timer_start)
+		s->ops.inactive_timer_start(s->ops.arg, p, dl_se->inactive_timer.expires);
+}
+
+/*
+ * task_contending(): a wake-up (ENQUEUE_WAKEUP).  Still non contending:
+ * the timer is cancelled, running_bw already has it; else it is added.
+ * ENQUEUE_MIGRATED (woken on another CPU): this_bw moves with it
+ * (migrate_task_rq_dl() took it off the old rq).
+ */
+void task_contending(struct sched_dl_entity *dl_se, int flags)
+{
+	struct dl_rq *dl_rq = dl_rq_of_se(dl_se);
+
+	/* a non -deadline task that has been boosted: nothing */
+	if (dl_se->dl_runtime == 0)
+		return;
+
+	if (flags & ENQUEUE_MIGRATED)
+		add_rq_bw(dl_se, dl_rq);
+
+	if (dl_se->dl_non_contending) {
+		dl_se->dl_non_contending = 0;
+		cancel_inactive_timer(dl_se);
+	} else {
+		add_running_bw(dl_se, dl_rq);
+	}
+}
+
+/*
+ * migrate_task_rq_dl(): try_to_wake_up() places @p on another CPU; its
+ * utilization leaves the old rq (running_bw if still non contending,
+ * this_bw always).
+ */
+void migrate_task_rq_dl(struct task_struct *p, int new_cpu)
+{
+	struct rq *rq = task_rq(p);
+
+	(void)new_cpu;
+	if (p->dl.dl_non_contending) {
+		sub_running_bw(&p->dl, &rq->dl);
+		p->dl.dl_non_contending = 0;
+		cancel_inactive_timer(&p->dl);
+	}
+	sub_rq_bw(&p->dl, &rq->dl);
+}
+
+/*
+ * inactive_task_timer(): the 0-lag time of a non-contending task came:
+ * its utilization leaves running_bw (and this_bw, for a dead task).
+ */
+void inactive_task_timer(struct sched *s, struct task_struct *p)
+{
+	struct sched_dl_entity *dl_se = &p->dl;
+	struct rq *rq = task_rq(p);
+
+	(void)s;
+	dl_se->inactive_timer.active = false;
+	if (!dl_task(p) || p->state == TASK_DEAD) {
+		if (p->state == TASK_DEAD && dl_se->dl_non_contending) {
+			sub_running_bw(dl_se, &rq->dl);
+			sub_rq_bw(dl_se, &rq->dl);
+			dl_se->dl_non_contending = 0;
+		}
+		/* __dl_clear_params(): admission gave it back at the exit */
+		if (p->state == TASK_DEAD)
+			dl_se->dl_bw = 0;
+		return;
+	}
+	if (dl_se->dl_non_contending == 0)
+		return;
+
+	sub_running_bw(dl_se, &rq->dl);
+	dl_se->dl_non_contending = 0;
+}
+
+/*
+ * grub_reclaim(): the runtime a reclaiming task is charged for @delta of
+ * execution, dq = -max{u, (Umax - Uinact - Uextra)} / Umax dt (6.5, "Fix
+ * reclaim inconsistency with GRUB"); before 6.5 (4.13's text)
+ * dq = -max{u / Umax, (1 - Uinact - Uextra)} dt.  Uinact = this_bw -
+ * running_bw, Uextra = extra_bw; compared, not subtracted, so that no
+ * difference goes negative.
+ */
+u64 grub_reclaim(u64 delta, struct rq *rq, struct sched_dl_entity *dl_se)
+{
+	u64 u_inact = rq->dl.this_bw - rq->dl.running_bw;	/* Utot - Uact */
+	u64 u_act;
+
+	if (rq->s->model->grub_max_bw) {
+		if (u_inact + rq->dl.extra_bw > rq->dl.max_bw - dl_se->dl_bw)
+			u_act = dl_se->dl_bw;
+		else
+			u_act = rq->dl.max_bw - u_inact - rq->dl.extra_bw;
+
+		u_act = (u_act * rq->dl.bw_ratio) >> RATIO_SHIFT;
+	} else {
+		u64 u_act_min = (dl_se->dl_bw * rq->dl.bw_ratio) >> RATIO_SHIFT;
+
+		if (u_inact + rq->dl.extra_bw > BW_UNIT - u_act_min)
+			u_act = u_act_min;
+		else
+			u_act = BW_UNIT - u_inact - rq->dl.extra_bw;
+	}
+
+	return (delta * u_act) >> BW_SHIFT;
+}
+
+/*
+ * Not mainline's: the simulator's budget event (the hrtick) needs the
+ * execution time after which grub_reclaim() has charged @runtime, the
+ * smallest d with (d * u_act) >> BW_SHIFT >= runtime.
+ */
+u64 grub_wall_time(u64 runtime, struct rq *rq, struct sched_dl_entity *dl_se)
+{
+	u64 u_act = grub_reclaim(BW_UNIT, rq, dl_se);
+
+	if (!u_act)
+		return runtime << 8;
+	return ((runtime << BW_SHIFT) + u_act - 1) / u_act;
+}
+
+/*
+ * init_dl_rq_bw_ratio(): bw_ratio = 1 / Umax (RATIO_SHIFT), max_bw =
+ * extra_bw = Umax = sched_rt_runtime / sched_rt_period; the fair servers'
+ * bandwidth (6.12, dl_server_apply_params() -> __dl_add(), once per CPU,
+ * bw / cpus each time) then leaves extra_bw, as admitted tasks do.
+ */
+void init_dl_rq_bw_ratio(struct sched *s, struct dl_rq *dl_rq, u64 rt_runtime_us,
+			 u64 rt_period_us)
+{
+	(void)s;
+	dl_rq->bw_ratio = to_ratio(rt_runtime_us, rt_period_us) >> (BW_SHIFT - RATIO_SHIFT);
+	dl_rq->max_bw = dl_rq->extra_bw = to_ratio(rt_period_us, rt_runtime_us);
+}
+
+/* __dl_update(): @bw added to the extra_bw of every rq of the root domain. */
+void dl_extra_bw_update(struct sched *s, s64 bw)
+{
+	int i;
+
+	if (!s->model->grub)
+		return;
+	for (i = 0; i < s->nr_cpus; i++)
+		s->rqs[i].dl.extra_bw += (u64)bw;
 }
 
 void dl_model_mainline(unsigned int version, struct dl_model *m)
@@ -446,6 +720,8 @@ void dl_model_mainline(unsigned int version, struct dl_model *m)
 	m->check_constrained_dl = version >= DL_KVER(4, 11) ? dl_check_constrained_dl : NULL;
 	m->timer_expiry = version >= DL_KVER(4, 11) ? dl_timer_expiry : dl_model_v4.timer_expiry;
 	m->fair_server_bw = version >= DL_KVER(6, 12) ? DL_FAIR_SERVER_BW : 0;
+	m->grub = version >= DL_KVER(4, 13);
+	m->grub_max_bw = version >= DL_KVER(6, 5);
 	if (version >= DL_KVER(6, 12)) {
 		m->dl_server_start = dl_server_start;
 		m->dl_server_stop = dl_server_stop;

@@ -267,6 +267,24 @@ static void cb_timer_cancel(void *arg, struct task_struct *p)
 		t->timer_gen++;
 }
 
+static void cb_inactive_start(void *arg, struct task_struct *p, u64 expires)
+{
+	struct dlb_sim *sim = arg;
+	struct sim_thread *t = thr_of(p);
+
+	if (t)
+		evq_push(sim, expires, SE_INACTIVE_TIMER, (int)t->index, ++t->inactive_gen);
+}
+
+static void cb_inactive_cancel(void *arg, struct task_struct *p)
+{
+	struct sim_thread *t = thr_of(p);
+
+	(void)arg;
+	if (t)
+		t->inactive_gen++;
+}
+
 static void cb_switch(void *arg, int cpu, struct task_struct *prev, long prev_state,
 		      struct task_struct *next)
 {
@@ -407,16 +425,18 @@ static void replan(struct dlb_sim *sim, int cpu)
 	}
 	if (dl_task(curr)) {
 		/* runtime is accounted up to exec_start: what is left now */
-		s64 left = curr->dl.runtime - (s64)(now - curr->se.exec_start);
+		s64 left = curr->dl.runtime;
+		u64 wall, ran = now - curr->se.exec_start;
 
+		/* a reclaiming task (GRUB) uses its runtime slower than time passes */
+		wall = sched_dl_budget_wall(rq, curr, left);
+		wall = wall > ran ? wall - ran : 0;
 		/*
 		 * Only if the budget ends before the work: a work completion
 		 * re-plans the CPU anyway (fewer stale events in the heap).
 		 */
-		if (left < 0)
-			left = 0;
-		if (!RB_EMPTY_NODE(&curr->dl.rb_node) && (u64)left < t->work_left)
-			evq_push(sim, now + (u64)left, SE_CPU_BUDGET, cpu, gen);
+		if (!RB_EMPTY_NODE(&curr->dl.rb_node) && wall < t->work_left)
+			evq_push(sim, now + wall, SE_CPU_BUDGET, cpu, gen);
 	} else if (rq->dl_server) {
 		/* a fair task run by the fair server: the server's budget ends it */
 		s64 left = rq->dl_server->runtime - (s64)(now - curr->se.exec_start);
@@ -520,6 +540,14 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 		if (e->gen != t->timer_gen)
 			break;
 		sched_dl_timer_fire(s, &t->task);
+		mark_dirty(sim, task_cpu(&t->task));
+		break;
+	case SE_INACTIVE_TIMER:
+		t = &sim->thr[e->idx];
+		if (e->gen != t->inactive_gen)
+			break;
+		sched_inactive_timer_fire(s, &t->task);
+		/* running_bw changed: a reclaiming curr's budget end moves */
 		mark_dirty(sim, task_cpu(&t->task));
 		break;
 	case SE_CPU_WORK:
@@ -761,6 +789,8 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	ops.resched_cpu = cb_resched;
 	ops.timer_start = cb_timer_start;
 	ops.timer_cancel = cb_timer_cancel;
+	ops.inactive_timer_start = cb_inactive_start;
+	ops.inactive_timer_cancel = cb_inactive_cancel;
 	ops.trace_switch = cb_switch;
 	ops.trace_wakeup = cb_wakeup;
 	ops.trace_migrate = cb_migrate;

@@ -18,6 +18,7 @@ enum sim_ev_type {
 	SE_START,		/* thread: first wake-up, after its delay */
 	SE_WAKE,		/* thread: sleep or timer expiry */
 	SE_DL_TIMER,		/* thread: replenishment timer */
+	SE_INACTIVE_TIMER,	/* thread: GRUB's inactive timer (mainline model) */
 	SE_CPU_WORK,		/* cpu: curr's work ends */
 	SE_CPU_BUDGET,		/* cpu: curr's -deadline runtime ends (hrtick) */
 	SE_CPU_SLICE,		/* cpu: curr's RR/fair slice ends */
@@ -67,7 +68,7 @@ struct sim_thread {
 	bool running;
 	int last_cpu;
 	int relock;		/* mutex to take again after a cond wake-up, or -1 */
-	u64 wake_gen, timer_gen;
+	u64 wake_gen, timer_gen, inactive_gen;
 	struct sim_thread *wait_next;
 
 	/* the current job, beyond what the interpreter keeps */

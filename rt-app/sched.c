@@ -91,6 +91,7 @@ int rtapp_sched_set_self(const struct wl_task *t, const struct rtapp_sched_abi *
 		a.sched_runtime = t->dl.runtime;
 		a.sched_deadline = t->dl.deadline;
 		a.sched_period = t->dl.period;
+		a.sched_flags = t->dl.flags;	/* "dl-flags": SCHED_FLAG_RECLAIM */
 		break;
 	case WL_POLICY_FIFO:
 	case WL_POLICY_RR:

@@ -33,7 +33,25 @@ struct dl_params {
 	u64 runtime;	/* ns */
 	u64 deadline;	/* ns, relative */
 	u64 period;	/* ns; 0 means "same as deadline" */
+	u64 flags;	/* sched_attr.sched_flags: DL_FLAG_* */
 };
+
+/*
+ * sched_attr.sched_flags a workload may ask for (include/uapi/linux/sched.h
+ * values), by the names the workload key "dl-flags" takes.
+ * SCHED_FLAG_RECLAIM (4.13): GRUB bandwidth reclaiming.
+ */
+#define DL_FLAG_RECLAIM		0x02ULL
+#define DL_FLAGS_KNOWN		DL_FLAG_RECLAIM
+
+/* The flag a name means ("reclaim"), or 0 for a name that is none. */
+u64 dl_flag_parse(const char *name);
+
+/* The names of the known flags, comma separated, for messages: "reclaim". */
+const char *dl_flag_names(void);
+
+/* The name of one known flag, or NULL. */
+const char *dl_flag_name(u64 flag);
 
 struct dl_param_limits {
 	u64 period_min;	/* ns */

@@ -41,7 +41,7 @@ static void test_table(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		struct dl_params p = { table[i].runtime, table[i].deadline, table[i].period };
+		struct dl_params p = { table[i].runtime, table[i].deadline, table[i].period, 0 };
 		enum dl_param_rule got = dl_param_check(&p, NULL);
 
 		if (got != table[i].want)
@@ -53,7 +53,7 @@ static void test_table(void **state)
 static void test_custom_limits(void **state)
 {
 	struct dl_param_limits lim = { .period_min = 1 * MS, .period_max = 10 * MS };
-	struct dl_params p = { 100 * US, 500 * US, 0 };
+	struct dl_params p = { 100 * US, 500 * US, 0, 0 };
 
 	(void)state;
 	assert_int_equal(dl_param_check(&p, &lim), DL_PARAM_PERIOD_MIN);
@@ -77,7 +77,7 @@ static void test_seed_check_is_broken(void **state)
 
 static void test_explain(void **state)
 {
-	struct dl_params p = { 2 * MS, 1 * MS, 0 };
+	struct dl_params p = { 2 * MS, 1 * MS, 0, 0 };
 	char buf[256];
 
 	(void)state;

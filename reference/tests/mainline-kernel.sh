@@ -12,10 +12,14 @@
 #    (~950 ms), then 50 ms per second (~100 one-ms jobs in all), where v4
 #    starves it;
 #  - admission with the fair servers (6.12): 2 tasks of 0.46 per CPU (0.92
-#    of each) are refused, 2 of 0.44 admitted.
+#    of each) are refused, 2 of 0.44 admitted;
+#  - GRUB reclaiming (4.13): a task of 10 ms / 100 ms with 20 ms of work per
+#    100 ms period, alone: with "dl-flags": ["reclaim"] it reclaims the idle
+#    bandwidth and each job's run takes ~20 ms (median under 50 ms); without
+#    it, every job waits for the next replenishment (median run >= 90 ms).
 # Needs root and SCHED_DEADLINE; holds the machine-wide kernel lock.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 12
+plan 18
 
 T=$(mktemp -d /tmp/dlb-mainline-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -53,6 +57,25 @@ expect_eq "reference: mainline runs the starved fair task at 950 ms (zero laxity
 check "reference: mainline gives it two server periods (~100 jobs, got $mljobs)" \
 	test "$mljobs" -ge 95 -a "$mljobs" -le 105
 
+# ---- GRUB reclaiming: 20 ms of work a period on a 10 ms / 100 ms reservation ----
+cat >"$T/grub.json" <<'JSON'
+{ "global": { "duration": 1 },
+  "tasks": { "g": { "policy": "SCHED_DEADLINE", "dl-runtime": 10000, "dl-deadline": 100000,
+		    "dl-period": 100000, "dl-flags": ["reclaim"], "run": 20000,
+		    "timer": { "ref": "g", "period": 100000 } } } }
+JSON
+sed 's/, "dl-flags": \["reclaim"\]//' "$T/grub.json" >"$T/nogrub.json"
+# median wall time (µs) of the jobs' run event
+medrun() { awk '!/^#/ { print $3 }' "$1" | sort -n |
+	awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : -1 }'; }
+"$BIN/dlb-rtapp" -q -b reference --model mainline -m "$(nproc)" -o "$T/gml" "$T/grub.json"
+"$BIN/dlb-rtapp" -q -b reference --model mainline -m "$(nproc)" -o "$T/pml" "$T/nogrub.json"
+expect_eq "reference: mainline reclaims: each job runs its 20 ms at once" \
+	"$(medrun "$T/gml/rt-app-g-0.log")" 20000
+pml=$(medrun "$T/pml/rt-app-g-0.log")
+check "reference: without the flag each job waits for a replenishment ($pml us >= 100 ms)" \
+	test "$pml" -ge 100000
+
 require need_root need_sched_deadline
 exec 9>/tmp/dlbench-kernel.lock
 flock 9
@@ -75,6 +98,17 @@ check "kernel: first fair job at $kfirst us, mainline's $mlfirst +-30 ms (v4: ne
 	test "$kfirst" -ge $((mlfirst - 30000)) -a "$kfirst" -le $((mlfirst + 30000))
 check "kernel: $kjobs fair jobs, mainline's $mljobs +-25%" \
 	test "$kjobs" -ge $((mljobs * 3 / 4)) -a "$kjobs" -le $((mljobs * 5 / 4))
+
+"$BIN/dlb-rtapp" -q -n -o "$T/gk" "$T/grub.json"
+expect_eq "kernel: the reclaiming task exits 0 (sched_setattr took SCHED_FLAG_RECLAIM)" "$?" 0
+"$BIN/dlb-rtapp" -q -n -o "$T/pk" "$T/nogrub.json"
+expect_eq "kernel: the same task without the flag exits 0" "$?" 0
+gk=$(medrun "$T/gk/rt-app-g-0.log")
+pk=$(medrun "$T/pk/rt-app-g-0.log")
+check "kernel: reclaiming, a 20 ms job on 10 ms of runtime runs in $gk us (< 50 ms)" \
+	test "$gk" -gt 0 -a "$gk" -lt 50000
+check "kernel: not reclaiming, it waits for the next period: $pk us (>= 90 ms)" \
+	test "$pk" -ge 90000
 
 # ---- admission: the fair servers' 0.05 per CPU (6.12+) ----
 if [ "$(cat /proc/sys/kernel/sched_rt_runtime_us 2>/dev/null)" != 950000 ] ||

@@ -273,6 +273,77 @@ static void test_fair_server_dl_hog(void **state)
 	assert_int_equal(ml, 8 * 50 * MS);
 }
 
+/*
+ * GRUB reclaiming (4.13, SCHED_FLAG_RECLAIM).  One task x, runtime 10 ms,
+ * period 100 ms, "dl-flags": ["reclaim"], busy for good, alone on 1 CPU
+ * (the fair server, 6.12+, has no fair task to serve: stopped).  Derived
+ * from mainline's grub_reclaim(), update_curr_dl() and
+ * init_dl_rq_bw_ratio(), with sched_rt_runtime/period 950000/1000000 us,
+ * BW_SHIFT 20, RATIO_SHIFT 8:
+ *   max_bw = extra_bw = to_ratio(1000000, 950000) = 996147 (Umax = 0.95),
+ *   bw_ratio = to_ratio(950000, 1000000) >> 12 = 1103764 >> 12 = 269,
+ *   x: dl_bw = to_ratio(100 ms, 10 ms) = 104857; admission's __dl_add()
+ *   takes it from extra_bw; 6.12+: so does the fair server's
+ *   dl_server_apply_params() (52428), which also adds it to this_bw.
+ * 6.18: this_bw = 157285, running_bw = 104857 (x), u_inact = 52428,
+ *   extra_bw = 996147 - 52428 - 104857 = 838862;
+ *   u_inact + extra_bw = 891290, not above max_bw - dl_bw = 891290, so
+ *   u_act = max_bw - u_inact - extra_bw = 104857, scaled by bw_ratio:
+ *   (104857 * 269) >> 8 = 110181 (0.1051 of a CPU-second per second).
+ *   The 10 ms runtime lasts ceil(10^7 * 2^20 / 110181) = 95168496 ns:
+ *   x runs 0-95.168 ms, is throttled, replenished at 100 (next period)
+ *   and runs 100-195.168: Umax = 95% of the CPU, the GRUB bound
+ *   (1 - (Umax - Uact)) / (1 / Umax) reached when x is the only one.
+ * 6.5 (no fair server): u_inact 0, extra_bw 891290: the same 110181.
+ * 4.13 to 6.4 (before 6.5's "Fix reclaim inconsistency with GRUB"):
+ *   u_act_min = 110181; u_inact + extra_bw = 891290 is not above
+ *   2^20 - 110181 = 938395, so u_act = 2^20 - 0 - 891290 = 157286:
+ *   ceil(10^7 * 2^20 / 157286) = 66666667 ns, throttled at 66.667 ms.
+ * v4 and 4.12 (no GRUB), or 6.18 without the flag: 10 ms.
+ */
+static struct workload *reclaim_hog(bool reclaim)
+{
+	struct workload *wl = wlb_new(200 * MS);
+	int x = wlb_task(wl, "x", WL_POLICY_DEADLINE, 10 * MS, 100 * MS, 100 * MS);
+
+	if (reclaim)
+		wl->tasks[x].dl.flags = DL_FLAG_RECLAIM;
+	wlb_ev(wl, x, WL_EV_RUN, 1000 * MS, -1);
+	return wl;
+}
+
+static void expect_grub(struct workload *wl, const char *model, const char *t1,
+			const char *t2)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want),
+		 "0 0 swapper/0>x-0\n"
+		 "%s throttle x-0 0 100000\n"
+		 "%s 0 x-0>swapper/0\n"
+		 "100000 repl x-0 10000 200000\n"
+		 "100000 0 swapper/0>x-0\n"
+		 "%s throttle x-0 0 200000\n"
+		 "%s 0 x-0>swapper/0\n", t1, t1, t2, t2);
+	run_expect(wl, model, want);
+}
+
+static void test_grub_reclaim(void **state)
+{
+	struct workload *wl = reclaim_hog(true), *plain = reclaim_hog(false);
+
+	(void)state;
+	expect_grub(wl, "v4", "10000", "110000");
+	expect_grub(wl, "mainline:4.12", "10000", "110000");
+	expect_grub(wl, "mainline:4.13", "66666", "166666");
+	expect_grub(wl, "mainline:6.4", "66666", "166666");
+	expect_grub(wl, "mainline:6.5", "95168", "195168");
+	expect_grub(wl, "mainline", "95168", "195168");
+	expect_grub(plain, "mainline", "10000", "110000");
+	wlb_free(wl);
+	wlb_free(plain);
+}
+
 /* The model names: what is accepted, and that a bad one changes nothing. */
 static void test_model_parse(void **state)
 {
@@ -313,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_admission_fair_server),
 		cmocka_unit_test(test_fair_server_rt_hog),
 		cmocka_unit_test(test_fair_server_dl_hog),
+		cmocka_unit_test(test_grub_reclaim),
 		cmocka_unit_test(test_model_parse),
 	};
 

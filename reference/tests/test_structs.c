@@ -142,7 +142,7 @@ static struct sched *mksched(int cpus)
 static void mktask(struct sched *s, struct task_struct *p, int pid, const char *comm,
 		   u64 runtime, u64 deadline)
 {
-	struct dl_params prm = { runtime, deadline, deadline };
+	struct dl_params prm = { runtime, deadline, deadline, 0 };
 	struct dlb_err err;
 
 	memset(p, 0, sizeof(*p));
