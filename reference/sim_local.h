@@ -82,6 +82,7 @@ struct sim_waitq {
 	struct sim_thread *head, *tail;
 	unsigned int waiting;
 	u64 count;			/* a semaphore's count */
+	bool pending;			/* a resume no thread was suspended for yet */
 };
 
 struct dlb_sim {

@@ -249,15 +249,32 @@ static int op_yield(struct dlb_interp *it)
 	return op_running(it) ? DLB_INTERP_DONE : DLB_INTERP_BLOCKED;
 }
 
+/*
+ * suspend/resume as the kernel backend's (rt-app/kthread.c, rtapp_wakeup):
+ * a resume sent while no thread is suspended is remembered, and the next
+ * suspend consumes it and goes on (rt-app/tests/resume_pending.sh).
+ */
 static int op_suspend(struct dlb_interp *it, int res)
 {
 	struct sim_thread *t = thr_of_it(it);
+	struct sim_waitq *w = &t->sim->waitq[res];
 
-	return waitq_block(t, &t->sim->waitq[res]);
+	if (w->pending) {
+		w->pending = false;
+		return DLB_INTERP_DONE;
+	}
+	return waitq_block(t, w);
 }
 
 static void op_resume(struct dlb_interp *it, int res)
 {
+	struct sim_thread *t = thr_of_it(it);
+	struct sim_waitq *w = &t->sim->waitq[res];
+
+	if (!w->head) {
+		w->pending = true;
+		return;
+	}
 	op_cond_signal(it, res, true);
 }
 
