@@ -352,6 +352,13 @@ struct dl_model {
 	 * Fix reclaim inconsistency with GRUB") instead of by 1.
 	 */
 	bool grub, grub_max_bw;
+	/*
+	 * dl_task_timer() of a throttled task that is not queued (it blocked
+	 * as it was throttled): replenish it now, enqueue at its wake-up
+	 * (4.2, "sched/deadline: Fix sched class hopping CBS hole").  v4 only
+	 * clears dl_throttled and lets the wake-up rule decide.
+	 */
+	bool replenish_sleeper;
 };
 
 /*

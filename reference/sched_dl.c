@@ -419,8 +419,14 @@ void dl_task_timer(struct sched *s, struct task_struct *p)
 		 */
 		if (rq->dl.overloaded)
 			push_dl_task(rq);
+	} else if (s->model->replenish_sleeper && !dl_se->dl_new) {
+		/*
+		 * [mainline 4.2, model hook] Throttled during sched-out, so
+		 * both throttled and !queued: replenish the counter but do
+		 * not enqueue; the wake-up does that.
+		 */
+		replenish_dl_entity(dl_se, dl_se);
 	}
-	(void)s;
 }
 
 /*

@@ -24,8 +24,9 @@
  *         Add trivial fair server", "sched/deadline: Deferrable dl server",
  *         both in 6.12): dl_server_start/stop/update/timer below, and
  *         __pick_task_dl() in sched_dl.c.
- * Not modelled: GRUB reclaiming, replenishing a throttled sleeper in
- * dl_task_timer(), the pi_se chain, mainline's dl_runtime_exceeded()
+ *   4.2   dl_task_timer() replenishes a throttled task that is not queued;
+ *   4.13  GRUB reclaiming (SCHED_FLAG_RECLAIM), grub_reclaim() of 6.5 from 6.5.
+ * Not modelled: the pi_se chain, mainline's dl_runtime_exceeded()
  * without the v4 deadline-miss charge; for the fair server: idle time
  * counted as its runtime (dl_server_update_idle_time(); a CPU with a
  * runnable fair task is never idle here), 6.17's lazy stop (cccb45d7c429:
@@ -721,6 +722,7 @@ void dl_model_mainline(unsigned int version, struct dl_model *m)
 	m->timer_expiry = version >= DL_KVER(4, 11) ? dl_timer_expiry : dl_model_v4.timer_expiry;
 	m->fair_server_bw = version >= DL_KVER(6, 12) ? DL_FAIR_SERVER_BW : 0;
 	m->grub = version >= DL_KVER(4, 13);
+	m->replenish_sleeper = version >= DL_KVER(4, 2);
 	m->grub_max_bw = version >= DL_KVER(6, 5);
 	if (version >= DL_KVER(6, 12)) {
 		m->dl_server_start = dl_server_start;

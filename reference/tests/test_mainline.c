@@ -344,6 +344,46 @@ static void test_grub_reclaim(void **state)
 	wlb_free(plain);
 }
 
+/*
+ * dl_task_timer() of a sleeper (4.2): x (2/10/10 ms, implicit) runs 2 ms,
+ * its work and runtime ending together at 2, and sleeps until 11: it is
+ * throttled as it blocks (update_curr_dl() from dequeue_task_dl()), so at
+ * its timer (10, next period) it is throttled and not queued.  Mainline
+ * replenishes it there (deadline 10 + 10 = 20, runtime 2; "10000 repl");
+ * at 11, 2 / (20 - 11) > 2 / 10 overflows: new deadline 21.  v4 and 4.1
+ * only clear dl_throttled: no replenishment at 10, the wake-up rule gives
+ * deadline 21 at 11.
+ */
+static void test_replenish_sleeper(void **state)
+{
+	struct workload *wl = wlb_new(15 * MS);
+	int x = wlb_task(wl, "x", WL_POLICY_DEADLINE, 2 * MS, 10 * MS, 10 * MS);
+	const char *v4 =
+		"0 0 swapper/0>x-0\n"
+		"2000 throttle x-0 0 10000\n"
+		"2000 0 x-0>swapper/0\n"
+		"11000 0 swapper/0>x-0\n"
+		"13000 throttle x-0 0 21000\n"
+		"13000 0 x-0>swapper/0\n";
+	const char *ml =
+		"0 0 swapper/0>x-0\n"
+		"2000 throttle x-0 0 10000\n"
+		"2000 0 x-0>swapper/0\n"
+		"10000 repl x-0 2000 20000\n"
+		"11000 0 swapper/0>x-0\n"
+		"13000 throttle x-0 0 21000\n"
+		"13000 0 x-0>swapper/0\n";
+
+	(void)state;
+	wlb_ev(wl, x, WL_EV_RUN, 2 * MS, -1);
+	wlb_ev(wl, x, WL_EV_SLEEP, 9 * MS, -1);
+	run_expect(wl, "v4", v4);
+	run_expect(wl, "mainline:4.1", v4);
+	run_expect(wl, "mainline:4.2", ml);
+	run_expect(wl, "mainline", ml);
+	wlb_free(wl);
+}
+
 /* The model names: what is accepted, and that a bad one changes nothing. */
 static void test_model_parse(void **state)
 {
@@ -385,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_fair_server_rt_hog),
 		cmocka_unit_test(test_fair_server_dl_hog),
 		cmocka_unit_test(test_grub_reclaim),
+		cmocka_unit_test(test_replenish_sleeper),
 		cmocka_unit_test(test_model_parse),
 	};
 
