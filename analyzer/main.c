@@ -674,7 +674,7 @@ out:
 	return rc;
 }
 
-int main(int argc, char **argv)
+static int main_run(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -799,4 +799,9 @@ int main(int argc, char **argv)
 		return err.code ? err.code : DLB_EXIT_INTERNAL;
 	}
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	return dlb_cli_exit(PROG, main_run(argc, argv));
 }

@@ -262,7 +262,7 @@ static int replay_load(const char *path, struct replay *r, struct dlb_sim_opts *
 }
 
 
-int main(int argc, char **argv)
+static int main_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "cpus", required_argument, NULL, 'm' },
@@ -450,4 +450,9 @@ done:
 	wl_free(wl);
 	dlb_jt_free(rp.jt);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	return dlb_cli_exit(prog, main_run(argc, argv));
 }

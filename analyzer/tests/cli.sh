@@ -4,7 +4,7 @@
 # exact table rows, jobs.csv, exit codes for misses, lost events, no
 # sched_switch, no events, garbage lines; compare; bad inputs, exact errors.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 39
+plan 40
 
 # --- a miss of known lateness, a migration of known delay, inversion ---
 run "$A" -o "$T/miss" "$D/miss.txt"
@@ -117,3 +117,6 @@ mkdir -p "$T/full-jobs"
 ln -s /dev/full "$T/full-jobs/jobs.csv"
 run "$A" -q -m -1 -o "$T/full-jobs" "$D/miss.txt"
 expect_eq "a foreign jobs.csv is kept as jobs.orig.csv" "$rc $(test -L "$T/full-jobs/jobs.orig.csv" && echo kept)" "0 kept"
+# the table on a full stdout: exit 3 and why (it exited 0 with nothing written)
+"$A" -m -1 "$D/miss.txt" >/dev/full 2>"$T/err"; rc=$?
+expect_eq "stdout full: exit 3, said" "$rc $(cat "$T/err")" "3 dlb-analyze: stdout: no space left on device"
