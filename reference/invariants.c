@@ -213,6 +213,39 @@ static int check_task_place(struct task_struct *p, struct dlb_err *err)
 	return 0;
 }
 
+/*
+ * GRUB (mainline model): each rq's this_bw is the bandwidth of the
+ * -deadline tasks placed on it (and of its fair server, 6.12+); running_bw
+ * that of those runnable or blocked before their 0-lag time (and of the
+ * server while it is active).
+ */
+static int check_grub(struct sched *s, struct dlb_err *err)
+{
+	struct task_struct *p;
+	int i;
+
+	for (i = 0; i < s->nr_cpus; i++) {
+		struct rq *rq = &s->rqs[i];
+		struct sched_dl_entity *srv = &rq->fair_server.dl;
+		u64 this_bw = srv->dl_server ? srv->dl_bw : 0;
+		u64 running_bw = srv->dl_server && srv->dl_server_active ? srv->dl_bw : 0;
+
+		for (p = s->tasks; p; p = p->next_task) {
+			if (task_cpu(p) != i || !task_has_dl_policy(p) || p->state == TASK_DEAD)
+				continue;
+			this_bw += p->dl.dl_bw;
+			if (p->on_rq || p->dl.dl_non_contending)
+				running_bw += p->dl.dl_bw;
+		}
+		if (rq->dl.this_bw != this_bw || rq->dl.running_bw != running_bw)
+			FAIL("cpu %d: GRUB this_bw %llu running_bw %llu, tasks give %llu and %llu", i,
+			     (unsigned long long)rq->dl.this_bw,
+			     (unsigned long long)rq->dl.running_bw, (unsigned long long)this_bw,
+			     (unsigned long long)running_bw);
+	}
+	return 0;
+}
+
 static int check_tasks(struct sched *s, struct dlb_err *err)
 {
 	struct task_struct *p;
@@ -281,6 +314,8 @@ int check_sched_invariants(struct sched *s, struct dlb_err *err)
 	if (dlo != s->rd.dlo_count)
 		FAIL("dlo_count %d, %d rqs overloaded", s->rd.dlo_count, dlo);
 	if (check_heap(s, err) < 0 || check_tasks(s, err) < 0)
+		return -1;
+	if (s->model->grub && check_grub(s, err) < 0)
 		return -1;
 	if (s->warnings)
 		FAIL("%llu scheduler warnings, first: %s", (unsigned long long)s->warnings,

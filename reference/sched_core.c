@@ -585,9 +585,18 @@ void sched_exit_curr(struct sched *s, int cpu)
 	if (task_has_dl_policy(p)) {
 		s->rd.dl_bw.total_bw -= p->dl.dl_bw;
 		dl_extra_bw_update(s, (s64)(p->dl.dl_bw / (u64)s->nr_cpus));
-		/* [GRUB] a non-contending task's bw leaves at its 0-lag time */
-		if (!p->dl.dl_non_contending)
-			p->dl.dl_bw = 0;
+		/*
+		 * [GRUB] Deviation: a task that died before its 0-lag time
+		 * leaves running_bw and this_bw now, not when its inactive
+		 * timer fires (inactive_task_timer()'s TASK_DEAD branch).
+		 */
+		if (p->dl.dl_non_contending) {
+			sub_running_bw(&p->dl, &task_rq(p)->dl);
+			sub_rq_bw(&p->dl, &task_rq(p)->dl);
+			p->dl.dl_non_contending = 0;
+			cancel_inactive_timer(&p->dl);
+		}
+		p->dl.dl_bw = 0;
 	}
 }
 
