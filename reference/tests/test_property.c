@@ -316,6 +316,9 @@ static struct workload *mixed_set(u64 *seed, int m, int *nr)
 		if (pol >= 2) {
 			t = wlb_task(wl, name, WL_POLICY_DEADLINE,
 				     period / 8 > 1024 ? period / 8 : 1024, period, period);
+			/* every other one reclaims (GRUB, mainline model; v4 ignores it) */
+			if (i % 2)
+				wl->tasks[t].dl.flags = DL_FLAG_RECLAIM;
 		} else {
 			t = wlb_task(wl, name, pol ? WL_POLICY_FIFO : WL_POLICY_OTHER, 0, 0, 0);
 			wl->tasks[t].priority = pol ? 1 + (int)(rnd(seed) % 98) : 0;
