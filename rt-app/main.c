@@ -326,6 +326,30 @@ static void slice_warning(const struct rtapp_opts *o, const struct wl_task *t)
 			"by this kernel (custom slices need Linux 6.12 or later)\n", prog, t->name);
 }
 
+/*
+ * "dl-flags": ["reclaim"] (SCHED_FLAG_RECLAIM, GRUB) is kept by the kernel
+ * backend's sched_setattr and by the reference's mainline model; v4 has no
+ * GRUB (the reference's default rules and the --setscheduler2 ABI): said,
+ * not silently dropped.
+ */
+static void flags_warning(const struct rtapp_opts *o, const struct workload *wl)
+{
+	const char *why = NULL;
+	size_t i;
+
+	if (o->backend == RTAPP_BACKEND_REFERENCE && (!o->ref_model || !strcmp(o->ref_model, "v4")))
+		why = "the reference's v4 rules have no GRUB (use --model mainline)";
+	else if (o->backend == RTAPP_BACKEND_KERNEL && o->abi.setscheduler2)
+		why = "the v4 ABI (--setscheduler2) has no sched_flags for it";
+	for (i = 0; why && i < wl->nr_tasks; i++) {
+		if (!(wl->tasks[i].dl.flags & DL_FLAG_RECLAIM))
+			continue;
+		fprintf(stderr, "%s: warning: task '%s': dl-flags \"reclaim\" is ignored: %s\n",
+			prog, wl->tasks[i].name, why);
+		return;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct rtapp_opts o = { .backend = RTAPP_BACKEND_KERNEL };
@@ -358,6 +382,8 @@ int main(int argc, char **argv)
 		wl_warnings_write(wl, prog, stderr);
 	if (!o.quiet && (st = wl_slice_task(wl)))
 		slice_warning(&o, st);
+	if (!o.quiet)
+		flags_warning(&o, wl);
 	/* -m on the kernel: checked before anything is created or started */
 	if (o.cpus && o.backend == RTAPP_BACKEND_KERNEL && rtapp_cpus_limit(wl, o.cpus, &err)) {
 		wl_free(wl);
