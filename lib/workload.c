@@ -494,6 +494,16 @@ bool wl_task_phase_cpus(const struct wl_task *t)
 	return false;
 }
 
+const struct wl_task *wl_reclaim_task(const struct workload *wl)
+{
+	size_t i;
+
+	for (i = 0; i < wl->nr_tasks; i++)
+		if (wl->tasks[i].dl.flags & DL_FLAG_RECLAIM)
+			return &wl->tasks[i];
+	return NULL;
+}
+
 const struct wl_task *wl_slice_task(const struct workload *wl)
 {
 	size_t i;

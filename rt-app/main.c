@@ -334,20 +334,18 @@ static void slice_warning(const struct rtapp_opts *o, const struct wl_task *t)
  */
 static void flags_warning(const struct rtapp_opts *o, const struct workload *wl)
 {
+	const struct wl_task *t = wl_reclaim_task(wl);
 	const char *why = NULL;
-	size_t i;
 
+	if (!t)
+		return;
 	if (o->backend == RTAPP_BACKEND_REFERENCE && (!o->ref_model || !strcmp(o->ref_model, "v4")))
 		why = "the reference's v4 rules have no GRUB (use --model mainline)";
 	else if (o->backend == RTAPP_BACKEND_KERNEL && o->abi.setscheduler2)
 		why = "the v4 ABI (--setscheduler2) has no sched_flags for it";
-	for (i = 0; why && i < wl->nr_tasks; i++) {
-		if (!(wl->tasks[i].dl.flags & DL_FLAG_RECLAIM))
-			continue;
+	if (why)
 		fprintf(stderr, "%s: warning: task '%s': dl-flags \"reclaim\" is ignored: %s\n",
-			prog, wl->tasks[i].name, why);
-		return;
-	}
+			prog, t->name, why);
 }
 
 int main(int argc, char **argv)

@@ -182,6 +182,9 @@ const struct dlb_cpumask *wl_phase_cpus(const struct wl_task *t, size_t p);
 /* Does any phase of @t set its own "cpus" (the affinity changes in the run)? */
 bool wl_task_phase_cpus(const struct wl_task *t);
 
+/* The first task asking for SCHED_FLAG_RECLAIM ("dl-flags": ["reclaim"]), or NULL. */
+const struct wl_task *wl_reclaim_task(const struct workload *wl);
+
 /* The first task with a custom slice ("dl-runtime" on a fair task), or NULL. */
 const struct wl_task *wl_slice_task(const struct workload *wl);
 
