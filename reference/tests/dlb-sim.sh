@@ -84,11 +84,7 @@ expect_eq "heap and linear both push and pull" "$(pushes_pulls "$T/heap/ops.csv"
 check "heap and linear: the same trace" diff "$T/heap/trace.txt" <(sed 's/cpu-select linear/cpu-select heap/' "$T/lin/trace.txt")
 
 # "dl-flags": ["reclaim"] on the v4 rules (no GRUB): said, not dropped silently
-cat >"$T/grub.json" <<'JSON'
-{ "tasks": { "g": { "policy": "SCHED_DEADLINE", "dl-runtime": 10000, "dl-period": 100000,
-		    "dl-flags": ["reclaim"], "run": 20000 } } }
-JSON
-expect_eq "reclaim on v4: warned" "$("$SIM" -d 100ms -o "$T/g4" "$T/grub.json" 2>&1 >/dev/null)" \
+expect_eq "reclaim on v4: warned" "$("$SIM" -d 100ms -o "$T/g4" "$D/reclaim.json" 2>&1 >/dev/null)" \
 	"dlb-sim: warning: task 'g': dl-flags \"reclaim\" is ignored: the v4 rules have no GRUB (use --model mainline)"
 expect_eq "reclaim on mainline: no warning" \
-	"$("$SIM" --model mainline -d 100ms -o "$T/gml" "$T/grub.json" 2>&1 >/dev/null)" ""
+	"$("$SIM" --model mainline -d 100ms -o "$T/gml" "$D/reclaim.json" 2>&1 >/dev/null)" ""

@@ -29,15 +29,10 @@ expect_eq "same files as the kernel backend, plus trace.txt" "$(cd "$TMP/a" && p
 	"rt-app-dl_a-0.log rt-app-dl_a-0.sched rt-app-dl_b-1.log rt-app-dl_b-1.sched summary.json trace.txt "
 mapfile -t tids < <(json_get "$S" tid)
 # "dl-flags": ["reclaim"]: v4 (the default rules) has no GRUB: said, not dropped silently
-cat >"$TMP/grub.json" <<'JSON'
-{ "global": { "duration": 1 },
-  "tasks": { "g": { "policy": "SCHED_DEADLINE", "dl-runtime": 10000, "dl-period": 100000,
-		    "dl-flags": ["reclaim"], "run": 20000 } } }
-JSON
-expect_eq "reclaim on v4: warned" "$("$RTAPP" -b reference -d 200ms -o "$TMP/g4" "$TMP/grub.json" 2>&1)" \
+expect_eq "reclaim on v4: warned" "$("$RTAPP" -b reference -d 200ms -o "$TMP/g4" "$DLB_SRC/reference/tests/data/reclaim.json" 2>&1)" \
 	"dlb-rtapp: warning: task 'g': dl-flags \"reclaim\" is ignored: the reference's v4 rules have no GRUB (use --model mainline)"
 expect_eq "reclaim on mainline: no warning" \
-	"$("$RTAPP" -b reference --model mainline -d 200ms -o "$TMP/gml" "$TMP/grub.json" 2>&1)" ""
+	"$("$RTAPP" -b reference --model mainline -d 200ms -o "$TMP/gml" "$DLB_SRC/reference/tests/data/reclaim.json" 2>&1)" ""
 # a full disk under an output: exit 3, one line naming the file and why
 # (the trace and logs said only "DIR: write error")
 for f in trace.txt rt-app-dl_a-0.log rt-app-dl_b-1.sched; do
