@@ -5,7 +5,8 @@
 # (the kernel backend's rtapp_wakeup.pending): r resumes "w" at once, s
 # sleeps 20 ms and then suspends on "w": it must go on without waiting and
 # run its 1 ms.  The reference used to drop the resume (no waiter yet) and
-# leave s suspended for good.  Fair tasks only: no kernel lock needed.
+# leave s suspended for good.  Fair tasks and no markers (-n): no kernel
+# lock, and tracing_on does not matter.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 plan 4
 
@@ -24,7 +25,7 @@ expect_eq "reference: s goes on after its suspend (the resume came first)" \
 	"$(awk '{ print $2 }' "$T/ref/rt-app-s-0.events" | tr '\n' ' ')" "sleep suspend run "
 
 require need_root
-"$RTAPP" -q -E -o "$T/k" "$T/w.json"
+"$RTAPP" -q -n -E -o "$T/k" "$T/w.json"
 expect_eq "kernel: the run exits 0" "$?" 0
 expect_eq "kernel: s goes on after its suspend, as on the reference" \
 	"$(awk '{ print $2 }' "$T/k/rt-app-s-0.events" | tr '\n' ' ')" "sleep suspend run "
