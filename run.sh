@@ -61,7 +61,8 @@ usage: ./run.sh [COMMAND] [ARGS]     (COMMAND --help for its options)
   plot       DIR: figures of a result folder (gnuplot)
   ospert     [--quick] [--plot-only DIR]: the OSPERT 2011 push-structure costs (cpudl,
              cpupri, linear scan) on the reference, 2..1024 CPUs, and miss ratio vs U
-             on this kernel; results/ospert-DATE/ (docs/ospert.md)
+             on this kernel, or with --kernel IMAGE --cpus LIST on a kernel image under
+             qemu; results/ospert-DATE/ (docs/ospert.md)
   test       install what is missing (qemu and two guest kernels too: tools/deps.sh
              --qemu), build, run every test: make check, the sanitizer check and the
              short fuzz runs (make check-all)

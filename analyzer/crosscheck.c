@@ -539,6 +539,140 @@ int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	return 0;
 }
 
+/* The scheduler's statistics around the run, referenced by the report info until exit. */
+static struct dlb_kstats kstats;
+
+/*
+ * DIR/BASE-before.txt and -after.txt, parsed by @parse into @snap[0] and [1].
+ * 1: no such pair (a kernel without the file, a reference run); -1: one is
+ * unreadable or malformed, said in a note (the report goes on without them).
+ */
+static int snap_pair(const char *dir, const char *base, void *snap, size_t size,
+		     int (*parse)(const char *, size_t, const char *, void *, struct dlb_err *),
+		     void (*release)(void *), struct dlb_report_info *ri)
+{
+	static const char *const when[2] = { "before", "after" };
+	struct dlb_err err = { 0 };
+	char path[4096], *text;
+	size_t len;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s-%s.txt", dir, base, when[i]);
+		if (access(path, F_OK)) {
+			if (i)
+				release(snap);
+			return 1;
+		}
+		text = NULL;
+		if (dlb_read_small_file(path, &text, &len, &err) ||
+		    parse(text, len, path, (char *)snap + (size_t)i * size, &err)) {
+			free(text);
+			if (i)
+				release(snap);
+			dlb_report_note(ri, "%s snapshots not used: %s", base, err.msg);
+			return -1;
+		}
+		free(text);
+	}
+	return 0;
+}
+
+static int parse_debug(const char *t, size_t n, const char *name, void *sd, struct dlb_err *err)
+{
+	return dlb_sched_debug_parse(t, n, name, sd, err);
+}
+
+static int parse_schedstat(const char *t, size_t n, const char *name, void *st, struct dlb_err *err)
+{
+	return dlb_schedstat_parse(t, n, name, st, err);
+}
+
+static void free_debug(void *sd)
+{
+	dlb_sched_debug_free(sd);
+}
+
+static void free_schedstat(void *st)
+{
+	dlb_schedstat_free(st);
+}
+
+/* after less before of one CPU's counters; false when one went back (not one boot's) */
+static bool schedstat_delta(const struct dlb_schedstat_cpu *b, const struct dlb_schedstat_cpu *a,
+			    struct dlb_schedstat_cpu *d)
+{
+#define D(f)	do { if (a->f < b->f) return false; d->f = a->f - b->f; } while (0)
+	D(yld_count);
+	D(sched_count);
+	D(sched_goidle);
+	D(ttwu_count);
+	D(ttwu_local);
+	D(rq_cpu_time);
+	D(run_delay);
+	D(pcount);
+#undef D
+	d->present = true;
+	return true;
+}
+
+/*
+ * The folder's sched debug and /proc/schedstat snapshots into ri->kstats:
+ * per CPU, the dl_rq before and after and the schedstat counters' growth.
+ */
+static void load_kstats(const char *dir, struct dlb_report_info *ri)
+{
+	struct dlb_sched_debug sd[2];
+	struct dlb_schedstat st[2];
+	bool debug, sstat;
+	int c, n = 0;
+
+	free(kstats.cpus);
+	memset(&kstats, 0, sizeof(kstats));
+	debug = !snap_pair(dir, "sched-debug", sd, sizeof(sd[0]), parse_debug, free_debug, ri);
+	sstat = !snap_pair(dir, "schedstat", st, sizeof(st[0]), parse_schedstat, free_schedstat, ri);
+	if (debug)
+		n = sd[0].nr_cpus > sd[1].nr_cpus ? sd[0].nr_cpus : sd[1].nr_cpus;
+	if (sstat && st[0].nr_cpus > n)
+		n = st[0].nr_cpus;
+	if (sstat && st[1].nr_cpus > n)
+		n = st[1].nr_cpus;
+	if (n > 0)
+		kstats.cpus = calloc((size_t)n, sizeof(*kstats.cpus));
+	if (kstats.cpus) {
+		kstats.nr_cpus = n;
+		kstats.sched_debug = debug;
+		kstats.schedstat = sstat;
+		kstats.schedstat_version = sstat ? st[1].version : 0;
+		for (c = 0; c < n; c++) {
+			struct dlb_kstats_cpu *k = &kstats.cpus[c];
+
+			k->cpu = c;
+			if (debug && c < sd[0].nr_cpus && c < sd[1].nr_cpus &&
+			    sd[0].dl_rq[c].has && sd[1].dl_rq[c].has) {
+				k->before = sd[0].dl_rq[c];
+				k->after = sd[1].dl_rq[c];
+			}
+			if (sstat && c < st[0].nr_cpus && c < st[1].nr_cpus &&
+			    st[0].cpu[c].present && st[1].cpu[c].present) {
+				k->schedstat = schedstat_delta(&st[0].cpu[c], &st[1].cpu[c], &k->delta);
+				if (!k->schedstat)
+					dlb_report_note(ri, "schedstat of cpu%d went back between the"
+							" snapshots: not used", c);
+			}
+		}
+		ri->kstats = &kstats;
+	}
+	if (debug) {
+		dlb_sched_debug_free(&sd[0]);
+		dlb_sched_debug_free(&sd[1]);
+	}
+	if (sstat) {
+		dlb_schedstat_free(&st[0]);
+		dlb_schedstat_free(&st[1]);
+	}
+}
+
 void dlb_crosscheck_after(struct dlb_metrics *m, const char *dir, struct dlb_report_info *ri)
 {
 	struct dlb_summary *s = summary_load(dir, NULL);
@@ -546,6 +680,7 @@ void dlb_crosscheck_after(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	size_t i;
 
 	record_check(m);
+	load_kstats(dir, ri);
 	if (!s) {
 		check_logs_by_name(m, dir, ri);
 		check_sched_dir(m, dir, ri);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* report.json, report.txt and jobs.csv from the metrics (report.h). */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -172,6 +173,87 @@ static struct json_object *json_kernel_checks(const struct dlb_report_info *ri)
 #undef N
 	json_object_object_add(o, "dl_accounting", c);
 	return o;
+}
+
+/* ---- the scheduler's statistics (sched debug, /proc/schedstat snapshots) ---- */
+
+/*
+ * "kernel_stats": null without snapshots, else which pairs were read and per
+ * CPU the dl_rq before and after (null without SCHED_DEBUG) and the growth of
+ * the schedstat counters over the run (null without SCHEDSTATS).
+ */
+static struct json_object *json_kstats(const struct dlb_report_info *ri)
+{
+#define F(k, f)	{ k, offsetof(struct dlb_schedstat_cpu, f) }
+	static const struct {
+		const char *key;
+		size_t off;
+	} sf[] = {	/* the schedstat counters' growth, in report order */
+		F("rq_cpu_time_ns", rq_cpu_time), F("run_delay_ns", run_delay),
+		F("timeslices", pcount), F("sched_count", sched_count),
+		F("sched_goidle", sched_goidle), F("ttwu_count", ttwu_count),
+		F("ttwu_local", ttwu_local), F("yld_count", yld_count),
+	};
+#undef F
+	const struct dlb_kstats *k = ri->kstats;
+	struct json_object *o, *arr;
+	size_t i;
+	int c;
+
+#define U(v)	json_object_new_uint64(v)
+	if (!k)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "sched_debug", json_object_new_boolean(k->sched_debug));
+	json_object_object_add(o, "schedstat", json_object_new_boolean(k->schedstat));
+	json_object_object_add(o, "schedstat_version", k->schedstat ?
+			       json_object_new_int(k->schedstat_version) : NULL);
+	arr = json_object_new_array();
+	for (c = 0; c < k->nr_cpus; c++) {
+		const struct dlb_kstats_cpu *p = &k->cpus[c];
+		struct json_object *x = json_object_new_object();
+		bool nr = (p->before.has & p->after.has) & DLB_DLRQ_NR;
+		bool bw = (p->before.has & p->after.has) & DLB_DLRQ_BW;
+
+		json_object_object_add(x, "cpu", json_object_new_int(p->cpu));
+		json_object_object_add(x, "dl_nr_running_before", nr ? U(p->before.dl_nr_running) : NULL);
+		json_object_object_add(x, "dl_nr_running_after", nr ? U(p->after.dl_nr_running) : NULL);
+		json_object_object_add(x, "dl_bw_before", bw ? U(p->before.bw) : NULL);
+		json_object_object_add(x, "total_bw_before", bw ? U(p->before.total_bw) : NULL);
+		json_object_object_add(x, "total_bw_after", bw ? U(p->after.total_bw) : NULL);
+		for (i = 0; i < sizeof(sf) / sizeof(sf[0]); i++)
+			json_object_object_add(x, sf[i].key, p->schedstat ?
+				U(*(const u64 *)((const char *)&p->delta + sf[i].off)) : NULL);
+		json_object_array_add(arr, x);
+	}
+#undef U
+	json_object_object_add(o, "cpus", arr);
+	return o;
+}
+
+/* "# kernel stats:" lines of report.txt, one per CPU with anything to say. */
+static void txt_kstats(FILE *f, const struct dlb_report_info *ri)
+{
+	const struct dlb_kstats *k = ri->kstats;
+	int c;
+
+	for (c = 0; k && c < k->nr_cpus; c++) {
+		const struct dlb_kstats_cpu *p = &k->cpus[c];
+		bool nr = (p->before.has & p->after.has) & DLB_DLRQ_NR;
+
+		if (!nr && !p->schedstat)
+			continue;
+		fprintf(f, "# kernel stats: cpu %d:", p->cpu);
+		if (nr)
+			fprintf(f, " dl_nr_running %llu -> %llu", (unsigned long long)p->before.dl_nr_running,
+				(unsigned long long)p->after.dl_nr_running);
+		if (p->schedstat)
+			fprintf(f, "%s on-CPU %.1f ms, run delay %.1f ms, %llu timeslices, %llu wakeups"
+				" (schedstat v%d)", nr ? ";" : "", (double)p->delta.rq_cpu_time / 1e6,
+				(double)p->delta.run_delay / 1e6, (unsigned long long)p->delta.pcount,
+				(unsigned long long)p->delta.ttwu_count, k->schedstat_version);
+		fputc('\n', f);
+	}
 }
 
 /* "# kernel check:" line(s) of report.txt. */
@@ -496,6 +578,7 @@ int dlb_report_json(FILE *f, const struct dlb_metrics *m, const struct dlb_repor
 		json_object_array_add(arr, json_object_new_string(ri->notes[c]));
 	jadd(root, "notes", arr);
 	jadd(root, "kernel_checks", json_kernel_checks(ri));
+	jadd(root, "kernel_stats", json_kstats(ri));
 	jadd(root, "conformance", ri->conform ? dlb_conform_json(ri->conform) : NULL);
 	/* what admission control did, whatever was expected (compare reads it) */
 	jadd(root, "admission", ri->have_summary ?
@@ -655,6 +738,7 @@ int dlb_report_txt(FILE *f, const struct dlb_metrics *m, const struct dlb_report
 	if (!any)
 		fprintf(f, "# data quality: complete\n");
 	txt_kernel_checks(f, ri);
+	txt_kstats(f, ri);
 	if (ri->conform)
 		dlb_conform_txt(f, ri->conform);
 	for (q = 0; q < ri->nr_notes; q++)

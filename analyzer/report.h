@@ -11,6 +11,7 @@
 #include "dlbench/error.h"
 #include "dlbench/summary.h"
 #include "conform.h"
+#include "input/schedstat.h"
 #include "metrics.h"
 #include "verdict.h"
 
@@ -26,6 +27,25 @@ struct dlb_report_op {
 };
 
 #define DLB_REPORT_MAX_OPS	8
+
+/*
+ * The scheduler's own statistics around a kernel run: the folder's
+ * sched-debug-before.txt/-after.txt (debugfs sched/debug: SCHED_DEBUG) and
+ * schedstat-before.txt/-after.txt (/proc/schedstat: SCHEDSTATS), per CPU.
+ */
+struct dlb_kstats_cpu {
+	int cpu;
+	struct dlb_dl_rq before, after;		/* has == 0: not in both sched debug snapshots */
+	bool schedstat;				/* the CPU is in both schedstat snapshots */
+	struct dlb_schedstat_cpu delta;		/* after less before */
+};
+
+struct dlb_kstats {
+	bool sched_debug, schedstat;		/* which pair of snapshots was read */
+	int schedstat_version;
+	int nr_cpus;
+	struct dlb_kstats_cpu *cpus;		/* [nr_cpus] */
+};
 
 /* What the report says about where the data came from and how it is judged. */
 struct dlb_report_info {
@@ -62,6 +82,8 @@ struct dlb_report_info {
 	struct dlb_report_op ops[DLB_REPORT_MAX_OPS];
 	/* the kernel's DL accounting around the run (summary.json), NULL if none */
 	const struct dlb_summary_dlbw *dlbw;
+	/* the scheduler's statistics around the run (crosscheck.c), NULL if none */
+	const struct dlb_kstats *kstats;
 	/* the run held against the reference's replay of it (conform.h), NULL if none */
 	const struct dlb_conform *conform;
 };

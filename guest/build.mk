@@ -14,4 +14,4 @@ $(addprefix guest-,$(GUEST_ARCHES)): guest-%:
 
 .PHONY: $(addprefix guest-,$(GUEST_ARCHES))
 
-TEST_SCRIPTS	+= guest/tests/bad_input.sh guest/tests/boot.sh guest/tests/validate.sh
+TEST_SCRIPTS	+= guest/tests/bad_input.sh guest/tests/boot.sh guest/tests/validate.sh guest/tests/ospert.sh

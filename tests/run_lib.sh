@@ -6,7 +6,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 32
 # shellcheck source=../tools/run/common.sh
 . "$DLB_SRC/tools/run/common.sh"
 # shellcheck source=../tools/run/env.sh
@@ -17,6 +17,8 @@ plan 30
 . "$DLB_SRC/tools/run/suite.sh"
 # shellcheck source=../tools/run/farm.sh
 . "$DLB_SRC/tools/run/farm.sh"
+# shellcheck source=../tools/run/validate.sh
+. "$DLB_SRC/tools/run/validate.sh"
 load_exit_codes
 tmp=$(mktemp -d /tmp/dlb-run-lib.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -121,3 +123,27 @@ printf 'd\tkernel\tFAIL\t1\t1\t2 of 5 jobs missed\n' >> "$tmp/s/summary.tsv"
 summary "$tmp/s" > "$tmp/s/out"; rc=$?
 expect_eq "summary: a failure outranks an error" "$rc" 1
 check "summary: the last line counts the runs" grep -q "^4 runs: 1 pass, 1 fail, 2 other; results in $tmp/s; exit 1 (regression" "$tmp/s/out"
+
+# ---- validate.sh: one folder per suite entry, whatever the workloads' names ----
+# (a/x.json and b/x.json, or one file twice on other CPUs, once shared x/)
+mkdir -p "$tmp/val"
+printf 'A=/k/a\nB=/k/b\n' > "$tmp/val/kernels.txt"
+printf '%s\n' "a/x.json 2 1s ok - -1 *" "b/x.json 2 1s ok - -1 *" "a/x.json 4 1s ok - -1 *" \
+	"x-2.json 2 1s ok - -1 *" "y.json 2 1s ok - -1 *" > "$tmp/val/entries.txt"
+# shellcheck disable=SC2317,SC2329 # called by validate_runs
+one_run() { mkdir -p "$3" && echo "$1 $4" >> "$3/ran"; VERDICT=PASS WHY=; }
+INTERRUPTED=0 QUIET=1
+validate_runs "$tmp/val" 1 "" "" > /dev/null
+expect_eq "validate_runs: a folder per entry and side, each run once" \
+	"$(cd "$tmp/val" && for f in A/*/1/ran B/*/1/ran; do echo "$f: $(sed "s|$DLB_SRC/||" "$f" | tr '\n' ' ')"; done)" \
+"A/x-2-4/1/ran: x-2.json 2 
+A/x-2/1/ran: b/x.json 2 
+A/x-3/1/ran: a/x.json 4 
+A/x/1/ran: a/x.json 2 
+A/y/1/ran: y.json 2 
+B/x-2-4/1/ran: x-2.json 2 
+B/x-2/1/ran: b/x.json 2 
+B/x-3/1/ran: a/x.json 4 
+B/x/1/ran: a/x.json 2 
+B/y/1/ran: y.json 2 "
+expect_eq "validate_names: the names, in entry order" "$(validate_names "$tmp/val/entries.txt" | tr '\n' ' ')" "x x-2 x-3 x-2-4 y "

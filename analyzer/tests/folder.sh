@@ -3,7 +3,7 @@
 # Run folders: parameters and environment from summary.json, job counts
 # and clocks against the rt-app log, the seed's dl.stats against the trace.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 25
+plan 29
 
 # folder DIR STATUS LOGSTART ROWS RORUN_MAX: miss.txt without its task marker
 # (the parameters must come from summary.json), a log, a seed-style snapshot
@@ -150,3 +150,26 @@ expect_eq "not checked: exit 0, said with the reason, no values" \
 
 # no check at all (a reference run, an older summary): said so in report.json
 check "no check in the summary: status absent" grep -q '"status": "absent",' "$T/good/report.json"
+
+# the scheduler's statistics around the run: sched debug and /proc/schedstat snapshots
+S=$DLB_SRC/analyzer/tests/fixtures/schedstat
+folder kst complete 100000010 2 8.500000
+cp "$S/sched_debug.txt" "$T/kst/sched-debug-before.txt"
+sed 's/^\(  .dl_nr_running *: \)0/\12/' "$S/sched_debug.txt" >"$T/kst/sched-debug-after.txt"
+cp "$S/schedstat_v17.txt" "$T/kst/schedstat-before.txt"
+# cpu0 grows by 5 runs (2 ms, 300 us of delay, 7 timeslices), cpu3 not at all
+sed 's/^cpu0 0 0 100 10 50 40 1000000 2000 90$/cpu0 0 0 105 10 55 40 3000000 302000 97/' \
+	"$S/schedstat_v17.txt" >"$T/kst/schedstat-after.txt"
+run "$A" -q -m -1 "$T/kst"
+k=$(tr -d '\n' <"$T/kst/report.json" | tr -s ' ' | grep -o '"kernel_stats": {.*')
+expect_eq "kernel_stats: both pairs read, schedstat's growth per CPU" \
+	"$rc $(echo "$k" | grep -o '"sched_debug": true, "schedstat": true, "schedstat_version": 17, "cpus": \[ { "cpu": 0, "dl_nr_running_before": 0, "dl_nr_running_after": 2, "dl_bw_before": 996147, "total_bw_before": 314571, "total_bw_after": 314571, "rq_cpu_time_ns": 2000000, "run_delay_ns": 300000, "timeslices": 7, "sched_count": 5, "sched_goidle": 0, "ttwu_count": 5, "ttwu_local": 0, "yld_count": 0 }' | wc -l)" "0 1"
+check "a CPU in one source only: the other's fields null" bash -c \
+	"echo '$k' | grep -q '{ \"cpu\": 3, \"dl_nr_running_before\": null, \"dl_nr_running_after\": null, \"dl_bw_before\": null, \"total_bw_before\": null, \"total_bw_after\": null, \"rq_cpu_time_ns\": 0, '"
+check "report.txt: a line per CPU" grep -q \
+	'^# kernel stats: cpu 0: dl_nr_running 0 -> 2; on-CPU 2.0 ms, run delay 0.3 ms, 7 timeslices, 5 wakeups (schedstat v17)$' "$T/kst/report.txt"
+echo garbage >"$T/kst/schedstat-after.txt"
+rm "$T/kst/sched-debug-after.txt"
+run "$A" -q -m -1 "$T/kst"
+expect_eq "a malformed snapshot: a note, no numbers; a lone one: nothing; exit unchanged" \
+	"$rc $(grep -c '^# note: schedstat snapshots not used: .*schedstat-after.txt:1: not a /proc/schedstat file' "$T/kst/report.txt") $(grep -c '"kernel_stats": null' "$T/kst/report.json")" "0 1 1"

@@ -38,6 +38,9 @@ k_utils="0.3 0.5 0.6 0.7 0.8 0.85 0.9 0.95"
 k_sets=2
 k_dur=10
 kernel=1
+image=
+garch=
+force=0
 out=
 plot_only=
 quick=0
@@ -53,7 +56,15 @@ same generator's task sets on this kernel against the utilisation.
 
   --quick              about a minute: 5 sets, 5 s, CPUs 2 4 8 16 32 48,
                        extension 128 512 1024 (3 sets, 1 s), kernel U 0.5 0.8
-                       0.95 (1 set, 3 s)
+                       0.95 (1 set, 3 s); with --kernel: CPUs 2, 1 set of 1 s
+                       per U 0.6 0.8, no extension, kernel U 0.2 0.4 (1 set, 1 s)
+  --kernel IMAGE       the kernel sweep on this kernel image under qemu (guest/
+                       run-guest.sh, docs/guest.md) instead of this machine's
+                       kernel: once per guest CPU count of --cpus (default 2 4 8;
+                       no extension); refused when the guest's work, CPUs x the
+                       highest kernel U/CPU, exceeds this host's free cores
+  --arch ARCH          x86_64 or arm64, checked against --kernel's image
+  --force              run a guest sweep the host's free cores cannot carry
   -o, --output DIR     result folder (default results/ospert-DATE)
   --cpus "LIST"        CPU counts of the paper's sweep (default 2 4 8 16 24 32 40 48)
   --utils "LIST"       utilisation per CPU (default 0.6 0.7 0.8)
@@ -81,7 +92,7 @@ while [ $# -gt 0 ]; do
 	# a missing value is the usage error (exit 2), not bash's $2 (exit 1)
 	case $1 in
 	-o|--output|--cpus|--utils|--sets|--duration|--ext-cpus|--ext-sets|--ext-duration|\
-	--kernel-utils|--kernel-sets|--kernel-duration|--seed|--plot-only)
+	--kernel-utils|--kernel-sets|--kernel-duration|--seed|--plot-only|--kernel|--arch)
 		[ $# -ge 2 ] || die 2 "option '$1' needs a value (try --help)" ;;
 	esac
 	case $1 in
@@ -98,6 +109,9 @@ while [ $# -gt 0 ]; do
 	--kernel-sets)	k_sets=$2; given[k_sets]=1; shift ;;
 	--kernel-duration) k_dur=$2; given[k_dur]=1; shift ;;
 	--no-kernel)	kernel=0 ;;
+	--kernel)	image=$2; shift ;;
+	--arch)		garch=$2; shift ;;
+	--force)	force=1 ;;
 	--seed)		seed=$2; shift ;;
 	--plot-only)	plot_only=$2; shift ;;
 	-h|--help)	usage; exit 0 ;;
@@ -105,7 +119,20 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-if [ "$quick" -eq 1 ]; then
+if [ -n "$image" ]; then
+	# a guest's CPUs are few and emulated: the paper's counts where it can boot
+	[ -n "${given[cpus]:-}" ] || cpus="2 4 8"
+	[ -n "${given[ext_cpus]:-}" ] || ext_cpus=
+fi
+if [ "$quick" -eq 1 ] && [ -n "$image" ]; then
+	[ -n "${given[cpus]:-}" ] || cpus=2
+	[ -n "${given[utils]:-}" ] || utils="0.6 0.8"
+	[ -n "${given[sets]:-}" ] || sets=1
+	[ -n "${given[dur]:-}" ] || dur=1s
+	[ -n "${given[k_utils]:-}" ] || k_utils="0.2 0.4"
+	[ -n "${given[k_sets]:-}" ] || k_sets=1
+	[ -n "${given[k_dur]:-}" ] || k_dur=1
+elif [ "$quick" -eq 1 ]; then
 	[ -n "${given[cpus]:-}" ] || cpus="2 4 8 16 32 48"
 	[ -n "${given[sets]:-}" ] || sets=5
 	[ -n "${given[dur]:-}" ] || dur=5s
@@ -119,6 +146,33 @@ fi
 for n in "$sets" "$ext_sets" "$k_sets" "$k_dur" "$seed"; do
 	case $n in ''|*[!0-9]*) die 2 "'$n' is not a whole number" ;; esac
 done
+if [ -n "$image" ] && [ -z "$plot_only" ]; then
+	[ "$kernel" -eq 1 ] || die 2 "--kernel and --no-kernel contradict each other"
+	for m in $cpus; do
+		case $m in ''|*[!0-9]*|0*) die 2 "--cpus: '$m' is not a number of guest CPUs in 1..64" ;; esac
+		[ "$m" -le 64 ] || die 2 "--cpus: '$m' is not a number of guest CPUs in 1..64"
+	done
+	# the image, as a guest run checks it: one line, exit 2, before anything is made
+	"$src/guest/run-guest.sh" --check-image -k "$image" ${garch:+-a "$garch"} > /dev/null || exit
+	image=$(cd "$(dirname "$image")" && pwd)/$(basename "$image")
+	# every busy vCPU needs a host core (docs/guest.md): the guest's work, M x U, must fit
+	# in this host's cores less half a core (qemu's own threads, the recorder) or the
+	# sweep measures the emulator; the load of the moment is only warned about (it is
+	# others' and changes)
+	if [ "$force" -eq 0 ]; then
+		read -r need what <<< "$(echo "$cpus" | tr ' ' '\n' | sort -n | tail -1 |
+			awk -v l="$k_utils" '{ n = split(l, u, " "); x = 0
+				for (i = 1; i <= n; i++) if (u[i] + 0 > x) x = u[i] + 0
+				printf "%.2f %d_CPUs_x_U/CPU_%s\n", $1 * x, $1, x }')"
+		ncore=$(getconf _NPROCESSORS_ONLN)
+		have=$(awk -v c="$ncore" 'BEGIN { printf "%.2f\n", c - 0.5 }')
+		awk -v n="$need" -v h="$have" 'BEGIN { exit !(n > h) }' &&
+			die 3 "the guest's work needs $need host CPUs (${what//_/ }), this host can give $have ($ncore online less 0.5 for qemu and the recorder): fewer --cpus, lower --kernel-utils, a bigger host, or --force"
+		read -r load _ < /proc/loadavg
+		awk -v n="$need" -v c="$ncore" -v l="$load" 'BEGIN { exit !(n > c - l) }' &&
+			echo "ospert: warning: the host's load ($load on $ncore CPUs) leaves less than the guest's work ($need CPUs): expect emulator misses" >&2
+	fi
+fi
 
 # ---- figures and page --------------------------------------------------------------------------
 # box data: one row per CPU count: idx cpus min p25 p50 p75 max mean p99 (group "all")
@@ -176,13 +230,16 @@ tardiness() {	# tardiness RUNDIR
 		END { printf "%.6f %.6f\n", m, n ? s / n : 0 }' "$1/report.json" "$1/jobs.csv"
 }
 
-# data/kernel.csv (one row per set and backend) -> data/kernel.dat (per U, both backends)
+# data/kernel.csv (one row per set and backend) -> data/kernel.dat (per CPU count and U,
+# both backends; a blank line between CPU counts: one line each in the figure)
 kernel_table() {
 	local d=$1
 	[ -s "$d/data/kernel.csv" ] || { : > "$d/data/kernel.dat"; return 0; }
-	# U  k_miss k_tmax k_tavg k_mig  r_miss r_tmax r_tavg r_mig  k_refused k_sets
+	# U  k_miss k_tmax k_tavg k_mig  r_miss r_tmax r_tavg r_mig  k_refused k_sets  cpus
+	# (folders made before the cpus column: "-")
 	csv_awk 'FNR > 1 {
-			u[v("U")] = 1; key = v("U") SUBSEP v("backend")
+			c = v("cpus"); if (c == "") c = "-"
+			u[c SUBSEP v("U")] = 1; key = c SUBSEP v("U") SUBSEP v("backend")
 			if (v("status") == "refused") { ref[key]++; next }
 			if (v("status") != "ok") { bad[key]++; next }
 			jobs[key] += v("jobs"); miss[key] += v("misses"); mig[key] += v("migrations")
@@ -195,10 +252,11 @@ kernel_table() {
 			if (what == "tavg") return tsum[k] / jobs[k]
 			return mig[k] / jobs[k] }
 		END { for (x in u) {
-			k = x SUBSEP "kernel"; q = x SUBSEP "reference"
-			printf "%s %s %s %s %s %s %s %s %s %d %d\n", x, r(k, "miss"), r(k, "tmax"),
+			k = x SUBSEP "kernel"; q = x SUBSEP "reference"; split(x, cu, SUBSEP)
+			printf "%s %s %s %s %s %s %s %s %s %d %d %s\n", cu[2], r(k, "miss"), r(k, "tmax"),
 				r(k, "tavg"), r(k, "mig"), r(q, "miss"), r(q, "tmax"), r(q, "tavg"),
-				r(q, "mig"), ref[k] + 0, n[k] + 0 } }' "$d/data/kernel.csv" | sort -g > "$d/data/kernel.dat"
+				r(q, "mig"), ref[k] + 0, n[k] + 0, cu[1] } }' "$d/data/kernel.csv" |
+		sort -k12,12g -k1,1g | awk 'NR > 1 && $12 != last { print "" } { print; last = $12 }' > "$d/data/kernel.dat"
 }
 
 write_page() {	# write_page DIR: DIR/ospert.md, the tables behind the figures
@@ -240,9 +298,9 @@ write_page() {	# write_page DIR: DIR/ospert.md, the tables behind the figures
 		if [ -s "$d/data/kernel.dat" ]; then
 			echo "## Kernel ($(cat "$d/data/kernel_env.txt" 2>/dev/null)) and reference, same sets"
 			echo
-			echo "| U/CPU | kernel miss ratio | ref miss ratio | kernel max tard./T | ref max tard./T | kernel avg tard./T | ref avg tard./T | kernel migr./job | ref migr./job | refused by admission |"
-			echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-			awk '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d of %d |\n", $1,
+			echo "| CPUs | U/CPU | kernel miss ratio | ref miss ratio | kernel max tard./T | ref max tard./T | kernel avg tard./T | ref avg tard./T | kernel migr./job | ref migr./job | refused by admission |"
+			echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+			awk 'NF { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d of %d |\n", $12, $1,
 				f($2), f($6), f($3), f($7), f($4), f($8), f($5), f($9), $10, $10 + $11 }
 				function f(x) { return x == "NaN" ? "-" : sprintf("%.4f", x) }' "$d/data/kernel.dat"
 			echo
@@ -323,8 +381,59 @@ awk 'FNR == 1 && NR != 1 { next } { print }' "${files[@]}" > "$out/data/costs.cs
 
 # ---- the kernel sweep ------------------------------------------------------------------------
 kernel_skip() { echo "$1" > "$out/data/kernel_skip.txt"; echo "ospert: kernel sweep skipped: $1"; }
+# kernel_sets NCPU BACKEND RUNARGS...: the kernel sweep's sets on NCPU CPUs, each run
+# on BACKEND (kernel or qemu, "kernel" in kernel.csv) and on the reference
+kernel_sets() {
+	local ncpu=$1 kbe=$2 u s prefix f be rd rc status j m g tm ta; shift 2
+	for u in $k_utils; do
+		s=$(awk -v b="$seed" -v u="$u" -v m="$ncpu" 'BEGIN { printf "%d\n", b * 100000 + 90000 + u * 100 + m * 1000 }')
+		[ -z "$image" ] && s=$(awk -v b="$seed" -v u="$u" 'BEGIN { printf "%d\n", b * 100000 + 90000 + u * 100 }')
+		prefix=$out/sets/kernel-m$ncpu-u$u/set
+		mkdir -p "$(dirname "$prefix")"
+		"$gen" -q -m "$ncpu" --util-per-cpu "$u" --seed "$s" -d "$k_dur" -c "$k_sets" -p "$prefix" \
+			|| die 3 "dlb-tasksetgen failed for the kernel sweep, $ncpu CPUs, U $u"
+		for f in "$prefix"-*.json; do
+			i=$((i + 1))
+			for be in "$kbe" reference; do
+				rd=$out/kernel/m$ncpu-u$u-$(basename "$f" .json)-$be
+				if [ "$be" = reference ]; then
+					QUIET=1 "$src/run.sh" run "$f" -b reference -m "$ncpu" -o "$rd" > "$rd.log" 2>&1
+				else
+					QUIET=1 "$src/run.sh" run "$f" -b "$be" -m "$ncpu" "$@" -o "$rd" > "$rd.log" 2>&1
+				fi
+				rc=$?
+				status=ok
+				if grep -qs 'EBUSY\|sched_setattr: Invalid argument\|Device or resource busy' "$rd.log" "$rd/run.log"; then
+					status=refused
+				elif [ ! -r "$rd/report.json" ]; then
+					status=failed
+				fi
+				read -r j m g <<< "$( [ "$status" = ok ] && report_run "$rd/report.json" || echo 0 0 0)"
+				read -r tm ta <<< "$( [ "$status" = ok ] && tardiness "$rd" || echo 0 0)"
+				[ "$be" = reference ] || be=kernel
+				echo "$ncpu,$u,$(basename "$f" .json),$be,$status,$j,$m,$g,$tm,$ta,$rd" >> "$out/data/kernel.csv"
+				[ "$status" = failed ] && echo "ospert: $rd: no report (exit $rc; see $rd.log)" >&2
+			done
+			now=$(date +%s)
+			echo "ospert: kernel [$i/$nk] $ncpu CPUs, U/CPU $u $(basename "$f"): elapsed $(fmt_secs $((now - t0))), about $(fmt_secs $(( (now - t0) * (nk - i) / i ))) left"
+		done
+	done
+}
+
+kheader="cpus,U,set,backend,status,jobs,misses,migrations,tard_max,tard_avg,dir"
 if [ "$kernel" -eq 0 ]; then
 	kernel_skip "--no-kernel given"
+elif [ -n "$image" ]; then
+	echo "$kheader" > "$out/data/kernel.csv"
+	nk=$(( $(echo "$k_utils" | wc -w) * k_sets * $(echo "$cpus" | wc -w) ))
+	i=0
+	t0=$(date +%s)
+	for m in $cpus; do
+		kernel_sets "$m" qemu --kernel "$image" ${garch:+--arch "$garch"}
+	done
+	for g in "$out"/kernel/*-qemu; do break; done
+	echo "guest $(sed -n 's/^kernel=//p' "$g/guest.txt" 2>/dev/null) $(sed -n 's/^arch=//p' "$g/guest.txt" 2>/dev/null) under qemu ($(basename "$image"), sha256 $(sha256sum < "$image" | cut -c1-12)), CPUs $cpus" \
+		> "$out/data/kernel_env.txt"
 elif [ "$(id -u)" -ne 0 ]; then
 	kernel_skip "not root"
 elif [ ! -r /proc/sys/kernel/sched_rt_runtime_us ]; then
@@ -336,37 +445,11 @@ else
 	ncpu=$(getconf _NPROCESSORS_ONLN)
 	echo "$(uname -r) $(uname -m), $ncpu CPUs, admission $(cat /proc/sys/kernel/sched_rt_runtime_us)/$(cat /proc/sys/kernel/sched_rt_period_us)" \
 		> "$out/data/kernel_env.txt"
-	echo "U,set,backend,status,jobs,misses,migrations,tard_max,tard_avg,dir" > "$out/data/kernel.csv"
+	echo "$kheader" > "$out/data/kernel.csv"
 	nk=$(( $(echo "$k_utils" | wc -w) * k_sets ))
 	i=0
 	t0=$(date +%s)
-	for u in $k_utils; do
-		s=$(awk -v b="$seed" -v u="$u" 'BEGIN { printf "%d\n", b * 100000 + 90000 + u * 100 }')
-		prefix=$out/sets/kernel-u$u/set
-		mkdir -p "$(dirname "$prefix")"
-		"$gen" -q -m "$ncpu" --util-per-cpu "$u" --seed "$s" -d "$k_dur" -c "$k_sets" -p "$prefix" \
-			|| die 3 "dlb-tasksetgen failed for the kernel sweep, U $u"
-		for f in "$prefix"-*.json; do
-			i=$((i + 1))
-			for be in kernel reference; do
-				rd=$out/kernel/u$u-$(basename "$f" .json)-$be
-				QUIET=1 "$src/run.sh" run "$f" -b "$be" -m "$ncpu" -o "$rd" > "$rd.log" 2>&1
-				rc=$?
-				status=ok
-				if grep -qs 'EBUSY\|sched_setattr: Invalid argument\|Device or resource busy' "$rd.log" "$rd/run.log"; then
-					status=refused
-				elif [ ! -r "$rd/report.json" ]; then
-					status=failed
-				fi
-				read -r j m g <<< "$( [ "$status" = ok ] && report_run "$rd/report.json" || echo 0 0 0)"
-				read -r tm ta <<< "$( [ "$status" = ok ] && tardiness "$rd" || echo 0 0)"
-				echo "$u,$(basename "$f" .json),$be,$status,$j,$m,$g,$tm,$ta,$rd" >> "$out/data/kernel.csv"
-				[ "$status" = failed ] && echo "ospert: $rd: no report (exit $rc; see $rd.log)" >&2
-			done
-			now=$(date +%s)
-			echo "ospert: kernel [$i/$nk] U/CPU $u $(basename "$f"): elapsed $(fmt_secs $((now - t0))), about $(fmt_secs $(( (now - t0) * (nk - i) / i ))) left"
-		done
-	done
+	kernel_sets "$ncpu" kernel
 fi
 
 plot_all "$out"

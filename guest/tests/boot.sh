@@ -9,7 +9,7 @@
 # arm64 cross toolchain, and under sanitizer builds (the guest's binaries are
 # built without sanitizers: the plain make check runs this).
 . "$(dirname "$0")/../../tests/lib.sh"
-plan 44
+plan 46
 RG=$DLB_SRC/guest/run-guest.sh
 K=$DLB_SRC/tools/kernels.sh
 if [ -n "${ASAN_OPTIONS:-}" ] || [[ $DLB_BUILD == *-san ]]; then
@@ -35,7 +35,7 @@ no_qemu_left() { ! pgrep -f "qemu-system-.*$tmp/" >/dev/null; }
 
 # good NAME IMAGE WORKLOAD WANT_ARCH MIN_JOBS: a run, its folder, its analysis
 good() {
-	local name=$1 img=$2 wl=$3 arch=$4 min=$5 d=$tmp/$1 rc arc missing='' jobs t0=$SECONDS
+	local name=$1 img=$2 wl=$3 arch=$4 min=$5 d=$tmp/$1 rc arc missing='' jobs k t0=$SECONDS
 	"$RG" -q -k "$img" -c 4 -d 1s -o "$d" "$DLB_SRC/workloads/suites/$wl" > "$tmp/$name.out" 2>&1
 	rc=$?
 	echo "# $name: $((SECONDS - t0)) s, $(sed -n 's/^wall_s=/qemu wall /p' "$d/guest.txt" 2>/dev/null) s"
@@ -58,6 +58,11 @@ good() {
 	# misses are the emulator's (vCPUs share 2 host cores), not a failure here
 	check "$name: dlb-analyze exit 0 or 1 (got $arc)" test "$arc" -le 1
 	check "$name: data complete" grep -qx '# data quality: complete' "$d/report.txt"
+	# the snapshots in the report: per CPU, no DL task left, schedule() counted (sched_schedstats=1)
+	k=$(tr -d '\n' < "$d/report.json" | tr -s ' ' | grep -o '"kernel_stats": {[^]]*]')
+	expect_eq "$name: kernel_stats: both pairs read; per CPU of 4: none left, schedules counted" \
+		"$(echo "$k" | grep -c '"sched_debug": true, "schedstat": true') $(echo "$k" | grep -o '"dl_nr_running_after": 0,' | wc -l) $(echo "$k" | grep -o '"sched_count": [1-9]' | wc -l)" \
+		"1 4 4"
 	jobs=$(sed -n 's/^# duration .* \([0-9]*\) jobs.*/\1/p' "$d/report.txt")
 	# structure, not timing (the vCPUs share 2 busy host cores: a 1 s run
 	# released 125 to 370 jobs here): the trace holds every job the generator

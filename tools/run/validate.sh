@@ -22,16 +22,31 @@ validate_entries() {
 	done
 }
 
+# validate_names ENTRIES: each entry's folder name, one a line in entry order: the
+# workload's base name, and for an entry whose name an earlier one took (a/x.json
+# and b/x.json, or one file on other CPUs) that name and its entry number (x-2)
+validate_names() {
+	local wl rest name n=0
+	local -A used=()
+	while read -r wl rest; do
+		n=$((n + 1))
+		name=$(basename "$wl" .json)
+		while [ -n "${used[$name]:-}" ]; do name=$name-$n; done
+		used[$name]=1
+		echo "$name"
+	done < "$1"
+}
+
 # validate_runs OUT R CPUS DURATION: every entry of OUT/entries.txt, R times on A and on
 # B in turn (A1 B1 A2 B2 ...: a drift of the host's load falls on both sides alike)
 validate_runs() {
 	local out=$1 reps=$2 ncpu=$3 ndur=$4 wl cpus dur expect rmax kmax watch opts name k side
 	local n=0 total t0=$SECONDS
 	total=$(($(wc -l < "$out/entries.txt") * reps * 2))
-	while read -r wl cpus dur expect rmax kmax watch opts <&3; do
+	# shellcheck disable=SC2094 # entries.txt is only read, by both
+	while read -r wl cpus dur expect rmax kmax watch opts <&3 && read -r name <&4; do
 		[ -n "$ncpu" ] && cpus=$ncpu
 		[ -n "$ndur" ] && dur=$ndur
-		name=$(basename "$wl" .json)
 		case $wl in /*) ;; *) wl=$DLB_SRC/$wl ;; esac
 		for k in $(seq 1 "$reps"); do
 			for side in A B; do
@@ -44,7 +59,7 @@ validate_runs() {
 				log "    $VERDICT: $WHY"
 			done
 		done
-	done 3< "$out/entries.txt"
+	done 3< "$out/entries.txt" 4< <(validate_names "$out/entries.txt")
 }
 
 # validate_compare OUT: each workload's repeats on A against B's (dlb-analyze compare,
@@ -55,7 +70,7 @@ validate_compare() {
 	ana=$(tool dlb-analyze) || die "$EXIT_ENV" "dlb-analyze not built"
 	mkdir -p "$out/compare" || die "$EXIT_ENV" "cannot create $out/compare"
 	printf 'workload\tbackend\tverdict\tcode\tseconds\twhy\n' > "$out/summary.tsv"
-	for name in $(cut -d' ' -f1 "$out/entries.txt" | xargs -n1 basename | sed 's/\.json$//'); do
+	for name in $(validate_names "$out/entries.txt"); do
 		t0=$SECONDS
 		"$ana" compare -T "$out/thresholds.txt" "$out/A/$name" "$out/B/$name" \
 			> "$out/compare/$name.txt" 2> "$out/compare/$name.err"
