@@ -33,29 +33,38 @@ struct metric_def {
 	const char *run_field;		/* the run-level counterpart in "run", or NULL */
 	double rel, abs;		/* defaults: percent of base, and unit amount */
 	const char *doc;
+	/* run-level only, run_field a path in "conformance"."run" (docs/conformance.md) */
+	bool conf;
 };
 
 static const struct metric_def metrics[] = {
 	{ "misses", U_COUNT, NULL, "misses", false, "misses", 0, 0,
-	  "deadline misses; any increase is worse" },
+	  "deadline misses; any increase is worse", false },
 	{ "lateness_max", U_NS, "lateness_ns", "max", false, NULL, 10, 50000,
-	  "largest end - deadline" },
+	  "largest end - deadline", false },
 	{ "response_p99", U_NS, "response_ns", "p99", false, NULL, 10, 50000,
-	  "99th percentile of end - release" },
+	  "99th percentile of end - release", false },
 	{ "response_max", U_NS, "response_ns", "max", false, NULL, 20, 100000,
-	  "largest end - release" },
+	  "largest end - release", false },
 	{ "wakeup_p99", U_NS, "wakeup_latency_ns", "p99", false, NULL, 20, 20000,
-	  "99th percentile of begin - release" },
+	  "99th percentile of begin - release", false },
 	{ "exec_p99", U_NS, "exec_ns", "p99", false, NULL, 10, 50000,
-	  "99th percentile of execution time" },
+	  "99th percentile of execution time", false },
 	{ "overruns", U_COUNT, "overruns", "count", false, NULL, 0, 0,
-	  "jobs that ran longer than their runtime; any increase is worse" },
+	  "jobs that ran longer than their runtime; any increase is worse", false },
 	{ "migrations_per_job", U_RATIO, NULL, "migrations", true, NULL, 20, 0.05,
-	  "migrations divided by jobs" },
+	  "migrations divided by jobs", false },
 	{ "migration_delay_p99", U_NS, "migration_delay_ns", "p99", false, NULL, 25, 20000,
-	  "99th percentile of migration -> running on the destination" },
+	  "99th percentile of migration -> running on the destination", false },
 	{ "inversion_per_job", U_NS, NULL, "inversion_ns", true, "inversion_ns", 20, 10000,
-	  "G-EDF priority inversion time divided by jobs" },
+	  "G-EDF priority inversion time divided by jobs", false },
+	{ "conformance.kernel_only", U_COUNT, NULL, NULL, false, "kernel_only_misses.total", 0, 0,
+	  "jobs the run missed and its replay met; any increase is worse", true },
+	{ "conformance.unexplained", U_COUNT, NULL, NULL, false,
+	  "kernel_only_misses.unexplained", 0, 0,
+	  "kernel-only misses not explained by overrun; any increase is worse", true },
+	{ "conformance.oracle_only", U_COUNT, NULL, NULL, false, "oracle_only_misses", 0, 0,
+	  "jobs the replay missed and the run met; any increase is worse", true },
 };
 
 #define NR_METRICS	(sizeof(metrics) / sizeof(metrics[0]))
@@ -189,10 +198,10 @@ void dlb_compare_print_metrics(FILE *f)
 		const struct metric_def *d = &metrics[i];
 
 		if (d->unit == U_NS)
-			fprintf(f, "  %-20s %-6s %g%%,%gus: %s\n", d->name, unit_str(d->unit), d->rel,
+			fprintf(f, "  %-23s %-6s %g%%,%gus: %s\n", d->name, unit_str(d->unit), d->rel,
 				d->abs / 1000.0, d->doc);
 		else
-			fprintf(f, "  %-20s %-6s %g%%,%g: %s\n", d->name, unit_str(d->unit), d->rel,
+			fprintf(f, "  %-23s %-6s %g%%,%g: %s\n", d->name, unit_str(d->unit), d->rel,
 				d->abs, d->doc);
 	}
 }
@@ -344,10 +353,20 @@ static struct json_object *report_load(const char *path, char *used, size_t size
 	return root;
 }
 
+/* The number at @k in @o: a key, or a path of keys "a.b". */
 static bool jnum(struct json_object *o, const char *k, double *out)
 {
-	struct json_object *v;
+	struct json_object *v = o;
+	const char *dot;
 
+	for (; v && (dot = strchr(k, '.')); k = dot + 1) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - k), k);
+		if (!json_object_object_get_ex(v, key, &v))
+			return false;
+	}
+	o = v;
 	if (!o || !json_object_object_get_ex(o, k, &v) || !v)
 		return false;
 	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
@@ -356,16 +375,22 @@ static bool jnum(struct json_object *o, const char *k, double *out)
 	return true;
 }
 
-/* Value of metric @d in task (or run) object @o. */
+/* Value of metric @d in task object @o, or in report @o's run (its "run" or "conformance"). */
 static bool metric_value(const struct metric_def *d, struct json_object *o, bool run, double *out)
 {
 	struct json_object *sub = o;
 	double v, jobs;
 
 	if (run) {
+		if (d->conf && (!json_object_object_get_ex(o, "conformance", &o) || !o))
+			return false;
+		if (!json_object_object_get_ex(o, "run", &o) || !o)
+			return false;
 		if (!d->run_field || !jnum(o, d->run_field, &v))
 			return false;
 	} else {
+		if (!d->field)
+			return false;
 		if (d->obj && !json_object_object_get_ex(o, d->obj, &sub))
 			return false;
 		if (!jnum(sub, d->field, &v))
@@ -437,7 +462,7 @@ static void compare_obj(const struct dlb_compare *c, FILE *out, const char *key,
 		bool bk, nk;
 		const char *v;
 
-		if (run && !d->run_field)
+		if ((run && !d->run_field) || (!run && !d->field))
 			continue;
 		bk = metric_value(d, b, run, &bv);
 		nk = metric_value(d, n, run, &nv);
@@ -456,7 +481,7 @@ static void compare_obj(const struct dlb_compare *c, FILE *out, const char *key,
 			cnt->same++;
 		else
 			cnt->na++;
-		fprintf(out, "%-16.16s %-20s", key, d->name);
+		fprintf(out, "%-16.16s %-23s", key, d->name);
 		put_val(out, d, bk, bv);
 		put_val(out, d, nk, nv);
 		if (d->unit == U_NS)
@@ -498,7 +523,7 @@ static void compare_tasks(const struct dlb_compare *c, FILE *out, struct json_ob
 		key = json_object_get_string(k);
 		o = task_by_key(nt, key);
 		if (!o) {
-			fprintf(out, "%-16.16s %-20s %12s %12s  %-18s %s\n", key, "(task)", "present",
+			fprintf(out, "%-16.16s %-23s %12s %12s  %-18s %s\n", key, "(task)", "present",
 				"missing", "", "worse");
 			if (!cnt->worse++)
 				snprintf(cnt->first_worse, sizeof(cnt->first_worse), "%s missing",
@@ -512,7 +537,7 @@ static void compare_tasks(const struct dlb_compare *c, FILE *out, struct json_ob
 
 		if (json_object_object_get_ex(t, "key", &k) &&
 		    !task_by_key(bt, json_object_get_string(k)))
-			fprintf(out, "%-16.16s %-20s %12s %12s  %-18s %s\n",
+			fprintf(out, "%-16.16s %-23s %12s %12s  %-18s %s\n",
 				json_object_get_string(k), "(task)", "missing", "present", "", "new");
 	}
 }
@@ -840,8 +865,8 @@ static int rep_values(const struct dlb_compare *c, const struct rep_set *s, cons
 		if (key) {
 			if (!json_object_object_get_ex(s->r[i], "tasks", &t) || !(o = task_by_key(t, key)))
 				continue;
-		} else if (!json_object_object_get_ex(s->r[i], "run", &o)) {
-			continue;
+		} else {
+			o = s->r[i];	/* the report: its run or its conformance */
 		}
 		if (!metric_value(d, o, !key, &v[k]))
 			continue;
@@ -912,7 +937,7 @@ static void rep_row(const struct dlb_compare *c, FILE *out, const char *key,
 
 	nb = rep_values(c, b, label, d, false, bv);
 	nn = rep_values(c, n, label, d, true, nv);
-	if ((!label && !d->run_field) || (!nb && !nn))
+	if ((!label && !d->run_field) || (label && !d->field) || (!nb && !nn))
 		return;
 	threshold_for(c, key, mi, &rel, &abs);
 	if (nb)
@@ -922,7 +947,7 @@ static void rep_row(const struct dlb_compare *c, FILE *out, const char *key,
 	if (nb && nn)
 		v = rep_decide(bv, nb, bm, nv, nn, nm, fmax(abs, fabs(bm) * rel / 100.0), &p);
 	count_row(cnt, v, key, d->name);
-	fprintf(out, "%-16.16s %-20s", key, d->name);
+	fprintf(out, "%-16.16s %-23s", key, d->name);
 	put_val(out, d, nb > 0, bm);
 	put_range(out, d, bv, nb);
 	put_val(out, d, nn > 0, nm);
@@ -996,7 +1021,7 @@ static void rep_outcomes(FILE *out, const struct rep_set *b, const struct rep_se
 	v = !bk || !nk ? "n/a" : (2 * ba > bk) != (2 * na > nk) ? "worse" : "same";
 	snprintf(bs, sizeof(bs), "%d/%d admitted", ba, bk);
 	snprintf(ns, sizeof(ns), "%d/%d admitted", na, nk);
-	fprintf(out, "%-16s %-20s %32s %32s  %-18s %6s %s\n", "(run)", "admission", bs, ns,
+	fprintf(out, "%-16s %-23s %32s %32s  %-18s %6s %s\n", "(run)", "admission", bs, ns,
 		"majority", "-", v);
 	count_row(cnt, v, "(run)", "admission");
 
@@ -1007,7 +1032,7 @@ static void rep_outcomes(FILE *out, const struct rep_set *b, const struct rep_se
 	v = bk <= 0 || nk <= 0 ? "n/a" : nf && !bf ? "worse" : bf && !nf ? "better" : "same";
 	snprintf(bs, sizeof(bs), "%d/%d findings", bf, bk > 0 ? bk : 0);
 	snprintf(ns, sizeof(ns), "%d/%d findings", nf, nk > 0 ? nk : 0);
-	fprintf(out, "%-16s %-20s %32s %32s  %-18s %6s %s\n", "(run)", "dl_accounting", bs, ns,
+	fprintf(out, "%-16s %-23s %32s %32s  %-18s %6s %s\n", "(run)", "dl_accounting", bs, ns,
 		"any", "-", v);
 	count_row(cnt, v, "(run)", "dl_accounting");
 
@@ -1017,7 +1042,7 @@ static void rep_outcomes(FILE *out, const struct rep_set *b, const struct rep_se
 	snprintf(bs, sizeof(bs), "%d/%d PASS", bp, bk);
 	snprintf(ns, sizeof(ns), "%d/%d PASS", np, nk);
 	snprintf(ps, sizeof(ps), isnan(p) ? "-" : "%.3f", p);
-	fprintf(out, "%-16s %-20s %32s %32s  %-18s %6s %s\n", "(run)", "verdict", bs, ns,
+	fprintf(out, "%-16s %-23s %32s %32s  %-18s %6s %s\n", "(run)", "verdict", bs, ns,
 		"majority", ps, v);
 	count_row(cnt, v, "(run)", "verdict");
 }
@@ -1102,7 +1127,7 @@ static int compare_repeats(struct dlb_compare *c, struct rep_set *b, struct rep_
 		"beyond both parts of the threshold and the one-sided Mann-Whitney p <= %g%s\n",
 		CMP_ALPHA, mw_can_decide(b->nr, n->nr) ? "" :
 		"; too few runs for the rank test (3 a side): a timing change is at most unclear");
-	fprintf(out, "%-16s %-20s %12s %-19s %12s %-19s  %-18s %6s %s\n", "task", "metric",
+	fprintf(out, "%-16s %-23s %12s %-19s %12s %-19s  %-18s %6s %s\n", "task", "metric",
 		"base", "", "new", "", "threshold", "p", "verdict");
 	rep_tasks(c, out, b, n, &cnt);
 	rep_outcomes(out, b, n, &cnt);
@@ -1117,7 +1142,7 @@ int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, F
 	char bdir[4096], ndir[4096], differ[256], tmp[4096];
 	const char *bv, *nv, *bwhy, *nwhy;
 	char bpath[4096], npath[4096];
-	struct json_object *b, *n, *bt, *nt, *br, *nr;
+	struct json_object *b, *n, *bt, *nt;
 	struct cmp_count cnt = { 0 };
 	struct rep_set *rb, *rn;
 	bool complete;
@@ -1179,11 +1204,11 @@ int dlb_compare_run(struct dlb_compare *c, const char *base, const char *newp, F
 		fprintf(out, "# new verdict:  %s: %s\n", nv, nwhy);
 	env_warnings(c, out, b, n, bdir, ndir, differ, sizeof(differ));
 	fprintf(out, "# times in us; a change counts when beyond both parts of the threshold\n");
-	fprintf(out, "%-16s %-20s %12s %12s  %-18s %s\n", "task", "metric", "base", "new",
+	fprintf(out, "%-16s %-23s %12s %12s  %-18s %s\n", "task", "metric", "base", "new",
 		"threshold", "verdict");
 	compare_tasks(c, out, bt, nt, &cnt);
-	if (json_object_object_get_ex(b, "run", &br) && json_object_object_get_ex(n, "run", &nr))
-		compare_obj(c, out, "(run)", br, nr, true, &cnt);
+	if (json_object_object_get_ex(b, "run", NULL) && json_object_object_get_ex(n, "run", NULL))
+		compare_obj(c, out, "(run)", b, n, true, &cnt);
 	complete = report_complete(b) && report_complete(n);
 	if (!report_complete(b))
 		fprintf(out, "# warning: %s: data incomplete (see its quality flags)\n", bpath);

@@ -18,6 +18,7 @@
 #include "dlbench/runlog.h"
 #include "dlbench/summary.h"
 #include "dlbench/workload.h"
+#include "report.h"
 #include "../reference/sim.h"
 
 /* What a job was, on either side: the fields of struct dlb_job the diff reads. */
@@ -48,11 +49,12 @@ enum div_kind {
 enum miss_cause {
 	CAUSE_OVERRUN,		/* it overran its runtime or was throttled */
 	CAUSE_INVERSION,	/* it waited while a CPU of its affinity ran a later deadline */
+	CAUSE_WAITED,		/* it waited for a CPU, longer than in the oracle, by its miss */
 	CAUSE_UNKNOWN,
 	CAUSE_NR,
 };
 
-static const char *const cause_names[CAUSE_NR] = { "overrun", "inversion", "unknown" };
+static const char *const cause_names[CAUSE_NR] = { "overrun", "inversion", "waited", "unknown" };
 static const char *const kind_names[] = {
 	[DIV_NONE] = "none",
 	[DIV_KERNEL_ONLY] = "kernel_only_miss",
@@ -75,8 +77,21 @@ struct first_div {
 	struct cjob k, o;
 };
 
+/* A stretch of the oracle's schedule: task ti ran on cpu (the replay's clock). */
+struct slice {
+	int cpu, ti;
+	u64 start, end;
+};
+
+struct slices {
+	struct slice *v;
+	size_t n, cap;
+	bool oom;
+};
+
 struct dlb_conform {
 	struct jobs run, oracle;
+	struct slices sl;		/* the oracle's schedule */
 	struct dlb_jobs_trace *jt;
 	struct cjob *kin;		/* the run's jobs in the jobs trace, jt->jobs order */
 	bool done;
@@ -111,6 +126,7 @@ void dlb_conform_free(struct dlb_conform *c)
 	free(c->oracle.v);
 	free(c->kin);
 	free(c->tasks);
+	free(c->sl.v);
 	dlb_jt_free(c->jt);
 	free(c);
 }
@@ -408,6 +424,58 @@ static int write_jt(const struct dlb_conform *c, const char *dir, struct dlb_err
 
 /* ---- replay ---- */
 
+/* The oracle's events: to its metrics engine, and its schedule into c->sl. */
+struct oracle_hook {
+	struct dlb_conform *c;
+	struct dlb_metrics *om;
+	int *ti;		/* per CPU: the task running (-1 none) */
+	u64 *since;		/* per CPU: since when */
+	u64 last;
+};
+
+static void slice_add(struct slices *sl, int cpu, int ti, u64 start, u64 end)
+{
+	if (sl->oom || end == start)
+		return;
+	if (sl->n == sl->cap) {
+		size_t cap = sl->cap ? sl->cap * 2 : 1024;
+		void *p = realloc(sl->v, cap * sizeof(*sl->v));
+
+		if (!p) {
+			sl->oom = true;
+			return;
+		}
+		sl->v = p;
+		sl->cap = cap;
+	}
+	sl->v[sl->n++] = (struct slice){ .cpu = cpu, .ti = ti, .start = start, .end = end };
+}
+
+static int oracle_event(const struct dlb_event *ev, void *arg)
+{
+	struct oracle_hook *h = arg;
+	int cpu = ev->cpu, ti;
+
+	h->last = ev->ts;
+	if (ev->type == DLB_EV_SWITCH && cpu >= 0 && cpu < h->c->jt->nr_cpus) {
+		if (h->ti[cpu] >= 0)
+			slice_add(&h->c->sl, cpu, h->ti[cpu], h->since[cpu], ev->ts);
+		ti = ev->sw.next_pid - h->c->first_tid;
+		h->ti[cpu] = ti >= 0 && (size_t)ti < h->c->jt->nr_tasks ? ti : -1;
+		h->since[cpu] = ev->ts;
+	}
+	return dlb_metrics_event(ev, h->om);
+}
+
+static void oracle_hook_end(struct oracle_hook *h)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < h->c->jt->nr_cpus; cpu++)
+		if (h->ti[cpu] >= 0)
+			slice_add(&h->c->sl, cpu, h->ti[cpu], h->since[cpu], h->last);
+}
+
 /* The reference on the jobs trace, its events into a second metrics engine. */
 static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struct dlb_err *err)
 {
@@ -417,7 +485,8 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 	struct dlb_sim *sim = NULL;
 	struct workload *wl = NULL;
 	struct dlb_err e = { 0 };
-	int rc = 0;
+	struct oracle_hook h = { .c = c };
+	int rc = 0, cpu;
 
 	if (dlb_jt_workload(c->jt, o->asked, &wl, &e))
 		return e.code == DLB_EXIT_INTERNAL ? dlb_err_set(err, e.code, "%s", e.msg) :
@@ -434,27 +503,35 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 	c->first_tid = so.first_tid;
 	mo.nr_cpus = so.nr_cpus;
 	om = dlb_metrics_create(&mo, err);
-	if (!om) {
-		rc = -1;
+	h.om = om;
+	h.ti = malloc((size_t)so.nr_cpus * sizeof(*h.ti));
+	h.since = calloc((size_t)so.nr_cpus, sizeof(*h.since));
+	if (!om || !h.ti || !h.since) {
+		rc = om ? dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory") : -1;
 		goto out;
 	}
+	for (cpu = 0; cpu < so.nr_cpus; cpu++)
+		h.ti[cpu] = -1;
 	sim = dlb_sim_create(wl, &so, &e);
 	if (!sim) {
 		rc = e.code == DLB_EXIT_INTERNAL ? dlb_err_set(err, e.code, "%s", e.msg) :
 			not_done(c, e.msg);
 		goto out;
 	}
-	dlb_sim_set_event_hook(sim, dlb_metrics_event, om);
+	dlb_sim_set_event_hook(sim, oracle_event, &h);
 	if (dlb_sim_run(sim, &e) < 0) {
 		rc = not_done(c, e.msg);
 		goto out;
 	}
+	oracle_hook_end(&h);
 	dlb_metrics_finish(om);
-	if (c->oracle.oom)
+	if (c->oracle.oom || c->sl.oom)
 		rc = dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 	else
 		c->done = true;
 out:
+	free(h.ti);
+	free(h.since);
 	dlb_sim_free(sim);
 	dlb_metrics_free(om);
 	wl_free(wl);
@@ -468,12 +545,34 @@ static u64 absdiff(s64 a, s64 b)
 	return a > b ? (u64)(a - b) : (u64)(b - a);
 }
 
-static enum miss_cause kernel_miss_cause(const struct cjob *k)
+/* Its time ready and not running: from its wake-up to its end, less its CPU time. */
+static u64 waited(const struct cjob *j)
 {
+	u64 span = j->end - j->wakeup;
+
+	return j->exec_known && span > j->exec ? span - j->exec : 0;
+}
+
+/*
+ * Why the run missed a job the oracle met.  Overrun first (its own
+ * demand), then inversion (a CPU it could have had ran a later deadline,
+ * other work or idled); else, when every CPU it could use ran an earlier
+ * deadline but it waited longer than in the oracle, by more than its
+ * lateness: it waited for a CPU the oracle gave it (the kernel's schedule
+ * held earlier-deadline work there that the oracle had already run: an
+ * earlier divergence's consequence).
+ */
+static enum miss_cause kernel_miss_cause(const struct cjob *k, const struct cjob *o)
+{
+	u64 kw = waited(k), ow = waited(o);
+
 	if (k->overrun || k->throttles)
 		return CAUSE_OVERRUN;
 	if (k->inversion_ns)
 		return CAUSE_INVERSION;
+	if (k->exec_known && o->exec_known && kw > ow && k->lateness > 0 &&
+	    (u64)k->lateness <= kw - ow)
+		return CAUSE_WAITED;
 	return CAUSE_UNKNOWN;
 }
 
@@ -510,7 +609,7 @@ static enum div_kind diff_job(const struct cjob *k, const struct cjob *o, struct
 	if (d > s->end_diff_max)
 		s->end_diff_max = d;
 	if (k->miss && !o->miss) {
-		*cause = kernel_miss_cause(k);
+		*cause = kernel_miss_cause(k, o);
 		s->konly[*cause]++;
 		return DIV_KERNEL_ONLY;
 	}
@@ -567,8 +666,28 @@ static void sum_add(struct tsum *a, const struct tsum *s)
 		a->end_diff_max = s->end_diff_max;
 }
 
+/* oracle-jobs.csv (docs/results.md): the oracle's jobs on the trace's clock, the run's tids. */
+static void csv_job(FILE *f, const struct dlb_conform *c, size_t ti, const struct cjob *o,
+		    const struct cjob *k, enum div_kind kind, enum miss_cause cause)
+{
+	if (!f)
+		return;
+	fprintf(f, "%d,", c->jt->tasks[ti].tid);
+	dlb_csv_str(f, c->jt->tasks[ti].name);
+	fprintf(f, ",%llu,%llu,%llu,%llu,%llu,%llu,%lld,%d,%d,%d,%u,%llu,",
+		(unsigned long long)o->job, (unsigned long long)o->rel, (unsigned long long)o->dl,
+		(unsigned long long)o->begin, (unsigned long long)o->end,
+		(unsigned long long)o->exec, (long long)o->lateness, o->miss, o->cpu_begin,
+		o->cpu_end, o->migrations, (unsigned long long)waited(o));
+	if (k)
+		fprintf(f, "%d,%s,%s\n", k->miss, kind_names[kind],
+			kind == DIV_KERNEL_ONLY ? cause_names[cause] : "");
+	else
+		fprintf(f, ",unmatched,\n");
+}
+
 /* Task ti's jobs: the run's k-th against the oracle's k-th (of tid first_tid + ti). */
-static void diff(struct dlb_conform *c)
+static void diff(struct dlb_conform *c, FILE *f)
 {
 	size_t ti, i = 0, oi = 0, ki, ke, oe;
 
@@ -593,17 +712,71 @@ static void diff(struct dlb_conform *c)
 
 			if (kind != DIV_NONE)
 				record_div(c, ti, kind, cause, &c->kin[ki], &o);
+			csv_job(f, c, ti, &o, &c->kin[ki], kind, cause);
 		}
 		s->unmatched_kernel = ke - ki - (ki < ke && c->kin[ke - 1].open);
 		s->unmatched_oracle = oe - oi;
+		for (; oi < oe; oi++) {
+			struct cjob o = c->oracle.v[oi];
+
+			o.begin += c->jt->t0;
+			o.end += c->jt->t0;
+			csv_job(f, c, ti, &o, NULL, DIV_NONE, CAUSE_UNKNOWN);
+		}
 		oi = oe;
 		sum_add(&c->all, s);
 	}
 }
 
+static FILE *csv_open(const char *dir, const char *name, const char *header, char *path,
+		      size_t size, struct dlb_err *err)
+{
+	FILE *f;
+
+	snprintf(path, size, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+	else
+		fputs(header, f);
+	return f;
+}
+
+static int csv_close(FILE *f, const char *path, struct dlb_err *err)
+{
+	bool bad = ferror(f);
+
+	if (fclose(f) || bad)
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno ? errno : EIO));
+	return 0;
+}
+
+/* oracle-slices.csv (docs/results.md): the oracle's schedule on the trace's clock. */
+static int write_slices(const struct dlb_conform *c, const char *dir, struct dlb_err *err)
+{
+	char path[4096];
+	size_t i;
+	FILE *f = csv_open(dir, "oracle-slices.csv", "cpu,start_ns,end_ns,tid,name\n", path,
+			   sizeof(path), err);
+
+	if (!f)
+		return -1;
+	for (i = 0; i < c->sl.n; i++) {
+		const struct slice *x = &c->sl.v[i];
+
+		fprintf(f, "%d,%llu,%llu,%d,", x->cpu, (unsigned long long)(x->start + c->jt->t0),
+			(unsigned long long)(x->end + c->jt->t0), c->jt->tasks[x->ti].tid);
+		dlb_csv_str(f, c->jt->tasks[x->ti].name);
+		fputc('\n', f);
+	}
+	return csv_close(f, path, err);
+}
+
 int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
 		    const struct dlb_conform_opts *o, struct dlb_err *err)
 {
+	char path[4096];
+	FILE *f = NULL;
 	const char *kernel = o->kernel;
 	struct witness w;
 	int rc;
@@ -635,7 +808,16 @@ int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
 	c->tasks = calloc(c->jt->nr_tasks, sizeof(*c->tasks));
 	if (!c->tasks)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
-	diff(c);
+	if (o->outdir && !(f = csv_open(o->outdir, "oracle-jobs.csv", "tid,name,job,release_ns,"
+					 "deadline_ns,begin_ns,end_ns,exec_ns,lateness_ns,miss,"
+					 "cpu_begin,cpu_end,migrations,waited_ns,kernel_miss,"
+					 "divergence,cause\n", path, sizeof(path), err)))
+		return -1;
+	diff(c, f);
+	if (f && csv_close(f, path, err))
+		return -1;
+	if (o->outdir && write_slices(c, o->outdir, err))
+		return -1;
 	return 0;
 }
 
@@ -651,6 +833,16 @@ static void jadd(struct json_object *o, const char *k, struct json_object *v)
 	json_object_object_add(o, k, v);
 }
 
+static u64 konly_total(const struct tsum *s)
+{
+	u64 n = 0;
+	int i;
+
+	for (i = 0; i < CAUSE_NR; i++)
+		n += s->konly[i];
+	return n;
+}
+
 static struct json_object *json_sum(const struct tsum *s)
 {
 	struct json_object *o = json_object_new_object(), *k = json_object_new_object();
@@ -659,9 +851,10 @@ static struct json_object *json_sum(const struct tsum *s)
 	jadd(o, "jobs", ju64(s->jobs));
 	jadd(o, "kernel_misses", ju64(s->kmiss));
 	jadd(o, "oracle_misses", ju64(s->omiss));
-	jadd(k, "total", ju64(s->konly[0] + s->konly[1] + s->konly[2]));
+	jadd(k, "total", ju64(konly_total(s)));
 	for (i = 0; i < CAUSE_NR; i++)
 		jadd(k, cause_names[i], ju64(s->konly[i]));
+	jadd(k, "unexplained", ju64(konly_total(s) - s->konly[CAUSE_OVERRUN]));
 	jadd(o, "kernel_only_misses", k);
 	jadd(o, "oracle_only_misses", ju64(s->oonly));
 	jadd(o, "placement_divergences", ju64(s->placement));
@@ -674,7 +867,7 @@ static struct json_object *json_sum(const struct tsum *s)
 
 static u64 divergent(const struct tsum *s)
 {
-	return s->konly[0] + s->konly[1] + s->konly[2] + s->oonly + s->placement +
+	return konly_total(s) + s->oonly + s->placement +
 		s->unmatched_kernel + s->unmatched_oracle;
 }
 
@@ -689,6 +882,7 @@ static struct json_object *json_side(const struct cjob *j, u64 t0)
 	jadd(o, "cpu_begin", json_object_new_int(j->cpu_begin));
 	jadd(o, "cpu_end", json_object_new_int(j->cpu_end));
 	jadd(o, "migrations", json_object_new_int((int)j->migrations));
+	jadd(o, "waited_ns", ju64(waited(j)));
 	return o;
 }
 
@@ -761,8 +955,9 @@ struct json_object *dlb_conform_json(const struct dlb_conform *c)
 
 static void txt_side(FILE *f, const char *who, const struct cjob *j)
 {
-	fprintf(f, "%s %s (lateness %.1f us) on CPU %d", who, j->miss ? "missed" : "met",
-		(double)j->lateness / 1000.0, j->cpu_end);
+	fprintf(f, "%s %s (lateness %.1f us, waited %.1f us) on CPU %d", who,
+		j->miss ? "missed" : "met", (double)j->lateness / 1000.0,
+		(double)waited(j) / 1000.0, j->cpu_end);
 	if (j->cpu_begin != j->cpu_end || j->migrations)
 		fprintf(f, " (began on CPU %d, %u migrations)", j->cpu_begin, j->migrations);
 }
@@ -793,12 +988,13 @@ void dlb_conform_txt(FILE *f, const struct dlb_conform *c)
 	}
 	fprintf(f, "# conformance (replay under model %s, %s; %s demands, affinity %s): %llu jobs, "
 		"%llu divergent: %llu kernel-only misses (%llu overrun, %llu inversion, %llu "
-		"unknown), %llu oracle-only misses, %llu placement\n", c->model, c->model_src,
+		"waited, %llu unknown), %llu oracle-only misses, %llu placement\n", c->model,
+		c->model_src,
 		c->asked ? "asked" : "consumed", dlb_jt_affinity_str(c->jt->affinity),
 		(unsigned long long)s->jobs, (unsigned long long)divergent(s),
-		(unsigned long long)(s->konly[0] + s->konly[1] + s->konly[2]),
-		(unsigned long long)s->konly[CAUSE_OVERRUN],
+		(unsigned long long)konly_total(s), (unsigned long long)s->konly[CAUSE_OVERRUN],
 		(unsigned long long)s->konly[CAUSE_INVERSION],
+		(unsigned long long)s->konly[CAUSE_WAITED],
 		(unsigned long long)s->konly[CAUSE_UNKNOWN], (unsigned long long)s->oonly,
 		(unsigned long long)s->placement);
 	if (s->unmatched_kernel || s->unmatched_oracle)

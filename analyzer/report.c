@@ -756,7 +756,7 @@ void dlb_jobs_csv_header(FILE *f)
 }
 
 /* A name is quoted when it holds a comma, a quote or a newline (RFC 4180). */
-static void csv_str(FILE *f, const char *s)
+void dlb_csv_str(FILE *f, const char *s)
 {
 	const char *p;
 
@@ -776,7 +776,7 @@ static void csv_str(FILE *f, const char *s)
 void dlb_jobs_csv_row(FILE *f, const struct dlb_job *j)
 {
 	fprintf(f, "%d,", j->tid);
-	csv_str(f, j->name ? j->name : "");
+	dlb_csv_str(f, j->name ? j->name : "");
 	fprintf(f, ",%llu,%llu,%llu,%llu,", (unsigned long long)j->job,
 		(unsigned long long)j->rel, (unsigned long long)j->begin,
 		(unsigned long long)j->end);

@@ -113,6 +113,8 @@ int dlb_report_txt(FILE *f, const struct dlb_metrics *m, const struct dlb_report
 /* jobs.csv */
 void dlb_jobs_csv_header(FILE *f);
 void dlb_jobs_csv_row(FILE *f, const struct dlb_job *j);
+/* A CSV field: quoted when it holds a comma, a quote or a newline (RFC 4180). */
+void dlb_csv_str(FILE *f, const char *s);
 
 /*
  * The name a task is compared by across runs (tids differ): its name, with

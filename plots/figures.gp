@@ -84,3 +84,49 @@ set xlabel 'time since the first release (ms)'
 set ylabel 'DL busy (%)'
 set yrange [0:105]
 plot for [c=0:C-1] D.'/util.dat' index c using 1:3 with steps lw 2 title sprintf('cpu%d', c)
+
+# ---- conformance: the kernel's schedule above the oracle's -------------------------------------
+# (conf = 1: D/kgantt.dat, ogantt.dat (cpu start end idx), ojobs.dat (idx end miss cpu),
+#  odivs.dat (n idx release deadline kind cause job name); CW0: the window's start;
+#  divlist: the divergences' list.)  Oracle CPU c is row c, kernel CPU c row C + 1 + c;
+# row C holds each divergent job's release-to-deadline span, numbered, in three lanes.
+if (conf) {
+	reset
+	if (fmt eq 'png') {
+		set terminal pngcairo size 1200,700 font 'DejaVu Sans,10' noenhanced
+	} else {
+		set terminal svg size 1200,700 font 'DejaVu Sans,10' noenhanced dynamic
+	}
+	set output O.'/conformance.'.fmt
+	set datafile missing 'NaN'
+	set key outside right top
+	set grid xtics lc rgb '#dddddd'
+	set title sprintf("%s: the kernel's schedule (top) and the oracle's replay of its jobs (bottom), %.1f to %.1f ms\nx: deadline miss; numbered: divergent jobs, release to deadline%s", title_run, CW0, CW0 + W, subtitle)
+	set xlabel "time since the first release (ms)"
+	set label 2 (divlist eq '' ? 'no divergence' : "divergent jobs (the first 8 by release; misses before placement):\n".divlist) at screen 0.02, screen 0.125 left front
+	set xrange [CW0:CW0 + W]
+	set yrange [-0.7:2 * C + 0.7]
+	set ytics ()
+	do for [c=0:C-1] {
+		set ytics add (sprintf('oracle CPU %d', c) c)
+		set ytics add (sprintf('kernel CPU %d', c) C + 1 + c)
+	}
+	set ytics add ('divergences' C)
+	set object 1 rect from graph 0, first C - 0.45 to graph 1, first C + 0.45 fc rgb '#fff4e0' fs solid 1.0 noborder behind
+	set bmargin 11
+	set style fill solid 0.9 border rgb '#333333'
+	in_cwin(t) = (t >= CW0 && t <= CW0 + W) ? t : 1/0
+	is_miss(k) = (strcol(k) eq 'kernel_only_miss' || strcol(k) eq 'oracle_only_miss')
+	# three lanes in the band, so that jobs released together stay apart
+	lane(n) = C - 0.3 + 0.3 * ((int(n) - 1) % 3)
+	plot D.'/kgantt.dat' using (($2 + $3) / 2):(C + 1 + $1):(($3 - $2) / 2):(0.35):(col($4)) \
+			with boxxyerror lc rgb variable notitle, \
+		D.'/ogantt.dat' using (($2 + $3) / 2):1:(($3 - $2) / 2):(0.35):(col($4)) \
+			with boxxyerror lc rgb variable notitle, \
+		for [i=0:ngroups-1] keyentry with boxes fs solid 0.9 lc rgb col(i) title names[i + 1], \
+		D.'/jobs.dat' using (in_cwin($3)):($6 == 1 ? C + 1 + $7 + 0.45 : 1/0) with points pt 2 ps 2 lw 3 lc rgb '#d62728' title 'miss', \
+		D.'/ojobs.dat' using (in_cwin($2)):($4 + 0.45) with points pt 2 ps 2 lw 3 lc rgb '#d62728' notitle, \
+		D.'/odivs.dat' using (($3 + $4) / 2):(lane($1)):3:4:(lane($1) - 0.12):(lane($1) + 0.12):(col($2)) with boxxyerror fs solid 0.6 noborder lc rgb variable notitle, \
+		D.'/odivs.dat' using (in_cwin($3)):(-0.6):(0):(2 * C + 1.2):(is_miss(5) ? 0xd62728 : 0x777777) with vectors nohead dt 2 lw 1.2 lc rgb variable notitle, \
+		D.'/odivs.dat' using (in_cwin($3)):(lane($1)):(sprintf('%d', $1)):(is_miss(5) ? 0xd62728 : 0x333333) with labels left offset 0.3,0 font ',10' tc rgb variable notitle
+}

@@ -9,11 +9,16 @@
 #   response_cdf   response-time CDF per task
 #   lateness       lateness of the jobs, per task (above 0: a miss)
 #   dl_util        DL utilisation per CPU over time
+#   conformance    the kernel's schedule above the oracle's (the reference
+#                  replaying the run's jobs, docs/conformance.md) on one
+#                  timeline, the first divergences numbered and listed;
+#                  when the folder holds oracle-jobs.csv and oracle-slices.csv
 # Inputs: jobs.csv (dlb-analyze, read by column name) and the trace
 # (trace.txt, or trace.dat through `trace-cmd report -N -t`); the data behind
 # each figure is kept in RUNDIR/plots/data/.  DL utilisation is per 50 ms
 # bin.  The Gantt window is WINDOW_MS (default 100) long and starts at 0, or
-# just before the first miss.
+# just before the first miss; the conformance window as long, just before
+# the first miss divergence (else the first divergence).
 # The cost is bounded whatever the run's size: the figures name the TASKS
 # tasks (default 10) with the most misses, then the most CPU time; the
 # others are drawn together in grey.  The Gantt window is cut shorter when
@@ -25,7 +30,7 @@
 # Exit: 0 ok, 2 RUNDIR holds no analyzed run (no or empty jobs.csv), 3 no
 # gnuplot or RUNDIR/plots not writable, 4 interrupted, 5 gnuplot failed.
 set -u
-usage() { sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '4,31p' "$0" | sed 's/^# \{0,1\}//'; }
 ntop=10
 maxseg=20000	# Gantt segments drawn at most
 while getopts "t:s:h" o; do
@@ -211,6 +216,54 @@ if [ -s "$data/gantt.cut" ]; then
 fi
 rm -f "$data/gantt.cut"
 
+# The conformance figure's data (oracle-jobs.csv, oracle-slices.csv: docs/results.md).
+conf=0
+ojobs=$dir/oracle-jobs.csv oslices=$dir/oracle-slices.csv
+if [ -r "$ojobs" ] && [ -r "$oslices" ]; then
+	# odivs.dat: n idx rel_ms dl_ms kind cause job: the divergent jobs by release
+	# (none, and placement after the misses when there are more than 8: they say little)
+	csv_awk -v t0="$t0" 'NR == FNR { idx[$2] = $1; name[$2] = $3; next }
+		FNR > 1 && v("divergence") != "none" && (v("tid") in idx) {
+			k = v("divergence"); c = v("cause")
+			print (k == "placement" || k == "unmatched"), (v("release_ns") - t0) / 1e6,
+				(v("deadline_ns") - t0) / 1e6, idx[v("tid")], k, (c == "" ? "-" : c),
+				v("job"), name[v("tid")]
+		}
+		END { if (_csv_bad) exit 2 }' "$data/tasks.dat" "$ojobs" |
+		sort -k1,1n -k2,2g | head -n 8 | sort -k2,2g |
+		awk '{ print NR, $4, $2, $3, $5, $6, $7, $8 }' > "$data/odivs.dat" || exit 2
+	# ojobs.dat: idx end_ms miss cpu_end (the oracle's misses)
+	csv_awk -v t0="$t0" 'NR == FNR { idx[$2] = $1; next }
+		FNR > 1 && (v("tid") in idx) && v("miss") == "1" {
+			print idx[v("tid")], (v("end_ns") - t0) / 1e6, 1, v("cpu_end")
+		}
+		END { if (_csv_bad) exit 2 }' "$data/tasks.dat" "$ojobs" > "$data/ojobs.dat" || exit 2
+	# the window: half of it before the first miss divergence, else the first divergence
+	cw0=$(awk -v w="$win" '$5 != "placement" && $5 != "unmatched" { s = $3 - w / 2; print (s < 0 ? 0 : s); f = 1; exit }
+		END { if (!f) exit 1 }' "$data/odivs.dat") ||
+		cw0=$(awk -v w="$win" 'NR == 1 { s = $3 - w / 2; print (s < 0 ? 0 : s) }' "$data/odivs.dat")
+	cw0=${cw0:-$wstart}
+	# ogantt.dat / kgantt.dat: the oracle's slices and the kernel's segments in it (cpu start end idx)
+	csv_awk -v t0="$t0" -v a="$cw0" -v w="$win" -v M="$maxseg" 'NR == FNR { idx[$2] = $1; next }
+		FNR > 1 && (v("tid") in idx) {
+			s = (v("start_ns") - t0) / 1e6; e = (v("end_ns") - t0) / 1e6
+			if (e > a && s < a + w && ++n <= M)
+				print v("cpu"), (s < a ? a : s), (e > a + w ? a + w : e), idx[v("tid")]
+		}
+		END { if (_csv_bad) exit 2 }' "$data/tasks.dat" "$oslices" > "$data/ogantt.dat" || exit 2
+	awk -v a="$cw0" -v w="$win" -v M="$maxseg" '$3 > a && $2 < a + w && ++n <= M {
+		print $1, ($2 < a ? a : $2), ($3 > a + w ? a + w : $3), $4 }' \
+		"$data/segments.dat" > "$data/kgantt.dat"
+	ocpus=$(awk -F, 'NR > 1 { if ($1 + 1 > n) n = $1 + 1 } END { print n + 0 }' "$oslices")
+	[ "$ocpus" -gt "$ncpus" ] && ncpus=$ocpus
+	# the divergences' list, one gnuplot string (no quote, no backslash)
+	# (two a line; \n is gnuplot's)
+	divlist=$(awk '{ n = $8; gsub(/[\\"]/, "", n)
+		printf "%s%d: %s job %s released at %.3f ms: %s%s", (NR == 1 ? "" : NR % 2 ? "\\n" : "      "),
+			$1, n, $7, $3, $5, ($6 == "-" ? "" : " (" $6 ")") }' "$data/odivs.dat")
+	conf=1
+fi
+
 # the named tasks' legends, as gnuplot strings
 awk -v K="$shown" 'BEGIN { printf "array names[%d]\n", K + 1 }
 	$1 < K { s = $3; gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); printf "names[%d] = \"%s\"\n", $1 + 1, s }
@@ -224,7 +277,7 @@ trap 'exit 4' INT TERM HUP
 for fmt in png svg; do
 	progress "drawing $fmt"
 	if ! gnuplot -e "fmt='$fmt'; D='$data'; O='$tmp'; N=$ntasks; K=$shown; C=$ncpus; W0=$wstart; W=$win" \
-		-e "title_run=\"$title\"; left=\"$left\"" \
+		-e "title_run=\"$title\"; left=\"$left\"; conf=$conf; CW0=${cw0:-0}; divlist=\"${divlist:-}\"" \
 		"$here/figures.gp" 2> "$tmp/gnuplot.err"; then
 		echo "plot.sh: gnuplot failed: $(grep -m1 . "$tmp/gnuplot.err")" >&2
 		exit 5

@@ -6,7 +6,7 @@
 # figures' data from a file whose columns are in another order), a failing
 # gnuplot leaves no figure behind, a folder with no run fails in one line.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 18
 command -v gnuplot >/dev/null || { skip_rest "gnuplot not installed"; exit 0; }
 tmp=$(mktemp -d /tmp/dlb-plot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -67,6 +67,40 @@ check "a quoted name with a comma is one name" grep -q ' 1003 a,b ' "$tmp/rev/pl
 $PLOT -s 300 "$tmp/run" 1000 > /dev/null 2> "$tmp/err"
 check "-s 300: the window is cut, on stderr and in the data" \
 	test "$(grep -c 'gantt: window cut from 1000 to' "$tmp/err") $(wc -l < "$tmp/run/plots/data/gantt.dat")" = "1 300"
+
+# the conformance figure: oracle-jobs.csv and oracle-slices.csv beside the run
+# (columns read by name: these are in another order than the analyzer's)
+mkdir -p "$tmp/conf"
+awk -F, -v D="$tmp/conf" 'NR == 1 { print > (D "/jobs.csv"); next }
+	$1 == 1001 || $1 == 1007 { print > (D "/jobs.csv") }' "$tmp/run/jobs.csv"
+grep -E 'next_pid=100[17] |prev_pid=100[17] |^#' "$tmp/run/trace.txt" > "$tmp/conf/trace.txt"
+{
+	echo "divergence,cause,tid,name,job,release_ns,deadline_ns,begin_ns,end_ns,miss,cpu_end"
+	for j in 0 1 2 3 4; do
+		r=$((j * 200000000 + 90000)); echo "none,,1001,t1,$j,$r,$((r + 1000000)),$r,$((r + 80000)),0,1"
+		r=$((j * 200000000 + 630000)); k=placement c=
+		[ "$j" = 2 ] && k=kernel_only_miss c=waited
+		echo "$k,$c,1007,t7,$j,$r,$((r + 50000)),$((r - 40000)),$((r + 40000)),0,0"
+	done
+} > "$tmp/conf/oracle-jobs.csv"
+{
+	echo "name,tid,end_ns,start_ns,cpu"
+	for j in 0 1 2 3 4; do
+		r=$((j * 200000000)); echo "t1,1001,$((r + 170000)),$((r + 90000)),1"
+		echo "t7,1007,$((r + 670000)),$((r + 590000)),0"
+	done
+} > "$tmp/conf/oracle-slices.csv"
+$PLOT "$tmp/conf" 10 > /dev/null 2> "$tmp/err"; rc=$?
+expect_eq "conformance: exit 0, the figure in PNG and SVG" \
+	"$rc $(entries "$tmp/conf/plots" | tr ' ' '\n' | grep -c '^conformance\.\(png\|svg\)$')" "0 2"
+expect_eq "conformance: the miss divergence listed before the placements, by release" \
+	"$(head -n 2 "$tmp/conf/plots/data/odivs.dat")" \
+	"1 0 0.54 0.59 placement - 0 t7
+2 0 200.54 200.59 placement - 1 t7"
+expect_eq "conformance: the window is around the first miss divergence; both schedules in it" \
+	"$(grep -c . "$tmp/conf/plots/data/kgantt.dat") $(cat "$tmp/conf/plots/data/ogantt.dat")" \
+	"2 1 400 400.08 1
+0 400.5 400.58 0"
 
 # a gnuplot that fails half way: nothing left behind
 mkdir -p "$tmp/bin" "$tmp/fail"

@@ -67,7 +67,7 @@ expect_eq "good run: exit 0" "$rc" 0
 run "$A" compare "$T/good" "$T/miss"
 expect_eq "compare: injected regression caught (exit 1)" "$rc" 1
 expect_eq "compare: misses worse" "$(grep '^dl_a  *misses ' "$T/out")" \
-	"dl_a             misses                          0            1  0%,0               worse"
+	"dl_a             misses                             0            1  0%,0               worse"
 run "$A" compare "$T/good/report.json" "$T/good"
 expect_eq "compare: identical pair not flagged (exit 0)" "$rc" 0
 run "$A" compare -t misses=1 -t lateness_max=20ms -t response_p99=100ms \

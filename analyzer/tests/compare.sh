@@ -7,7 +7,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=../../tests/lib.sh
 . "$DLB_SRC/tests/lib.sh"
-plan 11
+plan 14
 A=$BIN/dlb-analyze R=$BIN/dlb-rtapp
 if [ ! -x "$A" ] || [ ! -x "$R" ]; then skip_rest "dlb-analyze or dlb-rtapp not built"; exit 0; fi
 T=$(mktemp -d /tmp/dlb-compare-test.XXXXXX)
@@ -25,7 +25,7 @@ mkdir -p "$T/worse"; sed 's/"run": 4000,/"run": 5000,/' "$W" > "$T/worse/workloa
 
 "$A" compare "$T/base" "$T/same" > "$T/out"; rc=$?
 expect_eq "identical runs: exit 0, summary line last" "$rc|$(tail -1 "$T/out")" \
-	"0|compare: not worse: 0 worse, 0 better, 29 same, 3 n/a"
+	"0|compare: not worse: 0 worse, 0 better, 32 same, 3 n/a"
 check "the runs' own verdicts are shown" grep -q '^# new verdict:  PASS: 33 of 233 jobs missed (allowed: any)$' "$T/out"
 
 "$A" compare "$T/base" "$T/long" > "$T/out"; rc=$?
@@ -61,3 +61,18 @@ expect_eq "--baseline, not worse: exit 0" "$rc|$(grep '^check=baseline' "$T/same
 expect_eq "--baseline, worse: the verdict fails (exit 1)" "$rc|$(sed -n 's/^verdict=//p' "$T/worse/verdict.txt")" \
 	"1|FAIL"
 check "compare.txt kept" test -s "$T/worse/compare.txt"
+
+# conformance (docs/conformance.md): kernel-only misses not explained by
+# overrun, a run-level metric with a threshold like the others.  A report
+# whose replay found 3 more is worse (exit 1); the same count is not.
+mkdir -p "$T/conf"; cp "$T/base/workload.json" "$T/conf/"
+sed '0,/"unexplained": 0/s//"unexplained": 3/' "$T/base/report.json" > "$T/conf/report.json"
+"$A" compare "$T/base" "$T/same" > "$T/out"; rc=$?
+expect_eq "conformance: equal counts pass" "$rc|$(grep '^(run) *conformance.unexplained ' "$T/out" | tr -s ' ')" \
+	"0|(run) conformance.unexplained 0 0 0%,0 same"
+"$A" compare "$T/base" "$T/conf" > "$T/out"; rc=$?
+expect_eq "conformance: 3 unexplained kernel-only misses more fail (exit 1)" \
+	"$rc|$(grep '^(run) *conformance.unexplained ' "$T/out" | tr -s ' ')|$(tail -1 "$T/out")" \
+	"1|(run) conformance.unexplained 0 3 0%,0 worse|compare: worse: 1 worse, 0 better, 31 same, 3 n/a (first: (run) conformance.unexplained)"
+"$A" compare -t conformance.unexplained=0,5 "$T/base" "$T/conf" > "$T/out"; rc=$?
+expect_eq "conformance: within its threshold (-t conformance.unexplained=0,5): exit 0" "$rc" 0

@@ -10,7 +10,7 @@
 # throttles, migrations).  The check can see: the same v4 runs replayed
 # under mainline's rules diverge.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 16
+plan 18
 W=$DLB_SRC/workloads/suites
 J=$DLB_BUILD/tests/tools/json-get
 for t in dlb-rtapp dlb-sim dlb-tasksetgen; do
@@ -87,3 +87,36 @@ sed 's/^dlb-jobs-trace 1$/dlb-jobs-trace 7/' "$T/rand-000/jobs-trace.txt" >"$T/v
 run "$BIN/dlb-sim" --replay "$T/v7.txt"
 expect_eq "dlb-sim --replay of version 7: exit 2" "$rc $(cat "$T/err")" \
 	"2 dlb-sim: $T/v7.txt:2: version 7: this tool reads version 1"
+
+# A planted "waited for a CPU the oracle gave it": x and a pinned to CPU 0 when
+# the run was made, free in the workload.json the analysis reads (so in the
+# replay).  In the run: CPU 0 runs x (deadline 10 ms) then a (25 ms), CPU 1 c
+# (30 ms); b arrives at 10 ms (deadline 31 ms) behind two earlier deadlines
+# (no inversion), waits 10 ms and ends at 32 ms.  In the replay a runs at once
+# on CPU 1, c after x, and b waits 5 ms and ends at 27 ms.  Every b job is a
+# kernel-only miss caused by waiting (the classifier without the cause said
+# "unknown" for all 10).
+cat >"$T/plant.json" <<'EOF'
+{ "tasks": {
+	"x": { "loop": -1, "cpus": [0], "run": 10000, "timer": { "ref": "unique", "period": 100000 },
+		"dl-runtime": 10000, "dl-deadline": 10000, "dl-period": 100000 },
+	"a": { "loop": -1, "cpus": [0], "run": 15000, "timer": { "ref": "unique", "period": 100000 },
+		"dl-runtime": 15000, "dl-deadline": 25000, "dl-period": 100000 },
+	"c": { "loop": -1, "run": 20000, "timer": { "ref": "unique", "period": 100000 },
+		"dl-runtime": 20000, "dl-deadline": 30000, "dl-period": 100000 },
+	"b": { "loop": -1, "delay": 10000, "run": 12000, "timer": { "ref": "unique", "period": 100000 },
+		"dl-runtime": 14000, "dl-deadline": 21000, "dl-period": 100000 } },
+  "global": { "duration": 1, "default_policy": "SCHED_DEADLINE" } }
+EOF
+"$BIN/dlb-rtapp" -q -b reference -m 2 -d 1s -o "$T/plant" "$T/plant.json" >"$T/plant.out" 2>&1 ||
+	fail "planted wait: the reference run" "$(cat "$T/plant.out")"
+sed 's/"cpus": \[0\], //' "$T/plant.json" >"$T/plant/workload.json"
+run "$A" -q -m -1 "$T/plant"
+got=$("$J" "$T/plant/report.json" conformance.run.kernel_only_misses.total \
+	conformance.run.kernel_only_misses.waited conformance.run.kernel_only_misses.unexplained \
+	conformance.first_miss_divergence.task conformance.first_miss_divergence.cause | tr '\n' ' ')
+expect_eq "planted wait: every b job a kernel-only miss caused by waiting ($rc)" "$rc $got" \
+	"0 10 10 10 b-3 waited "
+check "planted wait: each side's waiting time in the text report" grep -q \
+	'kernel missed (lateness 1000.0 us, waited 10000.0 us) on CPU 1; oracle met (lateness -4000.0 us, waited 5000.0 us)' \
+	"$T/plant/report.txt"
