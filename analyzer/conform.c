@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "conform.h"
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/jobstrace.h"
 #include "dlbench/runlog.h"
@@ -398,10 +399,10 @@ static int write_jt(const struct dlb_conform *c, const char *dir, struct dlb_err
 	snprintf(path, sizeof(path), "%s/jobs-trace.txt", dir);
 	f = fopen(path, "w");
 	if (!f)
-		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	rc = dlb_jt_write(f, c->jt);
 	if (fclose(f) || rc)
-		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	return 0;
 }
 

@@ -376,7 +376,7 @@ static FILE *open_out(const char *dir, const char *name, struct dlb_err *err)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
 	if (!f)
-		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	return f;
 }
 
@@ -415,7 +415,7 @@ static int write_verdict_txt(const char *dir, const struct dlb_metrics *m,
 		fprintf(f, "check=%s %s %s\n", v.checks[i].name, v.checks[i].result,
 			v.checks[i].detail);
 	if (fclose(f))
-		return dlb_err_set(err, DLB_EXIT_ENV, "%s/verdict.txt: %s", dir, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s/verdict.txt: %s", dir, dlb_strerror(errno));
 	return 0;
 }
 
@@ -442,7 +442,7 @@ static int keep_foreign_jobs_csv(const char *dir, struct dlb_report_info *ri, st
 	snprintf(kept, sizeof(kept), "%s/jobs.orig.csv", dir);
 	if (rename(path, kept))
 		return dlb_err_set(err, DLB_EXIT_ENV, "%s: cannot keep another tool's jobs.csv: %s",
-				   kept, strerror(errno));
+				   kept, dlb_strerror(errno));
 	dlb_report_note(ri, "the jobs.csv that was in %s (another tool's) is now jobs.orig.csv", dir);
 	return 0;
 }
@@ -463,16 +463,19 @@ static int write_reports(const struct opts *o, struct dlb_metrics *m, struct dlb
 	dlb_report_txt(f, m, ri);
 	if (fclose(f))
 		return dlb_err_set(err, DLB_EXIT_ENV, "%s/report.txt: %s", o->outdir,
-				   strerror(errno));
+				   dlb_strerror(errno));
 	if (write_verdict_txt(o->outdir, m, ri, err))
 		return -1;
 	f = open_out(o->outdir, "report.json", err);
 	if (!f)
 		return -1;
 	rc = dlb_report_json(f, m, ri, err);
+	if (rc)		/* its only failure is the write: name the file */
+		dlb_err_set(err, DLB_EXIT_ENV, "%s/report.json: %s", o->outdir,
+			    dlb_strerror(errno));
 	if (fclose(f) && !rc)
 		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s/report.json: %s", o->outdir,
-				 strerror(errno));
+				 dlb_strerror(errno));
 	return rc;
 }
 
@@ -500,7 +503,7 @@ static int judge_without_trace(struct opts *o, const char *folder, struct dlb_re
 	/* an earlier analysis's jobs are not this run's */
 	snprintf(path, sizeof(path), "%s/jobs.csv", o->outdir);
 	if (unlink(path) && errno != ENOENT) {
-		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 		goto out;
 	}
 	if (write_reports(o, m, ri, err))
@@ -581,7 +584,7 @@ static int analyze(struct opts *o, struct dlb_err *err)
 		snprintf(tpath, sizeof(tpath), "%s", o->input);
 	}
 	if (o->outdir && mkdir(o->outdir, 0755) && errno != EEXIST) {
-		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", o->outdir, strerror(errno));
+		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", o->outdir, dlb_strerror(errno));
 		goto out;
 	}
 	/* the verdict's inputs: how to judge, what the generator said */
@@ -650,7 +653,7 @@ static int analyze(struct opts *o, struct dlb_err *err)
 		goto out;
 	if (sink.csv && fclose(sink.csv)) {
 		sink.csv = NULL;
-		dlb_err_set(err, DLB_EXIT_ENV, "%s/jobs.csv: %s", o->outdir, strerror(errno));
+		dlb_err_set(err, DLB_EXIT_ENV, "%s/jobs.csv: %s", o->outdir, dlb_strerror(errno));
 		goto out;
 	}
 	sink.csv = NULL;
@@ -671,7 +674,7 @@ out:
 	return rc;
 }
 
-int main(int argc, char **argv)
+static int main_run(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -796,4 +799,9 @@ int main(int argc, char **argv)
 		return err.code ? err.code : DLB_EXIT_INTERNAL;
 	}
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	return dlb_cli_exit(PROG, main_run(argc, argv));
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "dlbench/cli.h"
+#include "dlbench/exitcode.h"
 
 int dlb_parse_ll(const char *s, long long min, long long max, long long *out)
 {
@@ -49,6 +50,14 @@ const char *dlb_strerror(int e)
 	snprintf(buf, sizeof(buf), "%s", strerror(e));
 	buf[0] = (char)tolower((unsigned char)buf[0]);
 	return buf;
+}
+
+int dlb_cli_exit(const char *prog, int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "%s: stdout: %s\n", prog, dlb_strerror(errno ? errno : EIO));
+	return rc == DLB_EXIT_OK ? DLB_EXIT_ENV : rc;
 }
 
 void dlb_join_cmdline(char *buf, size_t size, int argc, char **argv)

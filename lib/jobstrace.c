@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/jobstrace.h"
 
@@ -373,7 +374,7 @@ int dlb_jt_read(const char *path, struct dlb_jobs_trace **out, struct dlb_err *e
 
 	f = fopen(path, "r");
 	if (!f)
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", path, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", path, dlb_strerror(errno));
 	jt = dlb_jt_create();
 	if (!jt) {
 		fclose(f);

@@ -262,7 +262,7 @@ static int replay_load(const char *path, struct replay *r, struct dlb_sim_opts *
 }
 
 
-int main(int argc, char **argv)
+static int main_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "cpus", required_argument, NULL, 'm' },
@@ -423,7 +423,10 @@ int main(int argc, char **argv)
 	rc = dlb_sim_run(sim, &err) < 0 ? -1 : DLB_EXIT_OK;
 	dlb_cli_progress(&progress, prog, 0, 0, true);
 	if (rc < 0) {
-		fprintf(stderr, "%s: %s\n", prog, out.err ? dlb_strerror(out.err) : err.msg);
+		if (out.err)	/* on_event's write */
+			fprintf(stderr, "%s: %s/trace.txt: %s\n", prog, dir, dlb_strerror(out.err));
+		else
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
 		rc = err.code ? err.code : DLB_EXIT_INTERNAL;
 	}
 	/* interrupted: what was simulated is still written, the exit code says so */
@@ -439,10 +442,17 @@ done:
 		fprintf(stderr, "%s: %s/trace.txt: %s\n", prog, dir, dlb_strerror(errno));
 		rc = DLB_EXIT_ENV;
 	}
-	if (out.jobs)
-		fclose(out.jobs);
+	if (out.jobs && fclose(out.jobs) && rc == DLB_EXIT_OK) {
+		fprintf(stderr, "%s: %s/jobs.csv: %s\n", prog, dir, dlb_strerror(errno));
+		rc = DLB_EXIT_ENV;
+	}
 	dlb_sim_free(sim);
 	wl_free(wl);
 	dlb_jt_free(rp.jt);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	return dlb_cli_exit(prog, main_run(argc, argv));
 }

@@ -53,7 +53,7 @@ static void save_events(struct rtapp_thread *th)
 	snprintf(path, sizeof(path), "%s/%s", th->run->outdir, th->events_name);
 	f = fopen(path, "w");
 	if (!f || dlb_interp_log_write(&th->it, f) || fclose(f)) {
-		th->log_error = true;
+		rtapp_thread_write_failed(th, th->events_name);
 		th->events_name[0] = '\0';
 	}
 }
@@ -328,9 +328,11 @@ static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
 		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "task %s thread %d: a phase's cpus: "
 			    "sched_setaffinity: %s (the thread stopped there)", th->task->name,
 			    th->instance, dlb_strerror(th->affinity_errno));
-	if (th->log && (fclose(th->log) || th->log_error) && err && !err->msg[0])
-		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "%s/%s: write error", th->run->outdir,
-			    th->log_name);
+	if (th->log && fclose(th->log))
+		rtapp_thread_write_failed(th, th->log_name);
+	if (th->out_errno && err && !err->msg[0])
+		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "%s/%s: %s", th->run->outdir, th->out_bad,
+			    dlb_strerror(th->out_errno));
 	th->log = NULL;
 	dlb_interp_fini(&th->it);
 	free(th->held);
@@ -779,6 +781,9 @@ out:
 	/* a stuck thread may still touch its buffers: leave them to the exit */
 	for (i = 0; i < run->nr_threads && !run->stuck; i++)
 		thread_fini(&run->threads[i], rc ? NULL : err);
+	/* a log or event file that could not be written: the run's data are not whole */
+	if (!rc && err->code == DLB_EXIT_INCOMPLETE && sum->status == DLB_RUN_COMPLETE)
+		sum->status = DLB_RUN_INCOMPLETE;
 	teardown(run, sum);
 	if (run->io_fd >= 0)
 		close(run->io_fd);

@@ -59,5 +59,7 @@ void rtapp_thread_events(struct rtapp_thread *th);
 int rtapp_set_affinity(const struct dlb_cpumask *m);
 void rtapp_thread_release_held(struct rtapp_thread *th);
 void rtapp_log_flush(struct rtapp_thread *th);
+/* @th could not write its output file @name: the first failure (and errno) is kept. */
+void rtapp_thread_write_failed(struct rtapp_thread *th, const char *name);
 
 #endif

@@ -287,6 +287,14 @@ static void mark_job(struct rtapp_thread *th, enum dlb_marker_kind kind)
 	rtapp_tracemark_write(&th->run->tm, th->mark, &m);
 }
 
+void rtapp_thread_write_failed(struct rtapp_thread *th, const char *name)
+{
+	if (th->out_errno)
+		return;
+	th->out_errno = errno ? errno : EIO;
+	snprintf(th->out_bad, sizeof(th->out_bad), "%s", name);
+}
+
 void rtapp_log_flush(struct rtapp_thread *th)
 {
 	char line[DLB_RUNLOG_LINE_MAX];
@@ -296,7 +304,7 @@ void rtapp_log_flush(struct rtapp_thread *th)
 	for (i = 0; i < th->nr_recs && th->log; i++) {
 		n = dlb_runlog_format(line, sizeof(line), &th->recs[i]);
 		if (n < 0 || fwrite(line, 1, (size_t)n, th->log) != (size_t)n)
-			th->log_error = true;
+			rtapp_thread_write_failed(th, th->log_name);
 	}
 	th->nr_recs = 0;
 }

@@ -44,9 +44,19 @@ struct ref_run {
 	FILE *trace;
 	size_t nr;
 	struct ref_thread *th;
-	bool write_error;
+	const char *bad_file;	/* the first output that could not be written */
+	int bad_errno;		/* and why */
 	struct dlb_cli_progress progress;
 };
+
+/* Remember the first failed write (its file and errno) for the run's error line. */
+static void write_failed(struct ref_run *r, const char *name)
+{
+	if (r->bad_file)
+		return;
+	r->bad_file = name;
+	r->bad_errno = errno ? errno : EIO;
+}
 
 static void on_progress(u64 now, u64 end, void *arg)
 {
@@ -63,7 +73,7 @@ static int on_event(const struct dlb_event *ev, void *arg)
 		return DLB_EXIT_INCOMPLETE;
 	n = dlb_event_format(line, sizeof(line), ev, dlb_sim_comm(r->sim, ev->pid));
 	if (n < 0 || fprintf(r->trace, "%s\n", line) < 0)
-		r->write_error = true;
+		write_failed(r, "trace.txt");
 	return 0;
 }
 
@@ -102,7 +112,7 @@ static int on_job(const struct dlb_sim_job *j, void *arg)
 		return 0;
 	n = dlb_runlog_format(line, sizeof(line), &rec);
 	if (n < 0 || fwrite(line, 1, (size_t)n, t->log) != (size_t)n)
-		r->write_error = true;
+		write_failed(r, t->log_name);
 	return 0;
 }
 
@@ -114,7 +124,7 @@ static FILE *open_out(struct ref_run *r, const char *name, struct dlb_err *err)
 	snprintf(path, sizeof(path), "%s/%s", r->run->outdir, name);
 	f = fopen(path, "w");
 	if (!f)
-		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	return f;
 }
 
@@ -184,8 +194,8 @@ static int write_sched(struct ref_run *r, size_t i, struct dlb_err *err)
 	}
 #undef LINE
 	if (fclose(f))
-		return dlb_err_set(err, DLB_EXIT_ENV, "%s/%s: write error", r->run->outdir,
-				   r->th[i].sched_name);
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s/%s: %s", r->run->outdir,
+				   r->th[i].sched_name, dlb_strerror(errno));
 	return 0;
 }
 
@@ -200,8 +210,8 @@ static int write_events(struct ref_run *r, size_t i, struct dlb_err *err)
 	if (!f)
 		return -1;
 	if (dlb_sim_write_events(r->sim, i, f) | fclose(f))
-		return dlb_err_set(err, DLB_EXIT_ENV, "%s/%s: write error", r->run->outdir,
-				   r->th[i].events_name);
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s/%s: %s", r->run->outdir,
+				   r->th[i].events_name, dlb_strerror(errno ? errno : EIO));
 	return 0;
 }
 
@@ -250,11 +260,12 @@ static int ref_close(struct ref_run *r, struct dlb_err *err)
 
 	for (i = 0; i < r->nr; i++)
 		if (r->th[i].log && fclose(r->th[i].log))
-			r->write_error = true;
+			write_failed(r, r->th[i].log_name);
 	if (r->trace && fclose(r->trace))
-		r->write_error = true;
-	if (r->write_error && !err->msg[0])
-		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: write error", r->run->outdir);
+		write_failed(r, "trace.txt");
+	if (r->bad_file && !err->msg[0])
+		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s/%s: %s", r->run->outdir, r->bad_file,
+				 dlb_strerror(r->bad_errno));
 	free(r->th);
 	return rc;
 }

@@ -120,7 +120,8 @@ struct rtapp_thread {
 	struct dlb_runlog_rec *recs;
 	size_t nr_recs, cap_recs;
 	FILE *log;
-	bool log_error;
+	int out_errno;			/* the first failed write of an output file, */
+	char out_bad[DLB_SUMMARY_PATH_MAX];	/* and its name */
 	char log_name[DLB_SUMMARY_PATH_MAX];
 	char sched_name[DLB_SUMMARY_PATH_MAX];
 	char events_name[DLB_SUMMARY_PATH_MAX];
@@ -153,7 +154,6 @@ struct rtapp_run {
 	struct rtapp_thread *threads;
 };
 
-/* Run the workload on the kernel; fills @sum.  Returns an exit code. */
 /*
  * The log, sched snapshot and (@events not NULL) event-log file names of
  * thread @index of task @t, in @log, @sched and @events (@size bytes each):
@@ -163,6 +163,7 @@ struct rtapp_run {
 int rtapp_thread_files(const struct workload *wl, const struct wl_task *t, size_t index,
 		       char *log, char *sched, char *events, size_t size, struct dlb_err *err);
 
+/* Run the workload on the kernel; fills @sum.  Returns an exit code. */
 int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err);
 
 /* The simulated run (reference backend).  Returns an exit code. */

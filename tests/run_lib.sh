@@ -6,7 +6,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 30
 # shellcheck source=../tools/run/common.sh
 . "$DLB_SRC/tools/run/common.sh"
 # shellcheck source=../tools/run/env.sh
@@ -20,6 +20,22 @@ plan 28
 load_exit_codes
 tmp=$(mktemp -d /tmp/dlb-run-lib.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+
+# ---- env.sh: the kernel lock ----
+# run.sh under `flock LOCK ./run.sh` (a farm serialising its jobs) took the
+# lock again and waited for ever; a stranger's lock is waited for, said once
+# shellcheck disable=SC2016
+lock_try='. "$1/tools/run/common.sh"; . "$1/tools/run/env.sh"; kernel_lock && echo "ours $DLB_LOCKED"'
+out=$(env -u DLB_LOCKED KERNEL_LOCK="$tmp/lock" timeout 10 flock "$tmp/lock" \
+	bash -c "$lock_try" _ "$DLB_SRC" 2>&1); rc=$?
+expect_eq "kernel_lock: held by an ancestor, it is ours" "$rc $out" "0 ours 1"
+flock "$tmp/lock" sleep 5 &
+stranger=$!
+sleep 0.5
+out=$(env -u DLB_LOCKED KERNEL_LOCK="$tmp/lock" timeout 2 bash -c "$lock_try" _ "$DLB_SRC" 2>&1); rc=$?
+kill "$stranger" 2>/dev/null; wait "$stranger" 2>/dev/null
+expect_eq "kernel_lock: held by another, waits and says so" "$rc $out" \
+	"124 run.sh: waiting for $tmp/lock (another kernel run or test holds it)"
 
 # ---- common.sh ----
 err=$( (need_arg run -b) 2>&1 ); rc=$?

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/workload.h"
 
@@ -63,14 +64,13 @@ static int cmd_dump(const char *path)
 		return err.code;
 	}
 	wl_warnings_write(wl, "dlb-workload", stderr);
-	ret = wl_dump(wl, stdout) || fflush(stdout) ? DLB_EXIT_INTERNAL : DLB_EXIT_OK;
+	/* a failed write is said once, by dlb_cli_exit() */
+	ret = wl_dump(wl, stdout) ? DLB_EXIT_ENV : DLB_EXIT_OK;
 	wl_free(wl);
-	if (ret)
-		fprintf(stderr, "dlb-workload: cannot write the dump\n");
 	return ret;
 }
 
-int main(int argc, char **argv)
+static int main_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "quiet", no_argument, NULL, 'q' },
@@ -105,4 +105,9 @@ int main(int argc, char **argv)
 		return cmd_dump(argv[1]);
 	usage(stderr);
 	return DLB_EXIT_BAD_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+	return dlb_cli_exit("dlb-workload", main_run(argc, argv));
 }

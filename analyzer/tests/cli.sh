@@ -4,7 +4,7 @@
 # exact table rows, jobs.csv, exit codes for misses, lost events, no
 # sched_switch, no events, garbage lines; compare; bad inputs, exact errors.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 34
+plan 40
 
 # --- a miss of known lateness, a migration of known delay, inversion ---
 run "$A" -o "$T/miss" "$D/miss.txt"
@@ -102,3 +102,21 @@ head -c 40000 "$DLB_SRC/analyzer/tests/fixtures/rtapp10.v6.dat" > "$T/cut.dat"
 run "$A" -q "$T/cut.dat"
 expect_eq "truncated trace.dat: exit 4, one line naming the file" "$rc $(cat "$T/err")" \
 	"4 dlb-analyze: $T/cut.dat: truncated trace.dat: CPU 0 data (28672 bytes at 24576) ends past the end of the file (40000 bytes)"
+
+# --- a full disk under each output file: exit 3, one line naming it ---
+# (report.json said "cannot write the json report", naming no file)
+for f in report.txt verdict.txt report.json jobs-trace.txt; do
+	mkdir -p "$T/full-$f"
+	ln -s /dev/full "$T/full-$f/$f"
+	run "$A" -q -o "$T/full-$f" "$D/miss.txt"
+	expect_eq "disk full under $f: exit 3, the file named" "$rc $(cat "$T/err")" \
+		"3 dlb-analyze: $T/full-$f/$f: no space left on device"
+done
+# another tool's jobs.csv (here: not ours) is kept aside, ours written beside it
+mkdir -p "$T/full-jobs"
+ln -s /dev/full "$T/full-jobs/jobs.csv"
+run "$A" -q -m -1 -o "$T/full-jobs" "$D/miss.txt"
+expect_eq "a foreign jobs.csv is kept as jobs.orig.csv" "$rc $(test -L "$T/full-jobs/jobs.orig.csv" && echo kept)" "0 kept"
+# the table on a full stdout: exit 3 and why (it exited 0 with nothing written)
+"$A" -m -1 "$D/miss.txt" >/dev/full 2>"$T/err"; rc=$?
+expect_eq "stdout full: exit 3, said" "$rc $(cat "$T/err")" "3 dlb-analyze: stdout: no space left on device"

@@ -312,7 +312,7 @@ static int run_file(const char *path, const struct opts *o, struct group *g[2], 
 
 enum { OPT_HORIZON = 256, OPT_NOLINEAR, OPT_RUNS };
 
-int main(int argc, char **argv)
+static int main_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "cpus", required_argument, NULL, 'm' },
@@ -435,4 +435,9 @@ int main(int argc, char **argv)
 	if (runs && fclose(runs) && rc == DLB_EXIT_OK)
 		rc = dlb_cli_fail(prog, DLB_EXIT_ENV, "%s: %s", runs_path, dlb_strerror(errno));
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	return dlb_cli_exit(prog, main_run(argc, argv));
 }

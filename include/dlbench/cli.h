@@ -38,6 +38,14 @@ int dlb_cli_fail(const char *prog, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
+ * The end of a main() that prints its results on stdout: flushes it, and
+ * when that fails (a full disk, a closed pipe under SIGPIPE ignored) says
+ * "PROG: stdout: reason" on stderr and turns a success @rc into
+ * DLB_EXIT_ENV, so that a cut output never exits 0.  Returns the exit code.
+ */
+int dlb_cli_exit(const char *prog, int rc);
+
+/*
  * A progress line for a person watching a long run: on stderr only when it
  * is a terminal, at most once a second, rewritten in place ("PROG: 12.0 of
  * 60.0 s simulated (20%)"); @done ends the line if one was shown.  @p starts

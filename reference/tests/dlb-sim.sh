@@ -3,7 +3,7 @@
 # dlb-sim, the CLI: help, bad input with exact messages and exit codes,
 # the output directory, byte-identical reruns, admission refusal.
 . "$DLB_SRC/tests/lib.sh"
-plan 23
+plan 26
 SIM=$BIN/dlb-sim
 D=$DLB_SRC/reference/tests/data
 T=$(mktemp -d)
@@ -58,6 +58,17 @@ check "EBUSY message has the numbers" grep -q 'EBUSY: h-3: bandwidth 0.5000 woul
 
 out=$("$SIM" -o /proc/nope "$D/two_dl.json" 2>&1); rc=$?
 expect_eq "unwritable output" "$out:$rc" "dlb-sim: /proc/nope: no such file or directory:3"
+
+"$SIM" "$D/two_dl.json" >/dev/full 2>"$T/err"; rc=$?
+expect_eq "summary on a full stdout: exit 3, said" "$rc $(cat "$T/err")" "3 dlb-sim: stdout: no space left on device"
+# a full disk under each output file is an error naming it, never a quiet
+# loss (jobs.csv's close was not checked: exit 0 with the file cut)
+for f in trace.txt jobs.csv; do
+	mkdir -p "$T/full-$f"
+	ln -s /dev/full "$T/full-$f/$f"
+	out=$("$SIM" -o "$T/full-$f" "$D/two_dl.json" 2>&1); rc=$?
+	expect_eq "disk full under $f" "$out:$rc" "dlb-sim: $T/full-$f/$f: no space left on device:3"
+done
 
 out=$("$SIM" /nonexistent.json 2>&1); rc=$?
 expect_eq "missing workload" "$out:$rc" "dlb-sim: /nonexistent.json: cannot open: no such file or directory:2"

@@ -8,7 +8,7 @@
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 WORKLOADS=("$DLB_SRC"/workloads/*.json)
 [ -e "${WORKLOADS[0]}" ] || WORKLOADS=()
-plan $((16 + ${#WORKLOADS[@]}))
+plan $((19 + ${#WORKLOADS[@]}))
 
 DATA=$DLB_SRC/rt-app/tests/data
 RTAPP=$BIN/dlb-rtapp
@@ -28,6 +28,14 @@ expect_eq "dl_b log: 100 jobs" "$(grep -vc '^#' "$TMP/a/rt-app-dl_b-1.log")" 100
 expect_eq "same files as the kernel backend, plus trace.txt" "$(cd "$TMP/a" && printf '%s ' *)" \
 	"rt-app-dl_a-0.log rt-app-dl_a-0.sched rt-app-dl_b-1.log rt-app-dl_b-1.sched summary.json trace.txt "
 mapfile -t tids < <(json_get "$S" tid)
+# a full disk under an output: exit 3, one line naming the file and why
+# (the trace and logs said only "DIR: write error")
+for f in trace.txt rt-app-dl_a-0.log rt-app-dl_b-1.sched; do
+	mkdir -p "$TMP/full-$f"
+	ln -s /dev/full "$TMP/full-$f/$f"
+	out=$("$RTAPP" -q -b reference -m 2 -o "$TMP/full-$f" "$DATA/dl2.json" 2>&1); rc=$?
+	expect_eq "disk full under $f" "$rc $out" "3 dlb-rtapp: $TMP/full-$f/$f: no space left on device"
+done
 # release k of dl_a at exactly k * 10 ms, deadline 10 ms later; dl_b every 20 ms
 rel_check() {	# tid period
 	grep "dlb_job: tid=$1 job=[0-9]* event=release" "$TMP/a/trace.txt" |

@@ -7,7 +7,7 @@
 # thread, no tracefs instance left, and summary.json whole or absent.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 . "$DLB_SRC/tests/fault/kernel-lib.sh"
-plan 29
+plan 32
 
 require need_root need_sched_deadline need_tracefs
 if ! command -v unshare >/dev/null || ! command -v setpriv >/dev/null; then
@@ -98,6 +98,16 @@ setpriv --reuid=nobody --regid=nogroup --clear-groups "$BIN/dlb-record" -q -o "$
 expect_eq "dlb-record as nobody exits 3" "$?" 3
 check "dlb-record as nobody says Permission denied" grep -q "^dlb-record: cannot create instance .*: Permission denied" "$TMP/e6"
 check "as nobody: nothing left" clean
+
+# ---- one log on a full disk: named with the reason, the run incomplete ----
+# (it said "DIR/LOG: write error", and summary.json said complete)
+mkdir "$TMP/logfull" && ln -s /dev/full "$TMP/logfull/rt-app-sig-1.log"
+"$R" -q -n -d 200ms -o "$TMP/logfull" "$W" 2>"$TMP/e9"
+expect_eq "a log on a full disk: exit 4 (incomplete data)" "$?" 4
+expect_eq "a log on a full disk: the file and the reason" "$(cat "$TMP/e9")" \
+	"dlb-rtapp: $TMP/logfull/rt-app-sig-1.log: no space left on device"
+expect_eq "a log on a full disk: summary says incomplete" \
+	"$("$DLB_BUILD/tests/tools/json-status" "$TMP/logfull/summary.json")" incomplete
 
 # ---- results on a full file system (64 kB tmpfs) ----
 mkdir "$FULL" && mount -t tmpfs -o size=64k none "$FULL"

@@ -28,13 +28,45 @@ kernel_capable() {
 	need_tool dlb-record 2>/dev/null || { KERNEL_WHY="dlb-record not built"; return 1; }
 	return 0
 }
-# the machine lock every SCHED_DEADLINE/tracing user takes (admission and the buffer are global)
+# The machine lock every SCHED_DEADLINE/tracing user takes (admission and
+# the buffer are global).  Already ours when DLB_LOCKED is set, or when one
+# of our ancestors holds it (`flock /tmp/dlbench-kernel.lock ./run.sh ...`,
+# as a farm serialises its jobs: taking it again would wait for ever).
+# Otherwise it waits, saying so once.
+KERNEL_LOCK=${KERNEL_LOCK:-/tmp/dlbench-kernel.lock}
 kernel_lock() {
 	[ -n "${DLB_LOCKED:-}" ] && return 0
 	have flock || return 0
-	exec 8>/tmp/dlbench-kernel.lock
-	flock 8
+	exec 8>"$KERNEL_LOCK"
+	if ! flock -n 8; then
+		if lock_held_by_ancestor "$KERNEL_LOCK"; then
+			exec 8>&-
+			export DLB_LOCKED=1
+			return 0
+		fi
+		echo "run.sh: waiting for $KERNEL_LOCK (another kernel run or test holds it)" >&2
+		flock 8
+	fi
 	export DLB_LOCKED=1
+}
+
+# lock_held_by_ancestor FILE: a process above this shell holds FILE's flock
+# (/proc/locks names the holder's pid and the file's inode)
+lock_held_by_ancestor() {
+	local ino pid holders=" " stat
+	ino=$(stat -c %i "$1" 2>/dev/null) || return 1
+	while read -r _ kind _ _ pid dev _; do
+		[ "$kind" = FLOCK ] && [ "${dev##*:}" = "$ino" ] && holders+="$pid "
+	done </proc/locks
+	[ "$holders" = " " ] && return 1
+	pid=$PPID
+	while [ "${pid:-0}" -gt 1 ]; do
+		[[ $holders == *" $pid "* ]] && return 0
+		stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 1
+		stat=${stat##*) }		# after "pid (comm) ": state ppid ...
+		read -r _ pid _ <<<"$stat"
+	done
+	return 1
 }
 
 online_cpus() { getconf _NPROCESSORS_ONLN 2>/dev/null || nproc; }
