@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private to the metric engine (analyzer/metrics*.c; the public API is
+ * metrics.h): its state, and the functions one of its files calls in
+ * another.  What "running", "ready" and "throttled" mean: metrics.c.
+ */
+#ifndef DLB_METRICS_LOCAL_H
+#define DLB_METRICS_LOCAL_H
+
+#include <stdbool.h>
+
+#include "cbs.h"
+#include "dlbench/cpumask.h"
+#include "metrics.h"
+
+struct task {
+	struct dlb_task_metrics pub;
+	int cpu;			/* CPU it runs on, -1 when not running */
+	u64 run_since;			/* switch-in instant */
+	u64 seg_start;			/* start of the running segment counted in exec */
+	int wait_idx;			/* index in m->waiting, -1 when not ready */
+	u64 inv_from;			/* account_inversion: waiting inverted since */
+	u64 inv_job;			/* inversion since the previous job ended */
+	unsigned int thr_job;		/* throttles since the previous job ended */
+	bool throttled, throttle_explicit;
+	u64 throttle_until;
+	bool sched_dl_valid;		/* sched_dl: the deadline EDF compares */
+	u64 sched_dl;
+	bool dl_now;			/* its last sched event showed it SCHED_DEADLINE */
+	struct dlb_cbs cbs;		/* its CBS, replayed (traces without dl_* events) */
+	u64 cbs_from;			/* running: CPU time charged up to here */
+	bool stat_runtime;		/* the kernel's own charges (sched_stat_runtime) seen */
+	bool predicted;			/* sched_dl was predicted at wake-up */
+	bool mig_pending;		/* migrated, not yet running on mig_dest */
+	u64 mig_ts;
+	int mig_dest;
+	unsigned int mig_job;		/* migrations since the previous job ended */
+
+	/* the current job */
+	bool in_job, expect_end, rtapp;
+	bool name_fixed;		/* named by a marker or the caller */
+	u64 job_idx, job_count, rel, dl, begin, exec;
+	u64 wake;			/* the wake-up that let the job run, 0: none seen */
+	bool dl_valid;
+	enum dlb_rel_src rel_src;
+	unsigned int preempt_job;
+	int cpu_begin;
+
+	/* release marker seen ahead of its job */
+	bool pend_rel;
+	bool pend_dl_valid;	/* the release said its deadline (DL tasks only) */
+	u64 pend_job, pend_rel_ts, pend_dl;
+
+	/* for inferring releases (rt-app markers) and predicting deadlines */
+	bool woke_since_done, last_valid;
+	u64 last_wakeup, last_rel, last_dl, last_end;
+	bool zero_valid;		/* rt-app's zero time, which its timer counts from */
+	u64 zero;
+};
+
+struct cpu {
+	struct dlb_cpu_metrics pub;
+	bool seen, known;		/* known: a sched_switch told us who runs */
+	int curr_pid;
+	bool curr_dl;
+	struct task *curr;		/* tracked task running, or NULL */
+	u64 since;
+};
+
+struct named_params {
+	char name[DLB_NAME_MAX];
+	u64 runtime, deadline, period;
+};
+
+struct dlb_metrics {
+	struct dlb_metrics_opts opts;
+	struct named_params *named;	/* parameters for tasks known by name only */
+	size_t nr_named;
+	struct dlb_run_metrics run;
+	/* tid -> task, open addressing, power-of-two size */
+	struct task **hash;
+	size_t hash_size, nr_tasks;
+	struct task **sorted;		/* by tid, after finish */
+	struct cpu *cpus;
+	int nr_cpus_alloc, max_cpu;
+	struct task **waiting;		/* ready DL tasks */
+	size_t nr_waiting, waiting_alloc;
+	bool started, finished, dirty;
+	bool explicit_dl;		/* the trace has dl_throttle / dl_replenish events */
+	u64 last_ts;
+	/* the last rt-app zero time (CLOCK_REF marker), for the threads that start after it */
+	bool clock_ref_valid;
+	u64 clock_ref;
+	/* CPU summary for inversion, recomputed when dirty */
+	int nr_known;			/* CPUs whose occupant is known */
+	int nr_dl_unknown;		/* of those, running a DL task of unknown deadline */
+	int nr_run_dl;			/* running DL tasks of known deadline ... */
+	u64 run_dl[DLB_MAX_CPUS];	/* ... their deadlines, sorted */
+	struct task **elig;		/* scratch: waiting tasks that may be inverted */
+	struct dlb_err perr;
+};
+
+/* metrics_task.c: the tasks by tid, their names and given parameters */
+struct task *task_find(const struct dlb_metrics *m, int tid);
+/* NULL: out of memory */
+struct task *task_get(struct dlb_metrics *m, int tid);
+void task_stats(struct task *t, void (*fn)(struct dlb_stat *s));
+void task_named(struct dlb_metrics *m, struct task *t);
+void task_name(struct dlb_metrics *m, struct task *t, const char *comm);
+int task_lookup(struct dlb_metrics *m, int pid, bool dl, const char *comm, struct task **tp);
+
+/* metrics_cbs.c: a task's CBS replayed where the trace does not show it */
+struct dlb_cbs *task_cbs(const struct dlb_metrics *m, struct task *t);
+void cbs_sync(struct dlb_metrics *m, struct task *t);
+void cbs_stop(struct dlb_metrics *m, struct task *t, u64 ts);
+void ev_runtime(struct dlb_metrics *m, const struct dlb_event *ev);
+bool cbs_throttle(struct dlb_metrics *m, struct task *t, u64 ts);
+void cbs_wakeup(struct dlb_metrics *m, struct task *t, u64 ts);
+void task_dl_now(struct task *t, bool dl);
+
+/* metrics_inversion.c: the ready set, the CPUs, G-EDF priority inversion */
+int task_set_ready(struct dlb_metrics *m, struct task *t, bool ready);
+struct cpu *cpu_get(struct dlb_metrics *m, int c);
+void cpu_account(struct cpu *c, u64 ts, int pid, bool dl, u64 since);
+void account_inversion(struct dlb_metrics *m, u64 ts);
+
+/* metrics_jobs.c: markers, jobs, releases */
+void job_finish(struct dlb_metrics *m, struct task *t, u64 end);
+void job_open_at_end(struct dlb_metrics *m, struct task *t);
+int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev);
+
+/* metrics_sched.c: the scheduler's events (and dlb_metrics_event, which dispatches) */
+void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev);
+
+#endif
