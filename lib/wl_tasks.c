@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workload loader's tasks and phases: a task's own keys (policy,
+ * priority, deadline parameters, cpus, ...), its phases and their events.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "dlbench/workload.h"
+#include "wl_local.h"
+
+static const char *const task_keys[] = {
+	"instance", "loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline",
+	"dl-flags", "cpus", "delay", "phases", NULL
+};
+
+static const char *const phase_keys[] = { "loop", "cpus", NULL };
+
+/* loop: -1 (forever) or a count >= 1. */
+static int get_loop(struct wl_ctx *c, const char *path, struct json_object *v, int *loop)
+{
+	if (wl_get_int(c, path, v, -1, INT32_MAX, loop))
+		return -1;
+	if (*loop == 0)
+		return wl_ctx_fail(c, path, AT_VAL, "loop 0 would never run: use -1 (forever) or a "
+				   "count >= 1");
+	return 0;
+}
+
+static int parse_cpus(struct wl_ctx *c, const char *path, struct json_object *v,
+		      bool *has_cpus, struct dlb_cpumask *cpus)
+{
+	char epath[WL_PATH_MAX];
+	size_t i, n;
+	int cpu;
+
+	if (wl_want_type(c, path, v, json_type_array, "an array of cpu numbers"))
+		return -1;
+	n = json_object_array_length(v);
+	if (!n)
+		return wl_ctx_fail(c, path, AT_VAL, "empty cpu list (the task could run nowhere)");
+	dlb_cpumask_clear(cpus);
+	for (i = 0; i < n; i++) {
+		snprintf(epath, sizeof(epath), "%s[%zu]", path, i);
+		if (wl_get_int(c, epath, json_object_array_get_idx(v, i), 0, DLB_MAX_CPUS - 1, &cpu))
+			return -1;
+		dlb_cpumask_set(cpus, (unsigned int)cpu);
+	}
+	*has_cpus = true;
+	return 0;
+}
+
+static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *path,
+		       struct json_object *o, bool in_task, struct wl_phase *ph)
+{
+	const char *const *lists[] = { in_task ? task_keys : phase_keys, wl_ev_names, NULL };
+	char kpath[WL_PATH_MAX];
+	size_t n = 0;
+	int d;
+
+	json_object_object_foreach(o, k0, v0) {
+		(void)v0;
+		if (wl_ev_classify(k0) >= 0)
+			n++;
+	}
+	ph->pos = wl_ctx_pos(c, path, AT_KEY);
+	if (!n)
+		return wl_ctx_fail(c, path, AT_KEY, "no events (a %s needs at least one event)",
+				   in_task ? "task" : "phase");
+	ph->events = calloc(n, sizeof(*ph->events));
+	if (!ph->events)
+		return wl_ctx_oom(c);
+	json_object_object_foreach(o, key, v) {
+		struct wl_event *ev;
+
+		wl_path_child(kpath, path, key);
+		d = wl_ev_classify(key);
+		if (d < 0) {
+			if (in_task && (wl_in_list(key, task_keys) || wl_in_list(key, wl_task_unsupported)))
+				continue;	/* the task's own keys, parsed by parse_task() */
+			if (!in_task && !strcmp(key, "loop")) {
+				if (get_loop(c, kpath, v, &ph->loop))
+					return -1;
+				continue;
+			}
+			if (!in_task && !strcmp(key, "cpus")) {
+				/*
+				 * A DL task's CPUs are its cpuset partition, made
+				 * before the run (docs/rt-app.md, "Pinned DL
+				 * tasks"): the kernel refuses to narrow a DL
+				 * task's affinity inside its root domain.
+				 */
+				if (t->policy == WL_POLICY_DEADLINE)
+					return wl_ctx_fail(c, kpath, AT_KEY, "key 'cpus' in a phase "
+							   "of a SCHED_DEADLINE task is not supported "
+							   "(its CPUs are its cpuset, fixed for the run: "
+							   "set cpus on the task)");
+				if (parse_cpus(c, kpath, v, &ph->has_cpus, &ph->cpus))
+					return -1;
+				continue;
+			}
+			if (!in_task && wl_in_list(key, wl_phase_unsupported))
+				return wl_ctx_fail(c, kpath, AT_KEY, "key '%s' in a phase is not supported "
+						   "yet%s", key, wl_in_list(key, wl_task_unsupported) ? "" :
+						   " (set it on the task)");
+			return wl_fail_unknown(c, kpath, key, "key or event",
+					       in_task ? " in task" : " in phase", lists);
+		}
+		if (wl_ev_descs[d].type < 0)
+			return wl_ctx_fail(c, kpath, AT_KEY, "event '%s' is not supported yet",
+					   wl_ev_descs[d].prefix);
+		ev = &ph->events[ph->nr_events++];
+		ev->type = (enum wl_event_type)wl_ev_descs[d].type;
+		ev->res = ev->dep = -1;
+		ev->pos = wl_ctx_pos(c, kpath, AT_KEY);
+		ev->key = strdup(key);
+		if (!ev->key)
+			return wl_ctx_oom(c);
+		if (wl_parse_event(c, t, kpath, v, ev->type, ev))
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_priority(struct wl_ctx *c, const char *path, struct json_object *v,
+			  struct wl_task *t)
+{
+	switch (t->policy) {
+	case WL_POLICY_FIFO:
+	case WL_POLICY_RR:
+		t->priority = WL_PRIO_RT_DEFAULT;
+		return v ? wl_get_int(c, path, v, 1, 99, &t->priority) : 0;
+	case WL_POLICY_DEADLINE:
+		t->priority = 0;
+		if (!v)
+			return 0;
+		if (wl_get_int(c, path, v, INT32_MIN, INT32_MAX, &t->priority))
+			return -1;
+		if (t->priority)
+			return wl_ctx_fail(c, path, AT_VAL, "priority %d has no meaning for "
+					   "SCHED_DEADLINE (use 0 or leave it out)", t->priority);
+		return 0;
+	default:
+		/* SCHED_OTHER, BATCH, IDLE: the nice value */
+		t->priority = 0;
+		return v ? wl_get_int(c, path, v, -20, 19, &t->priority) : 0;
+	}
+}
+
+struct wl_dl_keys {
+	struct json_object *runtime, *period, *deadline, *flags;
+};
+
+/*
+ * "dl-flags" (a dlbench extension): sched_attr.sched_flags by name, e.g.
+ * ["reclaim"] for SCHED_FLAG_RECLAIM; the names are dl_flag_parse()'s.
+ */
+static int parse_dl_flags(struct wl_ctx *c, const char *path, struct json_object *v, u64 *flags)
+{
+	char epath[WL_PATH_MAX];
+	size_t i, n;
+
+	if (wl_want_type(c, path, v, json_type_array, "an array of flag names"))
+		return -1;
+	n = json_object_array_length(v);
+	for (i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		u64 f;
+
+		snprintf(epath, sizeof(epath), "%s[%zu]", path, i);
+		if (wl_want_type(c, epath, e, json_type_string, "a flag name"))
+			return -1;
+		f = dl_flag_parse(json_object_get_string(e));
+		if (!f)
+			return wl_ctx_fail(c, epath, AT_VAL, "unknown flag '%s' (known: %s)",
+					json_object_get_string(e), dl_flag_names());
+		if (*flags & f)
+			return wl_ctx_fail(c, epath, AT_VAL, "flag '%s' given twice",
+					json_object_get_string(e));
+		*flags |= f;
+	}
+	return 0;
+}
+
+/* Which key to blame for a failed kernel rule. */
+static const char *dl_rule_key(enum dl_param_rule rule, const struct wl_dl_keys *k)
+{
+	switch (rule) {
+	case DL_PARAM_RUNTIME_MIN:
+	case DL_PARAM_RUNTIME_GT_DEADLINE:
+		return "dl-runtime";
+	case DL_PARAM_PERIOD_MIN:
+	case DL_PARAM_PERIOD_MAX:
+		return k->period ? "dl-period" : k->deadline ? "dl-deadline" : "dl-runtime";
+	default:
+		return k->deadline ? "dl-deadline" : k->period ? "dl-period" : "dl-runtime";
+	}
+}
+
+/*
+ * dl-runtime on a fair task (SCHED_OTHER, SCHED_BATCH) is its custom slice
+ * (Linux 6.12+: sched_attr.sched_runtime; rt-app since 2025), which the
+ * kernel clamps to 0.1..100 ms (__setscheduler_params).  dl-period and
+ * dl-deadline mean nothing there and rt-app ignores them: accepted, said.
+ */
+#define WL_SLICE_MIN_NS		(100 * NSEC_PER_USEC)
+#define WL_SLICE_MAX_NS		(100 * NSEC_PER_MSEC)
+
+static int parse_slice(struct wl_ctx *c, const char *path, const struct wl_dl_keys *k,
+		       struct wl_task *t)
+{
+	char kpath[WL_PATH_MAX];
+
+	wl_path_child(kpath, path, "dl-period");
+	if (k->period && wl_ctx_warn(c, kpath, AT_KEY, "ignored on %s (only dl-runtime, the "
+				     "custom slice, applies to a fair task)", wl_policy_str(t->policy)))
+		return -1;
+	wl_path_child(kpath, path, "dl-deadline");
+	if (k->deadline && wl_ctx_warn(c, kpath, AT_KEY, "ignored on %s (only dl-runtime, the "
+				       "custom slice, applies to a fair task)", wl_policy_str(t->policy)))
+		return -1;
+	if (!k->runtime)
+		return 0;
+	wl_path_child(kpath, path, "dl-runtime");
+	if (wl_get_us(c, kpath, k->runtime, &t->slice_ns))
+		return -1;
+	if (t->slice_ns && (t->slice_ns < WL_SLICE_MIN_NS || t->slice_ns > WL_SLICE_MAX_NS))
+		return wl_ctx_warn(c, kpath, AT_VAL, "slice %llu us: the kernel clamps a custom "
+				   "slice to 100..100000 us",
+				   (unsigned long long)(t->slice_ns / NSEC_PER_USEC));
+	return 0;
+}
+
+static int parse_dl(struct wl_ctx *c, const char *path, const struct wl_dl_keys *k,
+		    struct wl_task *t)
+{
+	char kpath[WL_PATH_MAX], why[256];
+	enum dl_param_rule rule;
+	struct dl_params *p = &t->dl;
+
+	if (t->policy != WL_POLICY_DEADLINE && k->flags) {
+		wl_path_child(kpath, path, "dl-flags");
+		return wl_ctx_fail(c, kpath, AT_KEY, "dl-flags needs policy SCHED_DEADLINE (policy "
+				"is %s)", wl_policy_str(t->policy));
+	}
+	if (t->policy == WL_POLICY_OTHER || t->policy == WL_POLICY_BATCH)
+		return parse_slice(c, path, k, t);
+	if (t->policy != WL_POLICY_DEADLINE) {
+		const char *key = k->runtime ? "dl-runtime" : k->period ? "dl-period" :
+				  k->deadline ? "dl-deadline" : NULL;
+
+		if (!key)
+			return 0;
+		wl_path_child(kpath, path, key);
+		return wl_ctx_fail(c, kpath, AT_KEY, "%s needs policy SCHED_DEADLINE (policy is %s)",
+				   key, wl_policy_str(t->policy));
+	}
+	if (!k->runtime)
+		return wl_ctx_fail(c, path, AT_KEY, "SCHED_DEADLINE needs dl-runtime");
+	wl_path_child(kpath, path, "dl-runtime");
+	if (wl_get_us(c, kpath, k->runtime, &p->runtime))
+		return -1;
+	wl_path_child(kpath, path, "dl-period");
+	if (k->period && wl_get_us(c, kpath, k->period, &p->period))
+		return -1;
+	wl_path_child(kpath, path, "dl-deadline");
+	if (k->deadline && wl_get_us(c, kpath, k->deadline, &p->deadline))
+		return -1;
+	wl_path_child(kpath, path, "dl-flags");
+	if (k->flags && parse_dl_flags(c, kpath, k->flags, &p->flags))
+		return -1;
+	/*
+	 * rt-app: period defaults to runtime, deadline to period.  Without a
+	 * period but with a deadline we take the kernel's rule (period =
+	 * deadline): rt-app would set period = runtime and the kernel would
+	 * refuse deadline > period.  See docs/workload.md.
+	 */
+	if (!k->period)
+		p->period = k->deadline ? p->deadline : p->runtime;
+	if (!k->deadline)
+		p->deadline = p->period;
+	rule = dl_param_check(p, c->lim);
+	if (rule == DL_PARAM_OK)
+		return 0;
+	wl_path_child(kpath, path, dl_rule_key(rule, k));
+	dl_param_explain(why, sizeof(why), p, c->lim, rule);
+	return wl_ctx_fail(c, kpath, AT_VAL, "%s", why);
+}
+
+/* A task may only unlock a mutex it locks somewhere (else: EPERM or a hang). */
+static int check_unlocks(struct wl_ctx *c, const char *path, bool phases,
+			 const struct wl_task *t)
+{
+	char kpath[WL_PATH_MAX], ppath[WL_PATH_MAX];
+	size_t p, e, q, f;
+
+	for (p = 0; p < t->nr_phases; p++) {
+		for (e = 0; e < t->phases[p].nr_events; e++) {
+			const struct wl_event *ev = &t->phases[p].events[e];
+			bool locked = false;
+
+			if (ev->type != WL_EV_UNLOCK)
+				continue;
+			for (q = 0; q < t->nr_phases && !locked; q++)
+				for (f = 0; f < t->phases[q].nr_events; f++)
+					if (t->phases[q].events[f].type == WL_EV_LOCK &&
+					    t->phases[q].events[f].res == ev->res)
+						locked = true;
+			if (locked)
+				continue;
+			if (phases) {
+				snprintf(ppath, sizeof(ppath), "%s.phases", path);
+				wl_path_child(kpath, ppath, t->phases[p].name);
+				wl_path_child(ppath, kpath, ev->key);
+			} else {
+				wl_path_child(ppath, path, ev->key);
+			}
+			return wl_ctx_fail(c, ppath, AT_VAL, "unlock of mutex '%s' that task '%s' "
+					   "never locks", c->wl->resources[ev->res].name, t->name);
+		}
+	}
+	return 0;
+}
+
+/* rt-app counts a barrier's users in thread instances. */
+/* Each thread of @t that waits on a barrier is one of the barrier's users. */
+static void count_barrier_users(struct wl_ctx *c, const struct wl_task *t)
+{
+	size_t stamp = (size_t)(t - c->wl->tasks) + 1, p, e;
+
+	for (p = 0; p < t->nr_phases; p++) {
+		for (e = 0; e < t->phases[p].nr_events; e++) {
+			const struct wl_event *ev = &t->phases[p].events[e];
+
+			if (ev->type != WL_EV_BARRIER || c->res_seen[ev->res] == stamp)
+				continue;
+			c->res_seen[ev->res] = stamp;
+			c->wl->resources[ev->res].users += (unsigned int)t->instances;
+		}
+	}
+}
+
+static int parse_phases(struct wl_ctx *c, const char *path, struct json_object *o,
+			struct wl_task *t)
+{
+	char ppath[WL_PATH_MAX], kpath[WL_PATH_MAX];
+	size_t n;
+
+	wl_path_child(ppath, path, "phases");
+	if (wl_want_type(c, ppath, o, json_type_object, "an object of phases"))
+		return -1;
+	n = (size_t)json_object_object_length(o);
+	if (!n)
+		return wl_ctx_fail(c, ppath, AT_VAL, "no phase (phases needs at least one)");
+	t->phases = calloc(n, sizeof(*t->phases));
+	if (!t->phases)
+		return wl_ctx_oom(c);
+	json_object_object_foreach(o, name, v) {
+		struct wl_phase *ph = &t->phases[t->nr_phases++];
+
+		wl_path_child(kpath, ppath, name);
+		ph->loop = 1;
+		ph->name = strdup(name);
+		if (!ph->name)
+			return wl_ctx_oom(c);
+		if (wl_want_type(c, kpath, v, json_type_object, "an object"))
+			return -1;
+		if (parse_phase(c, t, kpath, v, false, ph))
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_task_key(struct wl_ctx *c, const char *kpath, const char *key,
+			  struct json_object *v, struct wl_task *t)
+{
+	if (!strcmp(key, "instance")) {
+		if (wl_get_int(c, kpath, v, 0, 4096, &t->instances))
+			return -1;
+		if (!t->instances)
+			return wl_ctx_fail(c, kpath, AT_VAL, "instance 0 creates no thread (rt-app "
+					   "uses it for 'fork', which is not supported yet)");
+		return 0;
+	}
+	if (!strcmp(key, "policy"))
+		return wl_get_policy(c, kpath, v, &t->policy);
+	if (!strcmp(key, "cpus"))
+		return parse_cpus(c, kpath, v, &t->has_cpus, &t->cpus);
+	if (!strcmp(key, "delay"))
+		return wl_get_us(c, kpath, v, &t->delay_ns);
+	if (wl_in_list(key, wl_task_unsupported))
+		return wl_ctx_fail(c, kpath, AT_KEY, "key '%s' is not supported yet", key);
+	return 1;	/* not a key this function handles */
+}
+
+static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
+		      struct wl_task *t)
+{
+	const char *const *lists[] = { task_keys, wl_ev_names, NULL };
+	char path[WL_PATH_MAX], kpath[WL_PATH_MAX];
+	struct json_object *prio = NULL, *phases = NULL, *loop = NULL;
+	struct wl_dl_keys dk = { NULL, NULL, NULL, NULL };
+	const char *first_event = NULL;
+	int r, l;
+
+	wl_path_child(path, "tasks", name);
+	t->name = strdup(name);
+	if (!t->name)
+		return wl_ctx_oom(c);
+	t->instances = 1;
+	t->loop = -1;
+	t->policy = c->wl->global.default_policy;
+	t->pos = wl_ctx_pos(c, path, AT_KEY);
+	if (wl_want_type(c, path, o, json_type_object, "an object"))
+		return -1;
+	json_object_object_foreach(o, key, v) {
+		wl_path_child(kpath, path, key);
+		if (wl_ev_classify(key) >= 0) {
+			first_event = first_event ? first_event : key;
+			continue;
+		}
+		r = parse_task_key(c, kpath, key, v, t);
+		if (r <= 0) {
+			if (r < 0)
+				return -1;
+		} else if (!strcmp(key, "priority")) {
+			prio = v;
+		} else if (!strcmp(key, "dl-runtime")) {
+			dk.runtime = v;
+		} else if (!strcmp(key, "dl-period")) {
+			dk.period = v;
+		} else if (!strcmp(key, "dl-deadline")) {
+			dk.deadline = v;
+		} else if (!strcmp(key, "dl-flags")) {
+			dk.flags = v;
+		} else if (!strcmp(key, "phases")) {
+			phases = v;
+		} else if (!strcmp(key, "loop")) {
+			loop = v;
+		} else {
+			return wl_fail_unknown(c, kpath, key, "key or event", " in task", lists);
+		}
+	}
+	wl_path_child(kpath, path, "priority");
+	if (parse_priority(c, kpath, prio, t))
+		return -1;
+	if (parse_dl(c, path, &dk, t))
+		return -1;
+	wl_path_child(kpath, path, "loop");
+	if (loop && get_loop(c, kpath, loop, &l))
+		return -1;
+	if (phases) {
+		if (first_event) {
+			wl_path_child(kpath, path, first_event);
+			return wl_ctx_fail(c, kpath, AT_KEY, "event '%s' outside \"phases\": with "
+					   "phases, events go inside a phase", first_event);
+		}
+		t->loop = loop ? l : -1;
+		if (parse_phases(c, path, phases, t))
+			return -1;
+	} else {
+		/*
+		 * One implicit phase.  rt-app then reads "loop" as the phase's
+		 * and runs the task once; absent, the task loops forever.
+		 * loop -1 here is the same as no loop: normalised to that.
+		 */
+		t->phases = calloc(1, sizeof(*t->phases));
+		if (!t->phases)
+			return wl_ctx_oom(c);
+		t->nr_phases = 1;
+		t->phases[0].name = strdup("");
+		if (!t->phases[0].name)
+			return wl_ctx_oom(c);
+		t->phases[0].loop = loop && l > 0 ? l : 1;
+		t->loop = loop && l > 0 ? 1 : -1;
+		if (parse_phase(c, t, path, o, true, &t->phases[0]))
+			return -1;
+	}
+	if (check_unlocks(c, path, phases != NULL, t))
+		return -1;
+	count_barrier_users(c, t);
+	return 0;
+}
+
+int wl_parse_tasks(struct wl_ctx *c, struct json_object *o)
+{
+	struct workload *wl = c->wl;
+	size_t n;
+
+	if (!o)
+		return wl_ctx_fail(c, "tasks", AT_KEY, "missing (a workload needs a \"tasks\" object)");
+	if (wl_want_type(c, "tasks", o, json_type_object, "an object of tasks"))
+		return -1;
+	n = (size_t)json_object_object_length(o);
+	if (!n)
+		return wl_ctx_fail(c, "tasks", AT_VAL, "no task defined");
+	wl->tasks = calloc(n, sizeof(*wl->tasks));
+	if (!wl->tasks)
+		return wl_ctx_oom(c);
+	json_object_object_foreach(o, name, v) {
+		if (parse_task(c, name, v, &wl->tasks[wl->nr_tasks++]))
+			return -1;
+	}
+	return 0;
+}
