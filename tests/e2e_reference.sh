@@ -30,7 +30,7 @@ check "env.txt: uname, rt runtime/period, cpus, arch" \
 	test "$(grep -cE "^(uname|sched_rt_runtime_us|sched_rt_period_us|cpus_online|arch)=." "$d/env.txt")" -eq 5
 check "commands.sh holds the exact analyzer command" grep -q 'dlb-analyze -q --run-exit 0 --expect ok -m 0 --watch ' "$d/commands.sh"
 if command -v gnuplot >/dev/null; then
-	check "plots: the four figures, PNG and SVG" test "$(compgen -G "$d/plots/*.[ps][nv]g" | wc -l)" -eq 8
+	check "plots: the five figures (conformance too), PNG and SVG" test "$(compgen -G "$d/plots/*.[ps][nv]g" | wc -l)" -eq 10
 	# 367 jobs, some preempted (more segments); the reference migrates ~100 jobs
 	expect_eq "Gantt data: >= 1 segment per job, migrations marked" \
 		"$([ "$(wc -l < "$d/plots/data/segments.dat")" -ge 367 ] && echo segments) $(wc -l < "$d/plots/data/migrations.dat")" \

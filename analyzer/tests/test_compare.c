@@ -94,16 +94,16 @@ static void test_regression(void **state)
 
 	(void)state;
 	assert_int_equal(run(NULL, base, worse, NULL), DLB_EXIT_REGRESSION);
-	assert_non_null(strstr(out, "\ndl_x             misses                          0"
+	assert_non_null(strstr(out, "\ndl_x             misses                             0"
 				    "            1  0%,0               worse\n"));
-	assert_non_null(strstr(out, "\n(run)            misses                          0"
+	assert_non_null(strstr(out, "\n(run)            misses                             0"
 				    "            1  0%,0               worse\n"));
-	assert_non_null(strstr(out, "\ndl_x             lateness_max              -8990.0"
+	assert_non_null(strstr(out, "\ndl_x             lateness_max                 -8990.0"
 				    "        510.0  10%,50us           worse\n"));
 	assert_non_null(strstr(out, "# verdict: worse\n"));
 	/* the other way round, everything that changed got better */
 	assert_int_equal(run(NULL, worse, base, NULL), DLB_EXIT_OK);
-	assert_non_null(strstr(out, "\ndl_x             misses                          1"
+	assert_non_null(strstr(out, "\ndl_x             misses                             1"
 				    "            0  0%,0               better\n"));
 	/* thresholds wide enough let it pass; the run-level misses are per metric too */
 	rc = run(loose, base, worse, NULL);
