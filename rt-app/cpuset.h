@@ -4,8 +4,10 @@
  * CPUs (EPERM) unless its root domain is an exclusive cpuset partition, so
  * a run with `cpus` on DL tasks creates one exclusive child cpuset per
  * distinct CPU set (and one for the CPUs left over), splits the root domain
- * by turning off the root cpuset's load balancing, and undoes all of it at
- * the end, on errors and on signals.  docs/rt-app.md has the details.
+ * by turning off the root cpuset's load balancing (cgroup v1; on v2 each set
+ * but the last is a threaded partition root, the last stays the root's),
+ * and undoes all of it at the end, on errors and on signals.
+ * docs/rt-app.md has the details.
  */
 #ifndef RTAPP_CPUSET_H
 #define RTAPP_CPUSET_H
@@ -71,7 +73,7 @@ void rtapp_cpusets_destroy(struct rtapp_cpusets *cs);
  * Remove the cpusets a dead run left behind (SIGKILL gives no chance to
  * clean up): children named dlbench-PID-lbV-K whose PID no longer exists,
  * then restore the root's load balancing to V when no live run holds a
- * partition.  Returns how many were removed (0: none, or not root / no v1
+ * partition (v1).  Returns how many were removed (0: none, or not root / no
  * cpuset hierarchy), -1 if one could not be; @msg says what was done.
  */
 int rtapp_cpusets_reap(char *msg, size_t size);
