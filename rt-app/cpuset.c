@@ -592,6 +592,57 @@ static bool live_partition(const char *root)
 	return live;
 }
 
+/*
+ * v2 has no sched_load_balance: a partition of the last online CPU made and
+ * removed rebuilds the root domains twice (named as a run's set, index
+ * RTAPP_CPUSETS_MAX, so that a run killed in between has it reaped).
+ */
+static int rebuild_v2(const struct rtapp_cpusets *cs, char *msg, size_t size)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char path[PATH_MAX + 64], cpu[24], prs[64] = "";
+	int rc = 0;
+
+	if (ncpu < 2)
+		return snprintf(msg, size, "one CPU: the root partition cannot give it away"), -1;
+	snprintf(path, sizeof(path), "%s/dlbench-%d-lb0-%d", cs->root, (int)getpid(),
+		 RTAPP_CPUSETS_MAX);
+	snprintf(cpu, sizeof(cpu), "%ld", ncpu - 1);
+	if (mkdir(path, 0755))
+		return snprintf(msg, size, "%s: %s", path, strerror(errno)), -1;
+	if (write_file(path, "cpuset.cpus", cpu) ||
+	    write_file(path, "cpuset.cpus.partition", "root") ||
+	    read_file(path, "cpuset.cpus.partition", prs, sizeof(prs)) || strcmp(prs, "root")) {
+		snprintf(msg, size, "%s: CPU %s not made a partition: %s", path, cpu,
+			 prs[0] ? prs : strerror(errno));
+		rc = -1;
+	}
+	if (remove_set(cs, path) && !rc) {
+		snprintf(msg, size, "%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (!rc)
+		snprintf(msg, size, "a partition of CPU %s made and removed", cpu);
+	return rc;
+}
+
+int rtapp_cpusets_repair_hint(char *buf, size_t size)
+{
+	struct rtapp_cpusets cs;
+
+	memset(&cs, 0, sizeof(cs));
+	if (find_root(&cs))
+		return snprintf(buf, size, "repair (as root): rebuild the root domains, e.g. by "
+				"creating and removing a cpuset partition (docs/kernel-findings.md)");
+	if (cs.v2)
+		return snprintf(buf, size, "repair (as root): cd %s; mkdir x; echo 1 > x/cpuset.cpus; "
+				"echo root > x/cpuset.cpus.partition; rmdir x (docs/kernel-findings.md)",
+				cs.root);
+	return snprintf(buf, size, "repair (as root): echo 0 > %s/cpuset.sched_load_balance; "
+			"echo 1 > %s/cpuset.sched_load_balance (docs/kernel-findings.md)",
+			cs.root, cs.root);
+}
+
 int rtapp_cpusets_rebuild(char *msg, size_t size)
 {
 	struct rtapp_cpusets cs;
@@ -602,12 +653,12 @@ int rtapp_cpusets_rebuild(char *msg, size_t size)
 		return snprintf(msg, size, "not root"), -1;
 	if (find_root(&cs))
 		return snprintf(msg, size, "no cpuset hierarchy mounted"), -1;
-	if (cs.v2)
-		return snprintf(msg, size, "cgroup v2 cpusets: no rebuild known here"), -1;
-	if (read_file(cs.root, "cpuset.sched_load_balance", lb, sizeof(lb)) || atoi(lb) != 1)
-		return snprintf(msg, size, "%s/cpuset.sched_load_balance is not 1", cs.root), -1;
 	if (live_partition(cs.root))
 		return snprintf(msg, size, "another run holds a partition under %s", cs.root), -1;
+	if (cs.v2)
+		return rebuild_v2(&cs, msg, size);
+	if (read_file(cs.root, "cpuset.sched_load_balance", lb, sizeof(lb)) || atoi(lb) != 1)
+		return snprintf(msg, size, "%s/cpuset.sched_load_balance is not 1", cs.root), -1;
 	if (write_file(cs.root, "cpuset.sched_load_balance", "0") ||
 	    write_file(cs.root, "cpuset.sched_load_balance", "1")) {
 		snprintf(msg, size, "%s/cpuset.sched_load_balance: %s", cs.root, strerror(errno));

@@ -91,11 +91,16 @@ int rtapp_cpusets_stale(struct dlb_cpumask *sets, int max);
 bool rtapp_cpusets_root_balanced(void);
 
 /*
- * Rebuild the root domains (v1: the root's sched_load_balance 1 -> 0 -> 1),
- * which recomputes every domain's DL bandwidth from the fair servers and
- * the DL tasks.  Refused (-1) unless root, v1, load balancing on and no
- * other live run holding a partition; @msg says what was done or why not.
+ * Rebuild the root domains (v1: the root's sched_load_balance 1 -> 0 -> 1;
+ * v2: a partition of the last CPU made and removed), which recomputes every
+ * domain's DL bandwidth from the fair servers and the DL tasks.  Refused
+ * (-1) unless root, a cpuset hierarchy (v1: load balancing on; v2: two CPUs
+ * or more) and no other live run holding a partition; @msg says what was
+ * done or why not.
  */
 int rtapp_cpusets_rebuild(char *msg, size_t size);
+
+/* The shell commands that rebuild the root domains on this machine's hierarchy. */
+int rtapp_cpusets_repair_hint(char *buf, size_t size);
 
 #endif

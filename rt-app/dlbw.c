@@ -302,9 +302,15 @@ static bool one_domain(void)
 	return rtapp_cpusets_root_balanced();
 }
 
-static const char repair_hint[] = "repair (as root): echo 0 > /sys/fs/cgroup/cpuset/"
-	"cpuset.sched_load_balance; echo 1 > /sys/fs/cgroup/cpuset/cpuset.sched_load_balance "
-	"(docs/kernel-findings.md)";
+/* what repairs the accounting by hand, for the hierarchy mounted (v1 or v2) */
+static const char *repair_hint(void)
+{
+	static char hint[PATH_MAX * 4 + 256];
+
+	if (!hint[0])
+		rtapp_cpusets_repair_hint(hint, sizeof(hint));
+	return hint;
+}
 
 static s64 fair_sum(const struct rtapp_dlbw *d, int nr_cpus)
 {
@@ -393,7 +399,7 @@ int rtapp_dlbw_begin(struct rtapp_dlbw *d, struct dlb_err *err)
 				   "accounting is broken: CPU %d's root domain has dl_bw->total_bw "
 				   "%lld (negative), so admission control would admit anything; "
 				   "not measuring on it; %s", c, (long long)d->before.total[c],
-				   repair_hint);
+				   repair_hint());
 	/*
 	 * More than expected may be a DL task of another process that has
 	 * just exited: its bandwidth is released at its 0-lag time, at most
@@ -416,7 +422,7 @@ int rtapp_dlbw_begin(struct rtapp_dlbw *d, struct dlb_err *err)
 			   "not measuring on it; %s", c, (long long)d->before.total[c],
 			   (long long)want, d->before.nr_cpus,
 			   (unsigned long long)d->fair_bw[c], d->fair_src, d->before.nr_tasks,
-			   (unsigned long long)d->before.tasks_bw[c], repair_hint);
+			   (unsigned long long)d->before.tasks_bw[c], repair_hint());
 }
 
 /* ---- after ---- */
@@ -458,7 +464,7 @@ static void repair(struct rtapp_dlbw *d, struct dlb_summary_dlbw *out, u64 max_n
 
 	if (rtapp_cpusets_rebuild(why, sizeof(why))) {
 		snprintf(out->repair, sizeof(out->repair), "not repaired: %s; %s", why,
-			 repair_hint);
+			 repair_hint());
 		return;
 	}
 	rtapp_dlbw_wait(d, &d->before, &d->repaired, max_ns, &waited);
@@ -471,7 +477,7 @@ static void repair(struct rtapp_dlbw *d, struct dlb_summary_dlbw *out, u64 max_n
 	else
 		snprintf(out->repair, sizeof(out->repair), "not repaired: root domains rebuilt "
 			 "(%s), CPU %d's total_bw still %lld; %s", why, bad,
-			 (long long)d->repaired.total[bad], repair_hint);
+			 (long long)d->repaired.total[bad], repair_hint());
 }
 
 void rtapp_dlbw_end(struct rtapp_dlbw *d, u64 max_ns, bool released, bool do_repair,
