@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
 #include "cpuset.h"
@@ -244,7 +245,7 @@ static int make_set(struct rtapp_cpusets *cs, int k, const char *mems, struct dl
 	snprintf(s->path, sizeof(s->path), "%s/dlbench-%d-lb%d-%d", cs->root, (int)getpid(),
 		 cs->old_load_balance ? 1 : 0, k);
 	if (mkdir(s->path, 0755))
-		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: %s", s->path, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: %s", s->path, dlb_strerror(errno));
 	s->created = true;
 	mask_to_list(&s->cpus, cpus, sizeof(cpus));
 	if (write_file(s->path, "cpuset.cpus", cpus) ||
@@ -252,7 +253,7 @@ static int make_set(struct rtapp_cpusets *cs, int k, const char *mems, struct dl
 	    write_file(s->path, "cpuset.cpu_exclusive", "1"))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot make cpus %s exclusive: "
 				   "%s (another exclusive cpuset holds them?)", s->path, cpus,
-				   strerror(errno));
+				   dlb_strerror(errno));
 	return 0;
 }
 
@@ -280,7 +281,7 @@ int rtapp_cpusets_create(struct rtapp_cpusets *cs, const struct workload *wl,
 	if (read_file(cs->root, "cpuset.mems", mems, sizeof(mems)) ||
 	    read_file(cs->root, "cpuset.sched_load_balance", lb, sizeof(lb)))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot read: %s", cs->root,
-				   strerror(errno));
+				   dlb_strerror(errno));
 	cs->active = true;
 	/* only restored by destroy once the write below is done */
 	cs->old_load_balance = atoi(lb);
@@ -293,7 +294,7 @@ int rtapp_cpusets_create(struct rtapp_cpusets *cs, const struct workload *wl,
 	if (write_file(cs->root, "cpuset.sched_load_balance", "0")) {
 		cs->old_load_balance = -1;
 		dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot turn load balancing off: %s",
-			    cs->root, strerror(errno));
+			    cs->root, dlb_strerror(errno));
 		goto fail;
 	}
 	return 0;
@@ -414,7 +415,7 @@ int rtapp_cpusets_reap(char *msg, size_t size)
 			failed++;
 			len += (size_t)snprintf(msg + len, size > len ? size - len : 0,
 						"%scannot remove stale cpuset %s: %s",
-						len ? "; " : "", path, strerror(errno));
+						len ? "; " : "", path, dlb_strerror(errno));
 			continue;
 		}
 		removed++;
@@ -511,7 +512,7 @@ int rtapp_cpusets_rebuild(char *msg, size_t size)
 		return snprintf(msg, size, "another run holds a partition under %s", cs.root), -1;
 	if (write_file(cs.root, "cpuset.sched_load_balance", "0") ||
 	    write_file(cs.root, "cpuset.sched_load_balance", "1")) {
-		snprintf(msg, size, "%s/cpuset.sched_load_balance: %s", cs.root, strerror(errno));
+		snprintf(msg, size, "%s/cpuset.sched_load_balance: %s", cs.root, dlb_strerror(errno));
 		write_file(cs.root, "cpuset.sched_load_balance", "1");
 		return -1;
 	}
