@@ -483,7 +483,7 @@ static void oracle_hook_end(struct oracle_hook *h)
 /* The reference on the jobs trace, its events into a second metrics engine. */
 static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struct dlb_err *err)
 {
-	struct dlb_metrics_opts mo = { .job_fn = oracle_job, .job_arg = c };
+	struct dlb_metrics_opts mo = { .job_fn = oracle_job, .job_arg = c, .jobs_only = true };
 	struct dlb_metrics *om = NULL;
 	struct dlb_sim_opts so;
 	struct dlb_sim *sim = NULL;
