@@ -220,7 +220,7 @@ int wl_resource_find(const struct workload *wl, const char *name, enum wl_res_ty
 const char *wl_policy_str(enum wl_policy policy);
 const char *wl_event_type_str(enum wl_event_type type);
 
-/* Total DL bandwidth of the workload (all instances), BW_SHIFT units. */
+/* Total DL bandwidth of the threads made at the start (all instances; not forks), BW_SHIFT units. */
 u64 wl_dl_bandwidth(const struct workload *wl);
 
 /*
