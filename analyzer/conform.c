@@ -483,7 +483,7 @@ static void oracle_hook_end(struct oracle_hook *h)
 /* The reference on the jobs trace, its events into a second metrics engine. */
 static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struct dlb_err *err)
 {
-	struct dlb_metrics_opts mo = { .job_fn = oracle_job, .job_arg = c };
+	struct dlb_metrics_opts mo = { .job_fn = oracle_job, .job_arg = c, .jobs_only = true };
 	struct dlb_metrics *om = NULL;
 	struct dlb_sim_opts so;
 	struct dlb_sim *sim = NULL;
@@ -740,7 +740,7 @@ static FILE *csv_open(const char *dir, const char *name, const char *header, cha
 	snprintf(path, size, "%s/%s", dir, name);
 	f = fopen(path, "w");
 	if (!f)
-		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	else
 		fputs(header, f);
 	return f;
@@ -751,7 +751,7 @@ static int csv_close(FILE *f, const char *path, struct dlb_err *err)
 	bool bad = ferror(f);
 
 	if (fclose(f) || bad)
-		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno ? errno : EIO));
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno ? errno : EIO));
 	return 0;
 }
 

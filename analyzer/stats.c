@@ -43,14 +43,40 @@ static u64 stat_bin_value(unsigned int b)
 	return low + width / 2;
 }
 
+/* Bucket @b of sign @neg: its row, allocated on first use (NULL: out of memory). */
+static u64 *stat_row(struct dlb_stat *s, bool neg, unsigned int b)
+{
+	u64 **row = &s->hist[(neg ? 0 : DLB_STAT_OCTAVES) + b / DLB_STAT_SUB];
+
+	if (!*row)
+		*row = calloc(DLB_STAT_SUB, sizeof(**row));
+	return *row;
+}
+
+/* The count in bucket @b of sign @neg (0 for a row never used). */
+static u64 stat_count(const struct dlb_stat *s, bool neg, unsigned int b)
+{
+	const u64 *row = s->hist[(neg ? 0 : DLB_STAT_OCTAVES) + b / DLB_STAT_SUB];
+
+	return row ? row[b % DLB_STAT_SUB] : 0;
+}
+
 static void stat_hist_add(struct dlb_stat *s, s64 v)
 {
-	if (v == 0)
+	unsigned int b;
+	u64 *row;
+
+	if (v == 0) {
 		s->hist_zero++;
-	else if (v < 0)
-		s->hist[stat_bin((u64)0 - (u64)v)]++;
-	else
-		s->hist[DLB_STAT_BINS + stat_bin((u64)v)]++;
+		return;
+	}
+	b = stat_bin(v < 0 ? (u64)0 - (u64)v : (u64)v);
+	row = stat_row(s, v < 0, b);
+	if (!row) {
+		s->alloc_failed = 1;
+		return;
+	}
+	row[b % DLB_STAT_SUB]++;
 }
 
 /* Move the exact samples into the histogram: from now on percentiles are approximate. */
@@ -58,7 +84,7 @@ static void stat_to_hist(struct dlb_stat *s)
 {
 	u64 i;
 
-	s->hist = calloc(2 * DLB_STAT_BINS, sizeof(*s->hist));
+	s->hist = calloc(2 * DLB_STAT_OCTAVES, sizeof(*s->hist));
 	if (!s->hist) {
 		s->alloc_failed = 1;
 		return;
@@ -67,6 +93,7 @@ static void stat_to_hist(struct dlb_stat *s)
 		stat_hist_add(s, s->exact[i]);
 	free(s->exact);
 	s->exact = NULL;
+	s->exact_cap = 0;
 }
 
 void dlb_stat_add(struct dlb_stat *s, s64 v)
@@ -83,13 +110,17 @@ void dlb_stat_add(struct dlb_stat *s, s64 v)
 	if (s->hist) {
 		stat_hist_add(s, v);
 	} else {
-		if (!s->exact) {
-			s->exact = malloc(DLB_STAT_EXACT * sizeof(*s->exact));
-			if (!s->exact) {
+		if (s->count == s->exact_cap && s->count < DLB_STAT_EXACT) {
+			u64 cap = s->exact_cap ? 2 * s->exact_cap : 16;
+			s64 *p = realloc(s->exact, cap * sizeof(*s->exact));
+
+			if (!p) {
 				s->alloc_failed = 1;
 				s->count++;
 				return;
 			}
+			s->exact = p;
+			s->exact_cap = cap;
 		}
 		if (s->count == DLB_STAT_EXACT) {
 			stat_to_hist(s);
@@ -133,7 +164,7 @@ static s64 stat_hist_pct(const struct dlb_stat *s, u64 k)
 	int b;
 
 	for (b = DLB_STAT_BINS - 1; b >= 0; b--) {
-		seen += s->hist[b];
+		seen += stat_count(s, true, (unsigned int)b);
 		if (seen >= k)
 			return -(s64)stat_bin_value((unsigned int)b);
 	}
@@ -141,7 +172,7 @@ static s64 stat_hist_pct(const struct dlb_stat *s, u64 k)
 	if (seen >= k)
 		return 0;
 	for (b = 0; b < DLB_STAT_BINS; b++) {
-		seen += s->hist[DLB_STAT_BINS + b];
+		seen += stat_count(s, false, (unsigned int)b);
 		if (seen >= k)
 			return (s64)stat_bin_value((unsigned int)b);
 	}
@@ -179,8 +210,13 @@ int dlb_stat_pct(const struct dlb_stat *s, double p, s64 *out)
 
 void dlb_stat_free(struct dlb_stat *s)
 {
+	int i;
+
+	for (i = 0; s->hist && i < 2 * DLB_STAT_OCTAVES; i++)
+		free(s->hist[i]);
 	free(s->exact);
 	free(s->hist);
 	s->exact = NULL;
+	s->exact_cap = 0;
 	s->hist = NULL;
 }

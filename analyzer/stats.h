@@ -3,8 +3,10 @@
  * A bounded summary of a stream of signed ns samples: count, min, max, sum
  * exactly, and percentiles that are exact for the first DLB_STAT_EXACT
  * samples, then read from a fixed log-bucketed histogram (relative error at
- * most 1/(2 * DLB_STAT_SUB) = 1.6 % of the value).  Memory is fixed per
- * summary: streaming a long trace does not grow it.
+ * most 1/(2 * DLB_STAT_SUB) = 1.6 % of the value).  Memory is bounded per
+ * summary: streaming a long trace does not grow it.  The histogram keeps
+ * only the powers of two that samples fell in (a task's response times span
+ * a few: about 3 KB, not the 32 KB of every bucket).
  *
  * Percentile: nearest rank, the smallest sample s such that at least p % of
  * the samples are <= s.
@@ -19,14 +21,18 @@
 
 #define DLB_STAT_EXACT	1024	/* samples kept exactly */
 #define DLB_STAT_SUB	32	/* histogram buckets per power of two */
-#define DLB_STAT_BINS	(64 * DLB_STAT_SUB)
+#define DLB_STAT_OCTAVES	64	/* powers of two of a u64 magnitude */
+#define DLB_STAT_BINS	(DLB_STAT_OCTAVES * DLB_STAT_SUB)
 
 struct dlb_stat {
 	u64 count;
 	s64 min, max;
 	long double sum;
-	s64 *exact;		/* DLB_STAT_EXACT samples, allocated on first use */
-	u64 *hist;		/* [2][DLB_STAT_BINS]: negative, positive; NULL until needed */
+	s64 *exact;		/* up to DLB_STAT_EXACT samples, grown as they come */
+	u64 exact_cap;		/* room in exact[] (a task of few jobs needs little) */
+	u64 **hist;		/* [2 * DLB_STAT_OCTAVES] rows of DLB_STAT_SUB counts, negative
+				 * then positive magnitudes; a row NULL until a sample falls
+				 * in it; hist NULL until the exact samples overflow */
 	u64 hist_zero;		/* zero samples in histogram mode */
 	int alloc_failed;	/* an allocation failed: percentiles unavailable */
 };

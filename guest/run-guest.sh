@@ -44,7 +44,7 @@ The guest's uname -r and -m, its CPU count and the image's sha256 go into
 DIR/guest.txt; the wall time is printed and recorded there too.
 Exit codes (include/dlbench/exitcode.h): 0 ok; 2 bad input (not a kernel image,
 wrong --arch, bad workload); 3 environment (qemu or a guest binary missing, guest
-kernel without tracefs); 4 incomplete (guest panicked, hung, never powered off,
+kernel without tracefs, or without cpusets for a workload pinning DL tasks); 4 incomplete (guest panicked, hung, never powered off,
 results disk full, interrupted); otherwise dlb-rtapp's own exit code in the guest.
 EOF
 }
@@ -139,7 +139,10 @@ command -v timeout >/dev/null || die "$EXIT_ENV" "timeout (coreutils) not found"
 wlcheck=${DLB_BIN:-$DLB_SRC/build/bin}/dlb-workload
 if [ -x "$wlcheck" ]; then
 	"$wlcheck" -q check "$wl" >&2 || die "$EXIT_BAD_INPUT" "$wl: not a valid workload (above)"
-	wl_ns=$("$wlcheck" dump "$wl" 2>/dev/null | sed -n '1s/.* duration_ns=\([0-9]*\).*/\1/p')
+	wl_dump=$("$wlcheck" dump "$wl" 2>/dev/null)
+	wl_ns=$(sed -n '1s/.* duration_ns=\([0-9]*\).*/\1/p' <<< "$wl_dump")
+	# pinned SCHED_DEADLINE tasks need a cpuset partition in the guest
+	grep -q '^task .* policy=SCHED_DEADLINE .* cpus=' <<< "$wl_dump" && pins_dl=1
 fi
 # secs TIME: whole seconds, rounded up ("2s", "500ms", "1.5")
 secs() {
@@ -273,6 +276,10 @@ gval() { sed -n "s/^$1=//p" "$g" 2>/dev/null; }
 if [ "$(gval tracefs)" = no ]; then
 	fail "$EXIT_ENV" "guest kernel $(gval kernel) has no tracefs (CONFIG_FTRACE/CONFIG_TRACING): nothing recorded"
 fi
+if [ "$(gval cpuset)" = no ] && [ "${rrc:-0}" != 0 ] && [ -n "${pins_dl:-}" ]; then
+	fail "$EXIT_ENV" "guest kernel $(gval kernel) has no cpuset cgroup (CONFIG_CPUSETS): $(basename "$wl")" \
+		"pins SCHED_DEADLINE tasks to CPUs, which needs an exclusive cpuset partition"
+fi
 {
 	echo "backend=qemu"
 	echo "image=$(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel")"
@@ -302,6 +309,9 @@ missing=
 if [ -n "$(gval dl_total_bw_after)" ] && [ "$(gval dl_total_bw_before)" != "$(gval dl_total_bw_after)" ]; then
 	echo "$PROG: DL bandwidth accounting changed over the run: total_bw $(gval dl_total_bw_before)" \
 		"before, $(gval dl_total_bw_after) after (guest.txt)" >&2
+fi
+if [ "$(gval cpusets_left)" != "" ] && [ "$(gval cpusets_left)" != 0 ]; then
+	echo "$PROG: the run left $(gval cpusets_left) cpuset partition(s) in the guest (guest.txt)" >&2
 fi
 say "guest: $(gval kernel) $(gval arch), $(gval cpus_online) CPUs: run exit $rrc, wall ${wall}s -> $out"
 exit "${rrc:-$EXIT_INTERNAL}"

@@ -18,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
 #include "cpuset.h"
@@ -128,6 +130,12 @@ static int read_file(const char *dir, const char *name, char *buf, size_t size)
 	return 0;
 }
 
+/* The file a thread id is written to, to move that one thread. */
+static const char *threads_file(const struct rtapp_cpusets *cs)
+{
+	return cs->v2 ? "cgroup.threads" : "tasks";
+}
+
 /* The cpuset hierarchy: a v1 mount with the cpuset option, else v2 with cpuset. */
 static int find_root(struct rtapp_cpusets *cs)
 {
@@ -234,25 +242,106 @@ static int plan_sets(struct rtapp_cpusets *cs, const struct workload *wl, struct
 	return 0;
 }
 
+/*
+ * v2: a threaded child (its threads come one by one through cgroup.threads
+ * from the root, their threaded domain) made a partition root.  The kernel
+ * says in cpuset.cpus.partition whether it took: "root", or "root invalid
+ * (why)" (CPUs a sibling holds, every CPU taken from the root...).
+ */
+static int make_partition(const struct rtapp_cpuset *s, const char *cpus, struct dlb_err *err)
+{
+	char prs[256];
+
+	if (write_file(s->path, "cgroup.type", "threaded") ||
+	    write_file(s->path, "cpuset.cpus", cpus))
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot give it cpus %s: %s",
+				   s->path, cpus, dlb_strerror(errno));
+	if (write_file(s->path, "cpuset.cpus.partition", "root") ||
+	    read_file(s->path, "cpuset.cpus.partition", prs, sizeof(prs)))
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot make cpus %s a partition: "
+				   "%s (another partition holds them?)", s->path, cpus,
+				   dlb_strerror(errno));
+	if (strcmp(prs, "root"))
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cpus %s refused as a partition: "
+				   "cpuset.cpus.partition reads '%s'", s->path, cpus, prs);
+	return 0;
+}
+
 static int make_set(struct rtapp_cpusets *cs, int k, const char *mems, struct dlb_err *err)
 {
 	struct rtapp_cpuset *s = &cs->set[k];
 	char cpus[DLB_MAX_CPUS * 5];
 
-	/* the owner's pid and the root's load balancing before: what a later
-	 * run needs to clean up after a SIGKILL (rtapp_cpusets_reap) */
+	/* the owner's pid and the root's load balancing before (v1; 0 on v2,
+	 * which has none): what a later run needs to clean up after a SIGKILL
+	 * (rtapp_cpusets_reap) */
 	snprintf(s->path, sizeof(s->path), "%s/dlbench-%d-lb%d-%d", cs->root, (int)getpid(),
-		 cs->old_load_balance ? 1 : 0, k);
+		 cs->old_load_balance > 0 ? 1 : 0, k);
 	if (mkdir(s->path, 0755))
-		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: %s", s->path, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: %s", s->path, dlb_strerror(errno));
 	s->created = true;
 	mask_to_list(&s->cpus, cpus, sizeof(cpus));
+	if (cs->v2)
+		return make_partition(s, cpus, err);
 	if (write_file(s->path, "cpuset.cpus", cpus) ||
 	    write_file(s->path, "cpuset.mems", mems) ||
 	    write_file(s->path, "cpuset.cpu_exclusive", "1"))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot make cpus %s exclusive: "
 				   "%s (another exclusive cpuset holds them?)", s->path, cpus,
-				   strerror(errno));
+				   dlb_strerror(errno));
+	return 0;
+}
+
+/* The cgroup v2 path of this process ("/" for the root); -1 if unknown. */
+static int own_cgroup(char *buf, size_t size)
+{
+	char line[PATH_MAX + 8];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (rc && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(buf, size, "%s", line + 3);
+			rc = 0;
+		}
+	fclose(f);
+	return rc;
+}
+
+/*
+ * cgroup v2: each set but the last becomes a partition below the root; the
+ * last (the CPUs left over, or the last DL set when none are) stays the
+ * root's own partition, which must keep a CPU for the tasks it holds.  The
+ * root's load balancing is not touched (v2 has none: the partitions are
+ * the root domains).
+ */
+static int create_v2(struct rtapp_cpusets *cs, struct dlb_err *err)
+{
+	char ctl[512], own[PATH_MAX];
+	int k;
+
+	if (read_file(cs->root, "cgroup.subtree_control", ctl, sizeof(ctl)) ||
+	    !strstr(ctl, "cpuset"))
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpus on a SCHED_DEADLINE task needs a cpuset "
+				   "partition, and the cpuset controller is not enabled below the "
+				   "cgroup v2 root (echo +cpuset > %s/cgroup.subtree_control)",
+				   cs->root);
+	/* threads move one by one only inside their threaded domain: the root's */
+	if (own_cgroup(own, sizeof(own)) || strcmp(own, "/"))
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpus on a SCHED_DEADLINE task: on cgroup v2 "
+				   "the run's threads join their partitions from the root cgroup, "
+				   "and dlb-rtapp runs in '%s' (echo $$ > %s/cgroup.procs first)",
+				   own, cs->root);
+	cs->active = true;
+	snprintf(cs->set[cs->nr - 1].path, sizeof(cs->set[0].path), "%s", cs->root);
+	for (k = 0; k < cs->nr - 1; k++)
+		if (make_set(cs, k, NULL, err)) {
+			rtapp_cpusets_destroy(cs);
+			return -1;
+		}
 	return 0;
 }
 
@@ -271,16 +360,14 @@ int rtapp_cpusets_create(struct rtapp_cpusets *cs, const struct workload *wl,
 	if (find_root(cs))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpus on a SCHED_DEADLINE task needs an "
 				   "exclusive cpuset partition, and no cpuset cgroup is mounted");
-	if (cs->v2)
-		return dlb_err_set(err, DLB_EXIT_ENV, "cpus on a SCHED_DEADLINE task: cgroup v2 "
-				   "partitions (cpuset.cpus.partition) are not supported yet; "
-				   "only cgroup v1 cpusets");
 	if (plan_sets(cs, wl, err))
 		return -1;
+	if (cs->v2)
+		return create_v2(cs, err);
 	if (read_file(cs->root, "cpuset.mems", mems, sizeof(mems)) ||
 	    read_file(cs->root, "cpuset.sched_load_balance", lb, sizeof(lb)))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot read: %s", cs->root,
-				   strerror(errno));
+				   dlb_strerror(errno));
 	cs->active = true;
 	/* only restored by destroy once the write below is done */
 	cs->old_load_balance = atoi(lb);
@@ -293,7 +380,7 @@ int rtapp_cpusets_create(struct rtapp_cpusets *cs, const struct workload *wl,
 	if (write_file(cs->root, "cpuset.sched_load_balance", "0")) {
 		cs->old_load_balance = -1;
 		dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot turn load balancing off: %s",
-			    cs->root, strerror(errno));
+			    cs->root, dlb_strerror(errno));
 		goto fail;
 	}
 	return 0;
@@ -310,8 +397,21 @@ int rtapp_cpusets_join(struct rtapp_cpusets *cs, const struct dlb_cpumask *cpus,
 	for (k = 0; k < cs->nr; k++) {
 		if (!mask_equal(&cs->set[k].cpus, cpus))
 			continue;
+		/* v2: the root's own set; the thread is there, its affinity is the
+		 * root's CPUs but may be wider if it was set before the split */
+		if (cs->v2 && k == cs->nr - 1) {
+			cpu_set_t set;
+			unsigned int cpu;
+
+			CPU_ZERO(&set);
+			dlb_for_each_cpu(cpu, cpus)
+				if (cpu < CPU_SETSIZE)
+					CPU_SET(cpu, &set);
+			/* the syscall: the reference model linked in has a sched_setaffinity */
+			return syscall(SYS_sched_setaffinity, tid, sizeof(set), &set) ? errno : 0;
+		}
 		snprintf(buf, sizeof(buf), "%d", tid);
-		return write_file(cs->set[k].path, "tasks", buf) ? errno : 0;
+		return write_file(cs->set[k].path, threads_file(cs), buf) ? errno : 0;
 	}
 	return ENOENT;
 }
@@ -322,13 +422,13 @@ static void empty_set(const struct rtapp_cpusets *cs, const char *dir)
 	char path[PATH_MAX + 16], line[32];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/tasks", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, threads_file(cs));
 	f = fopen(path, "r");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		write_file(cs->root, "tasks", line);
+		write_file(cs->root, threads_file(cs), line);
 	}
 	fclose(f);
 }
@@ -379,11 +479,11 @@ static int run_set(const char *name, int *pid, int *lb)
 	return kill(*pid, 0) && errno == ESRCH;
 }
 
-/* The v1 cpuset root, opened for reading its children; NULL if not root or no v1. */
-static DIR *open_v1_root(struct rtapp_cpusets *cs)
+/* The cpuset root (v1 or v2), opened for reading its children; NULL if not root or none. */
+static DIR *open_root(struct rtapp_cpusets *cs)
 {
 	memset(cs, 0, sizeof(*cs));
-	if (geteuid() != 0 || find_root(cs) || cs->v2)
+	if (geteuid() != 0 || find_root(cs))
 		return NULL;
 	return opendir(cs->root);
 }
@@ -398,7 +498,7 @@ int rtapp_cpusets_reap(char *msg, size_t size)
 	DIR *d;
 
 	msg[0] = '\0';
-	d = open_v1_root(&cs);
+	d = open_root(&cs);
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
@@ -414,7 +514,7 @@ int rtapp_cpusets_reap(char *msg, size_t size)
 			failed++;
 			len += (size_t)snprintf(msg + len, size > len ? size - len : 0,
 						"%scannot remove stale cpuset %s: %s",
-						len ? "; " : "", path, strerror(errno));
+						len ? "; " : "", path, dlb_strerror(errno));
 			continue;
 		}
 		removed++;
@@ -425,9 +525,9 @@ int rtapp_cpusets_reap(char *msg, size_t size)
 					len ? "; " : "", path, pid);
 	}
 	closedir(d);
-	/* the dead run had turned the root's load balancing off: undo it
+	/* the dead run had turned the root's load balancing off (v1): undo it
 	 * unless a live run still needs it off */
-	if (removed && !live && !failed && restore > 0 &&
+	if (removed && !live && !failed && restore > 0 && !cs.v2 &&
 	    !read_file(cs.root, "cpuset.sched_load_balance", cur, sizeof(cur)) &&
 	    atoi(cur) == 0 && !write_file(cs.root, "cpuset.sched_load_balance", "1"))
 		len += (size_t)snprintf(msg + len, size > len ? size - len : 0,
@@ -493,6 +593,57 @@ static bool live_partition(const char *root)
 	return live;
 }
 
+/*
+ * v2 has no sched_load_balance: a partition of the last online CPU made and
+ * removed rebuilds the root domains twice (named as a run's set, index
+ * RTAPP_CPUSETS_MAX, so that a run killed in between has it reaped).
+ */
+static int rebuild_v2(const struct rtapp_cpusets *cs, char *msg, size_t size)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char path[PATH_MAX + 64], cpu[24], prs[64] = "";
+	int rc = 0;
+
+	if (ncpu < 2)
+		return snprintf(msg, size, "one CPU: the root partition cannot give it away"), -1;
+	snprintf(path, sizeof(path), "%s/dlbench-%d-lb0-%d", cs->root, (int)getpid(),
+		 RTAPP_CPUSETS_MAX);
+	snprintf(cpu, sizeof(cpu), "%ld", ncpu - 1);
+	if (mkdir(path, 0755))
+		return snprintf(msg, size, "%s: %s", path, dlb_strerror(errno)), -1;
+	if (write_file(path, "cpuset.cpus", cpu) ||
+	    write_file(path, "cpuset.cpus.partition", "root") ||
+	    read_file(path, "cpuset.cpus.partition", prs, sizeof(prs)) || strcmp(prs, "root")) {
+		snprintf(msg, size, "%s: CPU %s not made a partition: %s", path, cpu,
+			 prs[0] ? prs : dlb_strerror(errno));
+		rc = -1;
+	}
+	if (remove_set(cs, path) && !rc) {
+		snprintf(msg, size, "%s: %s", path, dlb_strerror(errno));
+		rc = -1;
+	}
+	if (!rc)
+		snprintf(msg, size, "a partition of CPU %s made and removed", cpu);
+	return rc;
+}
+
+int rtapp_cpusets_repair_hint(char *buf, size_t size)
+{
+	struct rtapp_cpusets cs;
+
+	memset(&cs, 0, sizeof(cs));
+	if (find_root(&cs))
+		return snprintf(buf, size, "repair (as root): rebuild the root domains, e.g. by "
+				"creating and removing a cpuset partition (docs/kernel-findings.md)");
+	if (cs.v2)
+		return snprintf(buf, size, "repair (as root): cd %s; mkdir x; echo 1 > x/cpuset.cpus; "
+				"echo root > x/cpuset.cpus.partition; rmdir x (docs/kernel-findings.md)",
+				cs.root);
+	return snprintf(buf, size, "repair (as root): echo 0 > %s/cpuset.sched_load_balance; "
+			"echo 1 > %s/cpuset.sched_load_balance (docs/kernel-findings.md)",
+			cs.root, cs.root);
+}
+
 int rtapp_cpusets_rebuild(char *msg, size_t size)
 {
 	struct rtapp_cpusets cs;
@@ -503,15 +654,15 @@ int rtapp_cpusets_rebuild(char *msg, size_t size)
 		return snprintf(msg, size, "not root"), -1;
 	if (find_root(&cs))
 		return snprintf(msg, size, "no cpuset hierarchy mounted"), -1;
-	if (cs.v2)
-		return snprintf(msg, size, "cgroup v2 cpusets: no rebuild known here"), -1;
-	if (read_file(cs.root, "cpuset.sched_load_balance", lb, sizeof(lb)) || atoi(lb) != 1)
-		return snprintf(msg, size, "%s/cpuset.sched_load_balance is not 1", cs.root), -1;
 	if (live_partition(cs.root))
 		return snprintf(msg, size, "another run holds a partition under %s", cs.root), -1;
+	if (cs.v2)
+		return rebuild_v2(&cs, msg, size);
+	if (read_file(cs.root, "cpuset.sched_load_balance", lb, sizeof(lb)) || atoi(lb) != 1)
+		return snprintf(msg, size, "%s/cpuset.sched_load_balance is not 1", cs.root), -1;
 	if (write_file(cs.root, "cpuset.sched_load_balance", "0") ||
 	    write_file(cs.root, "cpuset.sched_load_balance", "1")) {
-		snprintf(msg, size, "%s/cpuset.sched_load_balance: %s", cs.root, strerror(errno));
+		snprintf(msg, size, "%s/cpuset.sched_load_balance: %s", cs.root, dlb_strerror(errno));
 		write_file(cs.root, "cpuset.sched_load_balance", "1");
 		return -1;
 	}
@@ -556,7 +707,7 @@ int rtapp_cpusets_stale(struct dlb_cpumask *sets, int max)
 	char path[PATH_MAX + 256], cpus[4096];
 	struct dirent *de;
 	int pid, lb, n = 0;
-	DIR *d = open_v1_root(&cs);
+	DIR *d = open_root(&cs);
 
 	if (!d)
 		return 0;

@@ -4,8 +4,10 @@
  * CPUs (EPERM) unless its root domain is an exclusive cpuset partition, so
  * a run with `cpus` on DL tasks creates one exclusive child cpuset per
  * distinct CPU set (and one for the CPUs left over), splits the root domain
- * by turning off the root cpuset's load balancing, and undoes all of it at
- * the end, on errors and on signals.  docs/rt-app.md has the details.
+ * by turning off the root cpuset's load balancing (cgroup v1; on v2 each set
+ * but the last is a threaded partition root, the last stays the root's),
+ * and undoes all of it at the end, on errors and on signals.
+ * docs/rt-app.md has the details.
  */
 #ifndef RTAPP_CPUSET_H
 #define RTAPP_CPUSET_H
@@ -71,7 +73,7 @@ void rtapp_cpusets_destroy(struct rtapp_cpusets *cs);
  * Remove the cpusets a dead run left behind (SIGKILL gives no chance to
  * clean up): children named dlbench-PID-lbV-K whose PID no longer exists,
  * then restore the root's load balancing to V when no live run holds a
- * partition.  Returns how many were removed (0: none, or not root / no v1
+ * partition (v1).  Returns how many were removed (0: none, or not root / no
  * cpuset hierarchy), -1 if one could not be; @msg says what was done.
  */
 int rtapp_cpusets_reap(char *msg, size_t size);
@@ -89,11 +91,16 @@ int rtapp_cpusets_stale(struct dlb_cpumask *sets, int max);
 bool rtapp_cpusets_root_balanced(void);
 
 /*
- * Rebuild the root domains (v1: the root's sched_load_balance 1 -> 0 -> 1),
- * which recomputes every domain's DL bandwidth from the fair servers and
- * the DL tasks.  Refused (-1) unless root, v1, load balancing on and no
- * other live run holding a partition; @msg says what was done or why not.
+ * Rebuild the root domains (v1: the root's sched_load_balance 1 -> 0 -> 1;
+ * v2: a partition of the last CPU made and removed), which recomputes every
+ * domain's DL bandwidth from the fair servers and the DL tasks.  Refused
+ * (-1) unless root, a cpuset hierarchy (v1: load balancing on; v2: two CPUs
+ * or more) and no other live run holding a partition; @msg says what was
+ * done or why not.
  */
 int rtapp_cpusets_rebuild(char *msg, size_t size);
+
+/* The shell commands that rebuild the root domains on this machine's hierarchy. */
+int rtapp_cpusets_repair_hint(char *buf, size_t size);
 
 #endif

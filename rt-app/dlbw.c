@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/dlparam.h"
 #include "dlbench/exitcode.h"
 
@@ -224,7 +225,7 @@ static int open_debugfs(struct rtapp_dlbw *d)
 		if (!access(RTAPP_DLBW_DEBUG, R_OK))
 			return 0;
 	}
-	snprintf(d->why, sizeof(d->why), "%s: %s%s", RTAPP_DLBW_DEBUG, strerror(errno),
+	snprintf(d->why, sizeof(d->why), "%s: %s%s", RTAPP_DLBW_DEBUG, dlb_strerror(errno),
 		 geteuid() ? " (needs root)" : errno == ENOENT ?
 		 " (no debugfs, or a kernel without it)" : "");
 	return -1;
@@ -276,7 +277,7 @@ static void read_fair(struct rtapp_dlbw *d, int nr_cpus)
 	if (unread)
 		snprintf(d->fair_src, sizeof(d->fair_src), "assumed: the default 50 ms every 1 s "
 			 "(%s/cpuN/{runtime,period} unreadable: %s)", FAIR_DIR,
-			 err ? strerror(err) : "not a number");
+			 err ? dlb_strerror(err) : "not a number");
 	else
 		snprintf(d->fair_src, sizeof(d->fair_src), "read from %s", FAIR_DIR);
 }
@@ -302,9 +303,15 @@ static bool one_domain(void)
 	return rtapp_cpusets_root_balanced();
 }
 
-static const char repair_hint[] = "repair (as root): echo 0 > /sys/fs/cgroup/cpuset/"
-	"cpuset.sched_load_balance; echo 1 > /sys/fs/cgroup/cpuset/cpuset.sched_load_balance "
-	"(docs/kernel-findings.md)";
+/* what repairs the accounting by hand, for the hierarchy mounted (v1 or v2) */
+static const char *repair_hint(void)
+{
+	static char hint[PATH_MAX * 4 + 256];
+
+	if (!hint[0])
+		rtapp_cpusets_repair_hint(hint, sizeof(hint));
+	return hint;
+}
 
 static s64 fair_sum(const struct rtapp_dlbw *d, int nr_cpus)
 {
@@ -378,7 +385,7 @@ int rtapp_dlbw_begin(struct rtapp_dlbw *d, struct dlb_err *err)
 		return 0;
 	if (rtapp_dlbw_read(d, &d->before)) {
 		snprintf(d->why, sizeof(d->why), "%s: no .dl_bw->total_bw read: %s",
-			 RTAPP_DLBW_DEBUG, strerror(errno));
+			 RTAPP_DLBW_DEBUG, dlb_strerror(errno));
 		return 0;
 	}
 	d->usable = true;
@@ -393,7 +400,7 @@ int rtapp_dlbw_begin(struct rtapp_dlbw *d, struct dlb_err *err)
 				   "accounting is broken: CPU %d's root domain has dl_bw->total_bw "
 				   "%lld (negative), so admission control would admit anything; "
 				   "not measuring on it; %s", c, (long long)d->before.total[c],
-				   repair_hint);
+				   repair_hint());
 	/*
 	 * More than expected may be a DL task of another process that has
 	 * just exited: its bandwidth is released at its 0-lag time, at most
@@ -416,7 +423,7 @@ int rtapp_dlbw_begin(struct rtapp_dlbw *d, struct dlb_err *err)
 			   "not measuring on it; %s", c, (long long)d->before.total[c],
 			   (long long)want, d->before.nr_cpus,
 			   (unsigned long long)d->fair_bw[c], d->fair_src, d->before.nr_tasks,
-			   (unsigned long long)d->before.tasks_bw[c], repair_hint);
+			   (unsigned long long)d->before.tasks_bw[c], repair_hint());
 }
 
 /* ---- after ---- */
@@ -458,7 +465,7 @@ static void repair(struct rtapp_dlbw *d, struct dlb_summary_dlbw *out, u64 max_n
 
 	if (rtapp_cpusets_rebuild(why, sizeof(why))) {
 		snprintf(out->repair, sizeof(out->repair), "not repaired: %s; %s", why,
-			 repair_hint);
+			 repair_hint());
 		return;
 	}
 	rtapp_dlbw_wait(d, &d->before, &d->repaired, max_ns, &waited);
@@ -471,7 +478,7 @@ static void repair(struct rtapp_dlbw *d, struct dlb_summary_dlbw *out, u64 max_n
 	else
 		snprintf(out->repair, sizeof(out->repair), "not repaired: root domains rebuilt "
 			 "(%s), CPU %d's total_bw still %lld; %s", why, bad,
-			 (long long)d->repaired.total[bad], repair_hint);
+			 (long long)d->repaired.total[bad], repair_hint());
 }
 
 void rtapp_dlbw_end(struct rtapp_dlbw *d, u64 max_ns, bool released, bool do_repair,

@@ -10,24 +10,7 @@
 # built without sanitizers: the plain make check runs this).
 . "$(dirname "$0")/../../tests/lib.sh"
 plan 46
-RG=$DLB_SRC/guest/run-guest.sh
-K=$DLB_SRC/tools/kernels.sh
-if [ -n "${ASAN_OPTIONS:-}" ] || [[ $DLB_BUILD == *-san ]]; then
-	skip_rest "sanitizer build: guest binaries are static and unsanitized (plain make check runs this)"
-	exit 0
-fi
-for q in qemu-system-aarch64 qemu-system-x86_64; do
-	command -v $q >/dev/null || { skip_rest "$q not installed (tools/deps.sh --qemu)"; exit 0; }
-done
-if ! ARM=$("$K" --path 6.1-arm64 2>/dev/null) || ! X86=$("$K" --path 6.12-amd64 2>/dev/null); then
-	skip_rest "kernels 6.1-arm64 and 6.12-amd64 not fetched (tools/kernels.sh)"
-	exit 0
-fi
-for a in x86_64 aarch64; do
-	make -s -C "$DLB_SRC" guest-$a > /dev/null 2>&1 ||
-		{ skip_rest "make guest-$a fails (cross toolchain: tools/cross-deps.sh aarch64-linux-gnu)"; exit 0; }
-done
-[ -x "$BIN/dlb-analyze" ] || { skip_rest "dlb-analyze not built"; exit 0; }
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d /tmp/dlb-guest-boot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 # qemu processes of this test: their command line names its folder
