@@ -112,6 +112,13 @@ void dlb_interp_start(struct dlb_interp *it, u64 t_first)
 	}
 }
 
+void dlb_interp_start_forked(struct dlb_interp *it, u64 t_first, u64 now)
+{
+	dlb_interp_start(it, t_first);
+	if (dl_time_before(t_first, now))
+		it->next_rel = now;
+}
+
 /* ---- jobs ---- */
 
 /* A suspend of a task without a timer: its resume releases the next job. */
@@ -311,6 +318,9 @@ static int event(struct dlb_interp *it, const struct wl_event *e, bool last)
 		if (ops->iorun)
 			ops->iorun(it, e->size);
 		return DLB_INTERP_DONE;
+	case WL_EV_FORK:
+		next(it);
+		return ops->fork(it, e->task);
 	}
 	next(it);
 	return DLB_INTERP_DONE;

@@ -118,6 +118,10 @@ static void dump_event(FILE *f, const struct workload *wl, size_t i, const struc
 	}
 	dump_res_ref(f, wl, "res", ev->res);
 	dump_res_ref(f, wl, "mutex", ev->dep);
+	if (ev->type == WL_EV_FORK) {
+		fputs(" task=", f);
+		dump_str(f, wl->tasks[ev->task].name);
+	}
 	fputc('\n', f);
 }
 
@@ -139,7 +143,8 @@ static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct
 		fprintf(f, " slice_ns=%llu", (unsigned long long)t->slice_ns);
 	fputs(" cpus=", f);
 	dump_cpus(f, t->has_cpus ? &t->cpus : NULL);
-	fprintf(f, " delay_ns=%llu\n", (unsigned long long)t->delay_ns);
+	fprintf(f, " delay_ns=%llu%s\n", (unsigned long long)t->delay_ns,
+		t->forked ? " forked" : "");
 	for (p = 0; p < t->nr_phases; p++) {
 		const struct wl_phase *ph = &t->phases[p];
 

@@ -13,8 +13,8 @@
 
 /*
  * rt-app matches an event key by prefix ("run1", "sleep_long"), in this
- * order; "runtime" must come before "run".  type -1: an rt-app event we do
- * not support yet, refused by name.
+ * order; "runtime" must come before "run".  type -1 would be an rt-app
+ * event we do not support yet, refused by name.
  */
 const struct wl_ev_desc wl_ev_descs[] = {
 	{ "sem_post", WL_EV_SEM_POST }, { "sem_wait", WL_EV_SEM_WAIT },
@@ -23,7 +23,7 @@ const struct wl_ev_desc wl_ev_descs[] = {
 	{ "sleep", WL_EV_SLEEP }, { "runtime", WL_EV_RUNTIME }, { "run", WL_EV_RUN },
 	{ "timer", WL_EV_TIMER }, { "suspend", WL_EV_SUSPEND }, { "resume", WL_EV_RESUME },
 	{ "mem", WL_EV_MEM }, { "iorun", WL_EV_IORUN }, { "yield", WL_EV_YIELD },
-	{ "barrier", WL_EV_BARRIER }, { "fork", -1 },
+	{ "barrier", WL_EV_BARRIER }, { "fork", WL_EV_FORK },
 };
 
 const char *const wl_ev_names[] = {
@@ -183,6 +183,30 @@ static int ev_timer(struct wl_ctx *c, const struct wl_task *t, const char *path,
 	return 0;
 }
 
+/*
+ * fork: the name of a task of the file, declared before or after this one
+ * (rt-app finds it when the fork runs, and exits if there is none).
+ */
+static int ev_fork(struct wl_ctx *c, const char *path, struct json_object *v,
+		   struct wl_event *ev)
+{
+	const char *name;
+	int i = 0;
+
+	if (wl_want_type(c, path, v, json_type_string, "a string (the name of the task to fork)"))
+		return -1;
+	name = json_object_get_string(v);
+	json_object_object_foreach(c->tasks, k, kv) {
+		(void)kv;
+		if (!strcmp(k, name)) {
+			ev->task = i;
+			return 0;
+		}
+		i++;
+	}
+	return wl_ctx_fail(c, path, AT_VAL, "fork of '%s': no such task in \"tasks\"", name);
+}
+
 int wl_parse_event(struct wl_ctx *c, const struct wl_task *t, const char *path,
 		   struct json_object *v, enum wl_event_type type, struct wl_event *ev)
 {
@@ -223,6 +247,8 @@ int wl_parse_event(struct wl_ctx *c, const struct wl_task *t, const char *path,
 		return ev->res < 0 ? -1 : 0;
 	case WL_EV_YIELD:
 		return wl_want_type(c, path, v, json_type_string, "a string (may be empty)");
+	case WL_EV_FORK:
+		return ev_fork(c, path, v, ev);
 	}
 	return wl_ctx_fail(c, path, AT_KEY, "internal: event type %d", (int)type);
 }

@@ -12,6 +12,8 @@ static const char *endless_task(const struct workload *wl)
 	for (i = 0; i < wl->nr_tasks; i++) {
 		const struct wl_task *t = &wl->tasks[i];
 
+		if (!t->instances && !t->forked)
+			continue;	/* never runs */
 		if (t->loop < 0)
 			return t->name;
 		for (p = 0; p < t->nr_phases; p++)

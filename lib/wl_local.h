@@ -51,6 +51,7 @@ struct wl_ctx {
 	unsigned int *res_slot;
 	size_t res_slots;
 	size_t *res_seen;
+	struct json_object *tasks;	/* the "tasks" object: fork names a task of it */
 };
 
 /* Where a message points: a path's key, or its value. */

@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dlbench/workload.h"
 
@@ -62,4 +63,28 @@ int wl_warnings_write(const struct workload *wl, const char *prog, FILE *f)
 		if (fprintf(f, "%s: warning: %s\n", prog, wl->warnings[i]) < 0)
 			return -1;
 	return (int)wl->nr_warnings;
+}
+
+size_t wl_max_threads(const struct workload *wl)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < wl->nr_tasks; i++)
+		n += (size_t)wl->tasks[i].instances + (wl->tasks[i].forked ? WL_FORK_LIMIT : 0);
+	return n;
+}
+
+const char *wl_thread_name(char *buf, size_t size, const struct wl_task *t, size_t index,
+			   int fork)
+{
+	/* rt-app's buffer: the name, 10 characters of postfix, the NUL */
+	size_t max = strlen(t->name) + 11;
+
+	if (max > size)
+		max = size;
+	if (fork < 0)
+		snprintf(buf, max, "%s-%zu", t->name, index);
+	else
+		snprintf(buf, max, "%s-%zu-%04d", t->name, index, fork);
+	return buf;
 }

@@ -113,7 +113,7 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 					   wl_ev_descs[d].prefix);
 		ev = &ph->events[ph->nr_events++];
 		ev->type = (enum wl_event_type)wl_ev_descs[d].type;
-		ev->res = ev->dep = -1;
+		ev->res = ev->dep = ev->task = -1;
 		ev->pos = wl_ctx_pos(c, kpath, AT_KEY);
 		ev->key = strdup(key);
 		if (!ev->key)
@@ -289,11 +289,26 @@ static int parse_dl(struct wl_ctx *c, const char *path, const struct wl_dl_keys 
 	return wl_ctx_fail(c, kpath, AT_VAL, "%s", why);
 }
 
+/* "tasks.t.key" or "tasks.t.phases.p.key": event @key of phase @p of @t, at @path. */
+static void event_path(char *out, const char *path, bool phases, const struct wl_task *t,
+		       size_t p, const char *key)
+{
+	char ppath[WL_PATH_MAX], kpath[WL_PATH_MAX];
+
+	if (!phases) {
+		wl_path_child(out, path, key);
+		return;
+	}
+	snprintf(ppath, sizeof(ppath), "%s.phases", path);
+	wl_path_child(kpath, ppath, t->phases[p].name);
+	wl_path_child(out, kpath, key);
+}
+
 /* A task may only unlock a mutex it locks somewhere (else: EPERM or a hang). */
 static int check_unlocks(struct wl_ctx *c, const char *path, bool phases,
 			 const struct wl_task *t)
 {
-	char kpath[WL_PATH_MAX], ppath[WL_PATH_MAX];
+	char ppath[WL_PATH_MAX];
 	size_t p, e, q, f;
 
 	for (p = 0; p < t->nr_phases; p++) {
@@ -310,13 +325,7 @@ static int check_unlocks(struct wl_ctx *c, const char *path, bool phases,
 						locked = true;
 			if (locked)
 				continue;
-			if (phases) {
-				snprintf(ppath, sizeof(ppath), "%s.phases", path);
-				wl_path_child(kpath, ppath, t->phases[p].name);
-				wl_path_child(ppath, kpath, ev->key);
-			} else {
-				wl_path_child(ppath, path, ev->key);
-			}
+			event_path(ppath, path, phases, t, p, ev->key);
 			return wl_ctx_fail(c, ppath, AT_VAL, "unlock of mutex '%s' that task '%s' "
 					   "never locks", c->wl->resources[ev->res].name, t->name);
 		}
@@ -377,12 +386,8 @@ static int parse_task_key(struct wl_ctx *c, const char *kpath, const char *key,
 			  struct json_object *v, struct wl_task *t)
 {
 	if (!strcmp(key, "instance")) {
-		if (wl_get_int(c, kpath, v, 0, 4096, &t->instances))
-			return -1;
-		if (!t->instances)
-			return wl_ctx_fail(c, kpath, AT_VAL, "instance 0 creates no thread (rt-app "
-					   "uses it for 'fork', which is not supported yet)");
-		return 0;
+		/* 0: no thread at the start, those its forks create only */
+		return wl_get_int(c, kpath, v, 0, 4096, &t->instances);
 	}
 	if (!strcmp(key, "policy"))
 		return wl_get_policy(c, kpath, v, &t->policy);
@@ -396,7 +401,7 @@ static int parse_task_key(struct wl_ctx *c, const char *kpath, const char *key,
 }
 
 static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
-		      struct wl_task *t)
+		      struct wl_task *t, bool *has_phases)
 {
 	const char *const *lists[] = { task_keys, wl_ev_names, NULL };
 	char path[WL_PATH_MAX], kpath[WL_PATH_MAX];
@@ -478,16 +483,66 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 		if (parse_phase(c, t, path, o, true, &t->phases[0]))
 			return -1;
 	}
+	*has_phases = phases != NULL;
 	if (check_unlocks(c, path, phases != NULL, t))
 		return -1;
 	count_barrier_users(c, t);
 	return 0;
 }
 
+/*
+ * Forks, once every task is known: the tasks they name are marked
+ * forked.  rt-app counts a barrier's users from the instances when it
+ * parses the file, so a forked thread at a barrier would wait for ever
+ * or let the others through early (its tutorial: "barrier can't be used
+ * with fork event"): refused.  A task of instance 0 that nothing forks
+ * never runs: said.
+ */
+static int check_forks(struct wl_ctx *c, const bool *has_phases)
+{
+	struct workload *wl = c->wl;
+	char path[WL_PATH_MAX], epath[WL_PATH_MAX];
+	size_t i, p, e, q, f;
+
+	for (i = 0; i < wl->nr_tasks; i++)
+		for (p = 0; p < wl->tasks[i].nr_phases; p++)
+			for (e = 0; e < wl->tasks[i].phases[p].nr_events; e++)
+				if (wl->tasks[i].phases[p].events[e].type == WL_EV_FORK)
+					wl->tasks[wl->tasks[i].phases[p].events[e].task].forked = true;
+	for (i = 0; i < wl->nr_tasks; i++) {
+		const struct wl_task *t = &wl->tasks[i];
+
+		wl_path_child(path, "tasks", t->name);
+		if (!t->forked) {
+			wl_path_child(epath, path, "instance");
+			if (!t->instances && wl_ctx_warn(c, epath, AT_VAL, "instance 0 and no fork "
+							 "event names task '%s': it never runs",
+							 t->name))
+				return -1;
+			continue;
+		}
+		for (q = 0; q < t->nr_phases; q++) {
+			for (f = 0; f < t->phases[q].nr_events; f++) {
+				if (t->phases[q].events[f].type != WL_EV_BARRIER)
+					continue;
+				event_path(epath, path, has_phases[i], t, q, t->phases[q].events[f].key);
+				return wl_ctx_fail(c, epath, AT_KEY, "barrier in task '%s', which a "
+						   "fork event creates threads of: a barrier's users "
+						   "are counted at the start (rt-app: \"barrier can't "
+						   "be used with fork\"); use suspend/resume or a "
+						   "semaphore", t->name);
+			}
+		}
+	}
+	return 0;
+}
+
 int wl_parse_tasks(struct wl_ctx *c, struct json_object *o)
 {
 	struct workload *wl = c->wl;
+	bool *has_phases;
 	size_t n;
+	int rc;
 
 	if (!o)
 		return wl_ctx_fail(c, "tasks", AT_KEY, "missing (a workload needs a \"tasks\" object)");
@@ -497,11 +552,21 @@ int wl_parse_tasks(struct wl_ctx *c, struct json_object *o)
 	if (!n)
 		return wl_ctx_fail(c, "tasks", AT_VAL, "no task defined");
 	wl->tasks = calloc(n, sizeof(*wl->tasks));
-	if (!wl->tasks)
+	has_phases = calloc(n, sizeof(*has_phases));
+	if (!wl->tasks || !has_phases) {
+		free(has_phases);
 		return wl_ctx_oom(c);
-	json_object_object_foreach(o, name, v) {
-		if (parse_task(c, name, v, &wl->tasks[wl->nr_tasks++]))
-			return -1;
 	}
-	return 0;
+	c->tasks = o;
+	json_object_object_foreach(o, name, v) {
+		size_t i = wl->nr_tasks++;
+
+		if (parse_task(c, name, v, &wl->tasks[i], &has_phases[i])) {
+			free(has_phases);
+			return -1;
+		}
+	}
+	rc = check_forks(c, has_phases);
+	free(has_phases);
+	return rc;
 }

@@ -511,15 +511,16 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 
 	switch (e->type) {
 	case SE_START:
-		t = &sim->thr[e->idx];
-		dlb_interp_start(&t->it, sim->now);
+		t = sim->thr[e->idx];
+		/* a forked thread's t_first is still the run's start + its delay */
+		dlb_interp_start_forked(&t->it, t->wt->delay_ns, sim->now);
 		emit_task_marker(sim, t);
 		if (t->it.have_next_rel)	/* not a sporadic task's: its resume releases it */
 			sim_thread_release(sim, t, sim->now);
 		sim_thread_wake(sim, t, task_cpu(&t->task));
 		break;
 	case SE_WAKE:
-		t = &sim->thr[e->idx];
+		t = sim->thr[e->idx];
 		if (e->gen != t->wake_gen || t->st != THR_SLEEP)
 			break;
 		if (t->it.have_next_rel && t->it.next_rel == sim->now)
@@ -536,14 +537,14 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 			mark_dirty(sim, cpu);
 			break;
 		}
-		t = &sim->thr[e->idx];
+		t = sim->thr[e->idx];
 		if (e->gen != t->timer_gen)
 			break;
 		sched_dl_timer_fire(s, &t->task);
 		mark_dirty(sim, task_cpu(&t->task));
 		break;
 	case SE_INACTIVE_TIMER:
-		t = &sim->thr[e->idx];
+		t = sim->thr[e->idx];
 		if (e->gen != t->inactive_gen)
 			break;
 		sched_inactive_timer_fire(s, &t->task);
@@ -592,7 +593,7 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 	sim->now = sim->s->now = 0;
 	emit_run_marker(sim, DLB_MARK_RUN_START, DLB_RUN_COMPLETE);
 	for (i = 0; i < sim->nr_thr; i++)
-		evq_push(sim, sim->thr[i].wt->delay_ns, SE_START, (int)i, 0);
+		evq_push(sim, sim->thr[i]->wt->delay_ns, SE_START, (int)i, 0);
 
 	while (!evq_empty(sim) && !sim->stop) {
 		struct sim_ev e;
@@ -726,7 +727,7 @@ static int check_phase_cpus(struct sched *s, const struct wl_task *wt, struct dl
 }
 
 static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, int task_idx,
-		       int instance, struct dlb_err *err)
+		       int instance, int fork, struct dlb_err *err)
 {
 	const struct wl_task *wt = &sim->wl->tasks[task_idx];
 	struct sched *s = sim->s;
@@ -738,12 +739,13 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 	t->index = idx;
 	t->task_idx = task_idx;
 	t->instance = instance;
+	t->fork = fork;
 	t->tid = sim->o.first_tid + (int)idx;
 	t->relock = -1;
 	t->last_cpu = -1;
 	t->st = THR_NEW;
-	/* upstream rt-app (thread_data_set_unique_name): "<task>-<thread index>" */
-	snprintf(comm, sizeof(comm), "%s-%zu", wt->name, idx);
+	/* upstream rt-app (thread_data_set_unique_name): "<task>-<thread index>[-<fork>]" */
+	wl_thread_name(comm, sizeof(comm), wt, idx, fork);
 	t->task.owner = t;
 	sched_task_init(s, &t->task, t->tid, comm, (int)(idx % (size_t)s->nr_cpus));
 	if (sim_thread_init(sim, t, err))
@@ -757,6 +759,47 @@ static int thread_init(struct dlb_sim *sim, struct sim_thread *t, size_t idx, in
 	else if (wt->policy != WL_POLICY_DEADLINE)
 		prio = wt->priority;
 	return sched_setattr(s, &t->task, sim_policy(wt->policy), prio, &wt->dl, sim->o.lim, err);
+}
+
+/*
+ * rt-app's fork (rt-app.c, case rtapp_fork): one more thread of task
+ * @task_idx, the run's next thread index, set up as the others (its
+ * sched_setattr now: a refusal stops the run, as rt-app exits), started
+ * now or at its delay from the run's start if that is later.  0, or -1
+ * with the run stopped and sim->stop_err set.
+ */
+int sim_fork(struct dlb_sim *sim, struct sim_thread *parent, int task_idx)
+{
+	const struct wl_task *wt = &sim->wl->tasks[task_idx];
+	struct sim_thread *t;
+	struct dlb_err err;
+	size_t n = sim->nr_thr;
+
+	if (sim->forks[task_idx] >= WL_FORK_LIMIT || n >= sim->cap_thr) {
+		sim->stop = -1;
+		return dlb_err_set(&sim->stop_err, DLB_EXIT_BAD_INPUT, "%s: fork of '%s' at %llu "
+				   "ns: %d forks of a task at most (rt-app's limit, where it exits)",
+				   parent->task.comm, wt->name, (unsigned long long)sim->now,
+				   WL_FORK_LIMIT);
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		sim->stop = -1;
+		return dlb_err_set(&sim->stop_err, DLB_EXIT_INTERNAL, "out of memory");
+	}
+	sim->thr[sim->nr_thr++] = t;	/* freed with the others, even on failure */
+	dlb_err_clear(&err);
+	if (thread_init(sim, t, n, task_idx, wt->instances + sim->forks[task_idx],
+			sim->forks[task_idx], &err) < 0) {
+		sim->stop = -1;
+		sim->stop_err = err;
+		return dlb_err_prefix(&sim->stop_err, "%s: fork of '%s' at %llu ns",
+				      parent->task.comm, wt->name, (unsigned long long)sim->now);
+	}
+	sim->forks[task_idx]++;
+	evq_push(sim, dl_time_before(sim->now, wt->delay_ns) ? wt->delay_ns : sim->now,
+		 SE_START, (int)n, 0);
+	return 0;
 }
 
 struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_opts *opts,
@@ -819,10 +862,9 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 		return NULL;
 	}
 
-	for (i = 0; i < wl->nr_tasks; i++)
-		n += (size_t)(wl->tasks[i].instances > 0 ? wl->tasks[i].instances : 1);
-	sim->nr_thr = n;
-	sim->thr = calloc(n ? n : 1, sizeof(*sim->thr));
+	sim->cap_thr = wl_max_threads(wl);
+	sim->thr = calloc(sim->cap_thr ? sim->cap_thr : 1, sizeof(*sim->thr));
+	sim->forks = calloc(wl->nr_tasks ? wl->nr_tasks : 1, sizeof(*sim->forks));
 	sim->mutexes = calloc(wl->nr_resources + 1, sizeof(*sim->mutexes));
 	sim->waitq = calloc(wl->nr_resources + 1, sizeof(*sim->waitq));
 	sim->timers = calloc(wl->nr_resources + 1, sizeof(*sim->timers));
@@ -832,20 +874,24 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	sim->server_timer_gen = calloc((size_t)opts->nr_cpus, sizeof(*sim->server_timer_gen));
 	sim->cpu_dirty = calloc((size_t)opts->nr_cpus, 1);
 	sim->dirty = calloc((size_t)opts->nr_cpus, sizeof(*sim->dirty));
-	if (!sim->thr || !sim->mutexes || !sim->waitq || !sim->timers || !sim->cpu_gen ||
+	if (!sim->thr || !sim->forks || !sim->mutexes || !sim->waitq || !sim->timers || !sim->cpu_gen ||
 	    !sim->tick_next || !sim->tick_last || !sim->cpu_dirty || !sim->dirty ||
 	    !sim->server_timer_gen)
 		goto nomem_free;
 	for (i = 0; i < wl->nr_resources; i++)
 		sim->mutexes[i].pi = wl->global.pi_enabled;
 
-	n = 0;
 	for (ti = 0; ti < (int)wl->nr_tasks; ti++) {
-		int ninst = wl->tasks[ti].instances > 0 ? wl->tasks[ti].instances : 1;
-
-		for (inst = 0; inst < ninst; inst++, n++)
-			if (thread_init(sim, &sim->thr[n], n, ti, inst, err) < 0)
+		for (inst = 0; inst < wl->tasks[ti].instances; inst++, sim->nr_thr++) {
+			n = sim->nr_thr;
+			sim->thr[n] = calloc(1, sizeof(*sim->thr[n]));
+			if (!sim->thr[n])
+				goto nomem_free;
+			if (thread_init(sim, sim->thr[n], n, ti, inst, -1, err) < 0) {
+				sim->nr_thr++;	/* freed with the others */
 				goto fail;
+			}
+		}
 	}
 
 	sim->end = opts->duration_ns ? opts->duration_ns : wl->global.duration_ns;
@@ -869,9 +915,13 @@ void dlb_sim_free(struct dlb_sim *sim)
 
 	if (!sim)
 		return;
-	for (i = 0; sim->thr && i < sim->nr_thr; i++)
-		dlb_interp_fini(&sim->thr[i].it);
+	for (i = 0; sim->thr && i < sim->nr_thr; i++) {
+		if (sim->thr[i])
+			dlb_interp_fini(&sim->thr[i]->it);
+		free(sim->thr[i]);
+	}
 	free(sim->thr);
+	free(sim->forks);
 	free(sim->mutexes);
 	free(sim->waitq);
 	free(sim->timers);

@@ -27,7 +27,12 @@
  * (thread_data_set_unique_name(): "a-0", "b-1", "b-2" for a task a and a
  * task b of 2 instances), truncated to 15 characters (where rt-app's
  * pthread_setname_np() would fail and leave "rt-app").  Thread i starts on
- * CPU i % nr_cpus, after its "delay", as a wake-up.
+ * CPU i % nr_cpus, after its "delay", as a wake-up.  A fork event
+ * (rt-app's) creates one more thread of the task it names: the next index,
+ * comm "<task>-<index>-<fork, 4 digits>" (wl_thread_name()), admitted then
+ * (a refusal stops the run with the error), started at once or at its
+ * delay if that is later; WL_FORK_LIMIT forks of a task at most, after
+ * which the run stops with an error, as rt-app exits.
  *
  * Jobs, and what each event does, are the interpreter's, shared with the
  * kernel backend (dlbench/interp.h): one pass over a phase's events is one
@@ -152,7 +157,8 @@ typedef int (*dlb_sim_job_fn)(const struct dlb_sim_job *job, void *arg);
 struct dlb_sim_task_stats {
 	int tid;
 	char comm[DLB_COMM_LEN];
-	int task, instance;
+	int task, instance;		/* a forked thread: instance = the task's instances + fork */
+	int fork;			/* its number among its task's forked threads; -1: not forked */
 	int policy;			/* SCHED_* */
 	int prio;			/* kernel prio: -1 for -deadline */
 	u64 dl_runtime, dl_deadline, dl_period;

@@ -60,6 +60,7 @@ struct sim_thread {
 	const struct wl_task *wt;
 	size_t index;
 	int task_idx, instance, tid;
+	int fork;			/* its number among its task's forked threads; -1: not forked */
 	enum thr_state st;
 	struct dlb_interp it;		/* the events, the jobs (include/dlbench/interp.h) */
 	int cpu;			/* the CPU it runs on during an interpreter step */
@@ -90,8 +91,9 @@ struct dlb_sim {
 	struct dlb_sim_opts o;
 	struct dl_model model;		/* o.model, parsed */
 	struct sched *s;
-	struct sim_thread *thr;
-	size_t nr_thr;
+	struct sim_thread **thr;	/* each its own allocation: the scheduler points into it */
+	size_t nr_thr, cap_thr;		/* cap: wl_max_threads(), the forks included */
+	int *forks;			/* per task: threads forked so far */
 	struct rt_mutex *mutexes;	/* per resource */
 	struct sim_waitq *waitq;	/* per resource */
 	struct dlb_interp_timer *timers;	/* per resource: the shared (not "unique") timers */
@@ -123,6 +125,7 @@ static inline struct sim_thread *thr_of(struct task_struct *p)
 }
 
 /* sim.c */
+int sim_fork(struct dlb_sim *sim, struct sim_thread *parent, int task_idx);
 void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen);
 void emit(struct dlb_sim *sim, struct dlb_event *ev);
 void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_marker *m);

@@ -49,13 +49,14 @@ int dlb_sim_task_stats(const struct dlb_sim *sim, size_t i, struct dlb_sim_task_
 
 	if (i >= sim->nr_thr)
 		return -1;
-	t = &sim->thr[i];
+	t = sim->thr[i];
 	p = &t->task;
 	memset(st, 0, sizeof(*st));
 	st->tid = t->tid;
 	memcpy(st->comm, p->comm, DLB_COMM_LEN);
 	st->task = t->task_idx;
 	st->instance = t->instance;
+	st->fork = t->fork;
 	st->policy = p->policy;
 	st->prio = dl_task(p) ? DLB_PRIO_DL : p->prio;
 	st->dl_runtime = p->dl.dl_runtime;
@@ -89,7 +90,7 @@ int dlb_sim_write_events(const struct dlb_sim *sim, size_t i, FILE *f)
 {
 	if (i >= sim->nr_thr)
 		return -1;
-	return dlb_interp_log_write(&sim->thr[i].it, f);
+	return dlb_interp_log_write(&sim->thr[i]->it, f);
 }
 
 const struct dlb_opcount *dlb_sim_opcount(const struct dlb_sim *sim, enum dlb_op op)
@@ -120,7 +121,7 @@ const char *dlb_sim_comm(const struct dlb_sim *sim, int pid)
 		return "<idle>";
 	if (i < 0 || (size_t)i >= sim->nr_thr)
 		return NULL;
-	return sim->thr[i].task.comm;
+	return sim->thr[i]->task.comm;
 }
 
 /* /proc/PID/sched layout: P() "%-45s:%21lld", PN() "%-45s:%14lld.%06lld" (ms.ns). */

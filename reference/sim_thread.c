@@ -340,6 +340,14 @@ static struct dlb_interp_timer *op_timer_get(struct dlb_interp *it, int res)
 	return &thr_of_it(it)->sim->timers[res];
 }
 
+/* fork: the new thread is set up and queued to start; the parent goes on */
+static int op_fork(struct dlb_interp *it, int task)
+{
+	struct sim_thread *t = thr_of_it(it);
+
+	return sim_fork(t->sim, t, task) ? DLB_INTERP_STOP : DLB_INTERP_DONE;
+}
+
 /* mem: memory traffic takes no CPU time here (no .mem) */
 static const struct dlb_interp_ops sim_ops = {
 	.now		= op_now,
@@ -357,6 +365,7 @@ static const struct dlb_interp_ops sim_ops = {
 	.set_affinity	= op_set_affinity,
 	.sem_post	= op_sem_post,
 	.sem_wait	= op_sem_wait,
+	.fork		= op_fork,
 	.timer_get	= op_timer_get,
 	.job_begin	= op_job_begin,
 	.job_end	= op_job_end,

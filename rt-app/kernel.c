@@ -136,8 +136,10 @@ static int thread_setup(struct rtapp_thread *th)
 			th->setup_what = "cpuset";
 			return rc;
 		}
-	} else if (t->has_cpus || wl_task_phase_cpus(t)) {
-		rc = wl_task_phase_cpus(t) ? check_phase_affinity(t) : rtapp_set_affinity(&t->cpus);
+	} else if (t->has_cpus || wl_task_phase_cpus(t) || th->fork >= 0) {
+		/* a forked thread inherited its creator's CPUs: its task's, or the run's */
+		rc = wl_task_phase_cpus(t) ? check_phase_affinity(t) :
+		     rtapp_set_affinity(t->has_cpus ? &t->cpus : NULL);
 		if (rc) {
 			th->setup_what = "affinity";
 			return rc;
@@ -146,6 +148,9 @@ static int thread_setup(struct rtapp_thread *th)
 	th->setup_what = "policy";
 	return rtapp_sched_set_self(t, &run->opts->abi);
 }
+
+static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct dlb_err *err);
+static void mark_task(struct rtapp_run *run, const struct rtapp_thread *th);
 
 static void *thread_main(void *arg)
 {
@@ -157,12 +162,20 @@ static void *thread_main(void *arg)
 	th->setup_errno = rc;
 	th->setup = rc ? SETUP_FAILED : SETUP_DONE;
 	pthread_cond_broadcast(&run->cond);
+	if (rc && th->fork >= 0) {
+		/* a forked thread nobody waits for: its failure ends the run, as rt-app exits */
+		if (!run->fork_err.msg[0])
+			explain_setup(run, th, &run->fork_err);
+		__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	}
 	while (run->go == 0)
 		pthread_cond_wait(&run->cond, &run->lock);
 	go = run->go;
 	pthread_mutex_unlock(&run->lock);
 
-	if (go > 0) {
+	if (go > 0 && th->setup == SETUP_DONE) {
+		if (th->fork >= 0)
+			mark_task(run, th);	/* those of the threads made at the start: mark_run_start */
 		rtapp_thread_events(th);
 		dlb_interp_finish(&th->it);
 		rtapp_thread_release_held(th);
@@ -275,7 +288,7 @@ static size_t task_mem_size(const struct workload *wl, const struct wl_task *t)
 }
 
 static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const struct wl_task *t,
-		       int index, int instance, struct dlb_err *err)
+		       int index, int instance, int fork, struct dlb_err *err)
 {
 	char path[PATH_MAX + DLB_SUMMARY_PATH_MAX + 2], hdr[DLB_RUNLOG_LINE_MAX];
 	size_t nres = run->wl->nr_resources ? run->wl->nr_resources : 1;
@@ -284,6 +297,7 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 	th->task = t;
 	th->index = index;
 	th->instance = instance;
+	th->fork = fork;
 	if (dlb_interp_init(&th->it, run->wl, t, &rtapp_kernel_ops, err))
 		return -1;
 	if (run->opts->event_log)
@@ -297,9 +311,9 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 	if (th->mem)
 		memset(th->mem, 0, th->mem_size);	/* fault the pages in now */
-	/* rt-app 1.0's names: <basename>-<task>-<thread index>.log */
-	snprintf(th->comm, sizeof(th->comm), "%s-%d", t->name, index);
-	if (rtapp_thread_files(run->wl, t, (size_t)index, th->log_name, th->sched_name,
+	/* rt-app's names: <basename>-<task>-<thread index>[-<fork>].log */
+	wl_thread_name(th->comm, sizeof(th->comm), t, (size_t)index, fork);
+	if (rtapp_thread_files(run->wl, t, (size_t)index, th->fork, th->log_name, th->sched_name,
 			       run->opts->event_log ? th->events_name : NULL,
 			       sizeof(th->log_name), err))
 		return -1;
@@ -340,24 +354,74 @@ static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
 	free(th->mem);
 }
 
+/* Thread @index of task @t: allocated, counted in run->threads (freed at the end), set up. */
+static struct rtapp_thread *thread_new(struct rtapp_run *run, const struct wl_task *t,
+				       int instance, int fork, struct dlb_err *err)
+{
+	size_t index = run->nr_threads;
+	struct rtapp_thread *th;
+
+	if (index >= run->cap_threads) {
+		dlb_err_set(err, DLB_EXIT_INTERNAL, "internal: more threads than %zu",
+			    run->cap_threads);
+		return NULL;
+	}
+	th = calloc(1, sizeof(*th));
+	if (!th) {
+		dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+		return NULL;
+	}
+	run->threads[run->nr_threads++] = th;
+	return thread_init(run, th, t, (int)index, instance, fork, err) ? NULL : th;
+}
+
 static int threads_init(struct rtapp_run *run, struct dlb_err *err)
 {
 	const struct workload *wl = run->wl;
-	size_t t, n = 0;
+	size_t t;
 	int i;
 
-	for (t = 0; t < wl->nr_tasks; t++)
-		n += (size_t)wl->tasks[t].instances;
-	run->threads = calloc(n ? n : 1, sizeof(*run->threads));
-	if (!run->threads)
+	run->cap_threads = wl_max_threads(wl);
+	run->threads = calloc(run->cap_threads ? run->cap_threads : 1, sizeof(*run->threads));
+	run->forks = calloc(wl->nr_tasks ? wl->nr_tasks : 1, sizeof(*run->forks));
+	if (!run->threads || !run->forks)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 	run->nr_threads = 0;
-	for (t = 0; t < wl->nr_tasks; t++) {
-		for (i = 0; i < wl->tasks[t].instances; i++) {
-			if (thread_init(run, &run->threads[run->nr_threads], &wl->tasks[t],
-					(int)run->nr_threads, i, err))
+	for (t = 0; t < wl->nr_tasks; t++)
+		for (i = 0; i < wl->tasks[t].instances; i++)
+			if (!thread_new(run, &wl->tasks[t], i, -1, err))
 				return -1;
-			run->nr_threads++;
+	return 0;
+}
+
+/*
+ * A new thread starts in its creator's cpuset.  One forked by a pinned DL
+ * thread (inside a cpuset partition) can leave it only for another
+ * partition (a pinned DL task's, rtapp_cpusets_join): any other is refused.
+ */
+static int check_forks(const struct workload *wl, struct dlb_err *err)
+{
+	size_t i, p, e;
+
+	for (i = 0; i < wl->nr_tasks; i++) {
+		const struct wl_task *t = &wl->tasks[i];
+
+		if (!t->has_cpus || t->policy != WL_POLICY_DEADLINE)
+			continue;
+		for (p = 0; p < t->nr_phases; p++) {
+			for (e = 0; e < t->phases[p].nr_events; e++) {
+				const struct wl_event *ev = &t->phases[p].events[e];
+				const struct wl_task *c = &wl->tasks[ev->task < 0 ? 0 : ev->task];
+
+				if (ev->type != WL_EV_FORK ||
+				    (c->has_cpus && c->policy == WL_POLICY_DEADLINE))
+					continue;
+				return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s' (SCHED_DEADLINE "
+						   "with cpus: a cpuset partition) forks task '%s', "
+						   "which is not a pinned SCHED_DEADLINE task: not "
+						   "supported on the kernel backend (a new thread "
+						   "starts in its creator's cpuset)", t->name, c->name);
+			}
 		}
 	}
 	return 0;
@@ -379,9 +443,9 @@ static u64 admitted_bw(const struct rtapp_run *run, const struct wl_task *task)
 	size_t i;
 
 	for (i = 0; i < run->nr_threads; i++) {
-		const struct wl_task *t = run->threads[i].task;
+		const struct wl_task *t = run->threads[i]->task;
 
-		if (run->threads[i].setup != SETUP_DONE || t->policy != WL_POLICY_DEADLINE)
+		if (run->threads[i]->setup != SETUP_DONE || t->policy != WL_POLICY_DEADLINE)
 			continue;
 		if (task->has_cpus && memcmp(&t->cpus, &task->cpus, sizeof(t->cpus)))
 			continue;
@@ -404,8 +468,8 @@ static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct 
 			   th->instance, th->setup_what, dlb_strerror(th->setup_errno));
 }
 
-/* Create thread i and wait until it has set its policy (or failed). */
-static int thread_start(struct rtapp_run *run, struct rtapp_thread *th, struct dlb_err *err)
+/* pthread_create of @th; 0 or -1 with @err. */
+static int thread_create(struct rtapp_run *run, struct rtapp_thread *th, struct dlb_err *err)
 {
 	pthread_attr_t attr;
 	int rc;
@@ -424,6 +488,55 @@ static int thread_start(struct rtapp_run *run, struct rtapp_thread *th, struct d
 				   run->wl->global.lock_pages ? " (lock_pages: RLIMIT_MEMLOCK "
 				   "too small? set \"lock_pages\": false or raise it)" : "");
 	th->created = true;
+	return 0;
+}
+
+/*
+ * rt-app's fork (rt-app.c, case rtapp_fork), called by thread @parent:
+ * one more thread of task @task, the run's next index, created now by
+ * the parent (which, forking, has SCHED_FLAG_RESET_ON_FORK: a DL thread
+ * could not create one otherwise); it sets itself up and starts without
+ * waiting for anyone.  A failure stops the run, as rt-app exits;
+ * run->fork_err says why.
+ */
+int rtapp_thread_fork(struct rtapp_thread *parent, int task)
+{
+	struct rtapp_run *run = parent->run;
+	const struct wl_task *t = &run->wl->tasks[task];
+	struct rtapp_thread *th;
+	struct dlb_err err;
+
+	dlb_err_clear(&err);
+	pthread_mutex_lock(&run->lock);
+	if (stopping(parent)) {
+		pthread_mutex_unlock(&run->lock);
+		return DLB_INTERP_STOP;
+	}
+	if (run->forks[task] >= WL_FORK_LIMIT) {
+		dlb_err_set(&err, DLB_EXIT_BAD_INPUT, "%s: fork of '%s': %d forks of a task at "
+			    "most (rt-app's limit, where it exits)", parent->comm, t->name,
+			    WL_FORK_LIMIT);
+		goto fail;
+	}
+	th = thread_new(run, t, t->instances + run->forks[task], run->forks[task], &err);
+	if (!th || thread_create(run, th, &err))
+		goto fail;
+	run->forks[task]++;
+	pthread_mutex_unlock(&run->lock);
+	return DLB_INTERP_DONE;
+fail:
+	if (!run->fork_err.msg[0])
+		run->fork_err = err;
+	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&run->lock);
+	return DLB_INTERP_STOP;
+}
+
+/* Create thread i and wait until it has set its policy (or failed). */
+static int thread_start(struct rtapp_run *run, struct rtapp_thread *th, struct dlb_err *err)
+{
+	if (thread_create(run, th, err))
+		return -1;
 	pthread_mutex_lock(&run->lock);
 	while (th->setup == SETUP_PENDING)
 		pthread_cond_wait(&run->cond, &run->lock);
@@ -445,6 +558,27 @@ static int kernel_prio(const struct wl_task *t)
 	default:
 		return 120 + t->priority;
 	}
+}
+
+/* A thread's "dlb_task" marker: at the run's start, or as a forked one starts. */
+static void mark_task(struct rtapp_run *run, const struct rtapp_thread *th)
+{
+	char buf[DLB_MARKER_MAX];
+	struct dlb_marker m;
+
+	memset(&m, 0, sizeof(m));
+	m.kind = DLB_MARK_TASK;
+	m.tid = th->tid;
+	snprintf(m.name, sizeof(m.name), "%s", th->comm);
+	m.policy = (int)th->task->policy;
+	m.prio = kernel_prio(th->task);
+	if (th->task->policy == WL_POLICY_DEADLINE) {
+		m.flags = DLB_MF_PARAMS;
+		m.runtime = th->task->dl.runtime;
+		m.deadline = th->task->dl.deadline;
+		m.period = dl_params_period(&th->task->dl);
+	}
+	rtapp_tracemark_write(&run->tm, buf, &m);
 }
 
 /*
@@ -477,23 +611,8 @@ static int mark_run_start(struct rtapp_run *run, struct dlb_err *err)
 		return dlb_err_set(err, DLB_EXIT_ENV, "trace_marker %s: cannot write the "
 				   "run-start marker: %s", run->tm.path, dlb_strerror(errno));
 	}
-	for (i = 0; i < run->nr_threads; i++) {
-		const struct rtapp_thread *th = &run->threads[i];
-
-		memset(&m, 0, sizeof(m));
-		m.kind = DLB_MARK_TASK;
-		m.tid = th->tid;
-		snprintf(m.name, sizeof(m.name), "%s", th->comm);
-		m.policy = (int)th->task->policy;
-		m.prio = kernel_prio(th->task);
-		if (th->task->policy == WL_POLICY_DEADLINE) {
-			m.flags = DLB_MF_PARAMS;
-			m.runtime = th->task->dl.runtime;
-			m.deadline = th->task->dl.deadline;
-			m.period = dl_params_period(&th->task->dl);
-		}
-		rtapp_tracemark_write(&run->tm, buf, &m);
-	}
+	for (i = 0; i < run->nr_threads; i++)
+		mark_task(run, run->threads[i]);
 	return 0;
 }
 
@@ -530,16 +649,17 @@ static int threads_stop(struct rtapp_run *run)
 	int exited, created = 0, rc = 0;
 	size_t i;
 
-	for (i = 0; i < run->nr_threads; i++)
-		created += run->threads[i].created;
+	/* no fork creates a thread once stop is set (rtapp_thread_fork checks it under the lock) */
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 	for (;;) {
 		res_wake_all(run);
 		pthread_mutex_lock(&run->lock);
 		exited = run->exited;
+		for (i = created = 0; i < run->nr_threads; i++)
+			created += run->threads[i]->created;
 		for (i = 0; i < run->nr_threads; i++)
-			if (run->threads[i].created && !run->threads[i].exited)
-				pthread_kill(run->threads[i].pth, SIGUSR1);
+			if (run->threads[i]->created && !run->threads[i]->exited)
+				pthread_kill(run->threads[i]->pth, SIGUSR1);
 		pthread_mutex_unlock(&run->lock);
 		if (exited >= created)
 			break;
@@ -551,7 +671,7 @@ static int threads_stop(struct rtapp_run *run)
 	}
 	pthread_mutex_lock(&run->lock);
 	for (i = 0; i < run->nr_threads; i++) {
-		struct rtapp_thread *th = &run->threads[i];
+		struct rtapp_thread *th = run->threads[i];
 
 		if (th->created && !th->exited)
 			run->stuck = true;
@@ -560,25 +680,27 @@ static int threads_stop(struct rtapp_run *run)
 	}
 	pthread_mutex_unlock(&run->lock);
 	for (i = 0; i < run->nr_threads; i++)
-		if (run->threads[i].joinable)
-			pthread_join(run->threads[i].pth, NULL);
+		if (run->threads[i]->joinable)
+			pthread_join(run->threads[i]->pth, NULL);
 	return rc;
 }
 
 /* Main thread: wait for the duration, a signal, or every thread done. */
 static enum dlb_run_status wait_run(struct rtapp_run *run)
 {
-	int exited;
+	bool done;
 
 	for (;;) {
 		if (rtapp_signalled)
 			return DLB_RUN_INCOMPLETE;
+		if (run_stopping(run))
+			return DLB_RUN_ERROR;	/* a fork failed: run->fork_err */
 		if (run->end && !dl_time_before(now_mono(), run->end))
 			return DLB_RUN_COMPLETE;
 		pthread_mutex_lock(&run->lock);
-		exited = run->exited;
+		done = (size_t)run->exited >= run->nr_threads;
 		pthread_mutex_unlock(&run->lock);
-		if ((size_t)exited >= run->nr_threads)
+		if (done)
 			return DLB_RUN_COMPLETE;
 		sleep_until(now_mono() + 5 * NSEC_PER_MSEC);
 	}
@@ -597,7 +719,7 @@ static void fill_summary(struct rtapp_run *run, struct dlb_summary *sum)
 		return;
 	sum->nr_threads = run->nr_threads;
 	for (i = 0; i < run->nr_threads; i++) {
-		const struct rtapp_thread *th = &run->threads[i];
+		const struct rtapp_thread *th = run->threads[i];
 		struct dlb_summary_thread *s = &sum->threads[i];
 
 		snprintf(s->name, sizeof(s->name), "%s", th->task->name);
@@ -708,7 +830,8 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 		dlb_err_set(err, DLB_EXIT_ENV, "lock_pages: mlockall: %s", dlb_strerror(errno));
 		goto out;
 	}
-	if (res_init(run, err) || io_open(run, err) || threads_init(run, err))
+	if (check_forks(run->wl, err) || res_init(run, err) || io_open(run, err) ||
+	    threads_init(run, err))
 		goto out;
 	/* -m N: the threads inherit this, so none starts outside 0..N-1 */
 	if (run->opts->cpus && run->opts->cpus < (int)sysconf(_SC_NPROCESSORS_ONLN)) {
@@ -735,7 +858,7 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 	sigaddset(&block, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	for (i = 0; i < run->nr_threads && !rtapp_signalled; i++)
-		if (thread_start(run, &run->threads[i], err))
+		if (thread_start(run, run->threads[i], err))
 			break;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (i == run->nr_threads) {
@@ -775,14 +898,19 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 			    (unsigned long long)(STOP_TIMEOUT_NS / NSEC_PER_SEC));
 	}
 	mark_run_end(run, st);
+	if (run->fork_err.msg[0])
+		*err = run->fork_err;
 	rc = 0;
 out:
 	sum->end_ns = now_mono();
 	fill_summary(run, sum);
 	sum->status = rc && st != DLB_RUN_INCOMPLETE ? DLB_RUN_ERROR : st;
 	/* a stuck thread may still touch its buffers: leave them to the exit */
-	for (i = 0; i < run->nr_threads && !run->stuck; i++)
-		thread_fini(&run->threads[i], rc ? NULL : err);
+	for (i = 0; i < run->nr_threads && !run->stuck; i++) {
+		thread_fini(run->threads[i], rc ? NULL : err);
+		free(run->threads[i]);
+		run->threads[i] = NULL;
+	}
 	/* a log or event file that could not be written: the run's data are not whole */
 	if (!rc && err->code == DLB_EXIT_INCOMPLETE && sum->status == DLB_RUN_COMPLETE)
 		sum->status = DLB_RUN_INCOMPLETE;

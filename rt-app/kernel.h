@@ -56,6 +56,8 @@ static inline void sleep_until_run(const struct rtapp_run *run, u64 t)
 /* kthread.c: the interpreter's operations, a thread's events, its locks and log */
 extern const struct dlb_interp_ops rtapp_kernel_ops;
 void rtapp_thread_events(struct rtapp_thread *th);
+/* kernel.c: rt-app's fork by @parent of one more thread of task @task; DONE or STOP. */
+int rtapp_thread_fork(struct rtapp_thread *parent, int task);
 int rtapp_set_affinity(const struct dlb_cpumask *m);
 void rtapp_thread_release_held(struct rtapp_thread *th);
 void rtapp_log_flush(struct rtapp_thread *th);

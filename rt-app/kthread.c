@@ -258,6 +258,12 @@ static void op_iorun(struct dlb_interp *it, u64 size)
 	}
 }
 
+/* fork: kernel.c creates the thread */
+static int op_fork(struct dlb_interp *it, int task)
+{
+	return rtapp_thread_fork(th_of(it), task);
+}
+
 /* A shared timer's next expiry lives in run->res[], under its own PI lock. */
 /*
  * A phase's cpus, as rt-app (set_thread_affinity): the kernel moves the
@@ -379,6 +385,7 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
 	.sem_post	= op_sem_post,
 	.sem_wait	= op_sem_wait,
 	.iorun		= op_iorun,
+	.fork		= op_fork,
 	.set_affinity	= op_set_affinity,
 	.timer_get	= op_timer_get,
 	.timer_put	= op_timer_put,
@@ -389,17 +396,23 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
 /*
  * The thread's life: from its t_first (the run's start + its delay) the
  * interpreter runs its events to the end; our operations block, so one
- * step is the whole life.  Its open job ends when it leaves.
+ * step is the whole life.  Its open job ends when it leaves.  A forked
+ * thread starts when it is created, or at its t_first if that is later
+ * (rt-app: the delay counts from the run's start, t_zero, for it too).
  */
 void rtapp_thread_events(struct rtapp_thread *th)
 {
-	u64 t_first = th->run->t0 + th->task->delay_ns;
+	u64 t_first = th->run->t0 + th->task->delay_ns, now;
 
 	if (th->task->delay_ns)
 		sleep_until_run(th->run, t_first);
 	if (stopping(th))
 		return;
-	dlb_interp_start(&th->it, t_first);
+	now = now_mono();
+	if (th->fork >= 0)
+		dlb_interp_start_forked(&th->it, t_first, dl_time_before(now, t_first) ? t_first : now);
+	else
+		dlb_interp_start(&th->it, t_first);
 	dlb_interp_step(&th->it);
 }
 

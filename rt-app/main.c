@@ -454,6 +454,7 @@ int main(int argc, char **argv)
 	free(sum.threads);
 	free(sum.dlbw.cpus);
 	free(run.threads);
+	free(run.forks);
 	free(run.res);
 	wl_free(wl);
 	return rc;

@@ -42,8 +42,10 @@ struct ref_run {
 	struct rtapp_run *run;
 	struct dlb_sim *sim;
 	FILE *trace;
-	size_t nr;
+	size_t nr;		/* threads whose files are open (forked ones come in the run) */
+	size_t cap;		/* wl_max_threads() */
 	struct ref_thread *th;
+	struct dlb_err *err;	/* where on_job says why it stopped the run */
 	const char *bad_file;	/* the first output that could not be written */
 	int bad_errno;		/* and why */
 	struct dlb_cli_progress progress;
@@ -77,11 +79,13 @@ static int on_event(const struct dlb_event *ev, void *arg)
 	return 0;
 }
 
+static int open_logs(struct ref_run *r, size_t n, struct dlb_err *err);
+
 /* One job as one rt-app log line (runlog.h has the columns). */
 static int on_job(const struct dlb_sim_job *j, void *arg)
 {
 	struct ref_run *r = arg;
-	struct ref_thread *t = &r->th[j->thread];
+	struct ref_thread *t;
 	char line[DLB_RUNLOG_LINE_MAX];
 	struct dlb_runlog_rec rec = {
 		.idx = (int)j->thread,
@@ -101,6 +105,10 @@ static int on_job(const struct dlb_sim_job *j, void *arg)
 	};
 	int n;
 
+	/* a thread forked in the run: its files now, before its first line */
+	if (j->thread >= r->nr && open_logs(r, dlb_sim_nr_threads(r->sim), r->err))
+		return r->err->code;
+	t = &r->th[j->thread];
 	if (j->deadline) {
 		s64 late = (s64)(j->end - j->deadline);
 
@@ -128,19 +136,20 @@ static FILE *open_out(struct ref_run *r, const char *name, struct dlb_err *err)
 	return f;
 }
 
-static int open_logs(struct ref_run *r, struct dlb_err *err)
+/* The log files of threads r->nr .. @n - 1 (those forked since: @n grows). */
+static int open_logs(struct ref_run *r, size_t n, struct dlb_err *err)
 {
 	const struct workload *wl = r->run->wl;
 	char hdr[DLB_RUNLOG_LINE_MAX];
 	struct dlb_sim_task_stats st;
 	size_t i;
 
-	for (i = 0; i < r->nr; i++) {
+	for (i = r->nr; i < n && i < r->cap; i++, r->nr++) {
 		const struct wl_task *t;
 
 		dlb_sim_task_stats(r->sim, i, &st);
 		t = &wl->tasks[st.task];
-		if (rtapp_thread_files(wl, t, i, r->th[i].log_name, r->th[i].sched_name,
+		if (rtapp_thread_files(wl, t, i, st.fork, r->th[i].log_name, r->th[i].sched_name,
 				       r->run->opts->event_log ? r->th[i].events_name : NULL,
 				       sizeof(r->th[i].log_name), err))
 			return -1;
@@ -300,14 +309,15 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 		return err->code;
 	}
 	sum->admission = DLB_ADMISSION_ADMITTED;
-	r.nr = dlb_sim_nr_threads(r.sim);
-	r.th = calloc(r.nr ? r.nr : 1, sizeof(*r.th));
+	r.cap = wl_max_threads(run->wl);
+	r.err = err;
+	r.th = calloc(r.cap ? r.cap : 1, sizeof(*r.th));
 	if (!r.th) {
 		dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 		goto out;
 	}
 	r.trace = open_out(&r, "trace.txt", err);
-	if (!r.trace || open_logs(&r, err))
+	if (!r.trace || open_logs(&r, dlb_sim_nr_threads(r.sim), err))
 		goto out;
 	fprintf(r.trace, "# tracer: nop\n#\n");
 	dlb_sim_set_event_hook(r.sim, on_event, &r);
@@ -316,6 +326,9 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 		dlb_sim_set_progress_hook(r.sim, on_progress, &r.progress);
 	rc = dlb_sim_run(r.sim, err);
 	dlb_cli_progress(&r.progress, "dlb-rtapp", 0, 0, true);
+	/* forked threads that ended no job: their (empty) logs, as the kernel backend's */
+	if (!rc && open_logs(&r, dlb_sim_nr_threads(r.sim), err))
+		rc = -1;
 	for (i = 0; i < r.nr && !rc; i++)
 		rc = write_sched(&r, i, err) || write_events(&r, i, err) ? -1 : 0;
 out:

@@ -104,7 +104,8 @@ struct rtapp_thread {
 	struct rtapp_run *run;
 	const struct wl_task *task;
 	int index;			/* rt-app's thread number */
-	int instance;
+	int instance;			/* forked: the task's instances + fork */
+	int fork;			/* its number among its task's forked threads; -1: not forked */
 	int tid;
 	pthread_t pth;
 	bool created;
@@ -132,7 +133,7 @@ struct rtapp_thread {
 	char sched_name[DLB_SUMMARY_PATH_MAX];
 	char events_name[DLB_SUMMARY_PATH_MAX];
 	char mark[DLB_MARKER_MAX];	/* preformatted marker buffer */
-	char comm[DLB_NAME_MAX];	/* "<task>-<index>", as upstream rt-app and the reference */
+	char comm[DLB_NAME_MAX];	/* "<task>-<index>[-<fork>]", as upstream rt-app and the reference */
 };
 
 struct rtapp_run {
@@ -150,24 +151,32 @@ struct rtapp_run {
 	struct rtapp_res *res;
 	int io_fd;			/* global.io_device if a task has iorun, else -1 */
 
-	pthread_mutex_t lock;		/* setup handshake */
+	pthread_mutex_t lock;		/* setup handshake; the threads array once running */
 	pthread_cond_t cond;
 	int go;				/* 0 wait, 1 run, -1 abort */
 	int exited;			/* threads that have left their body */
 	bool stuck;			/* some thread did not stop: not joined */
 
-	size_t nr_threads;
-	struct rtapp_thread *threads;
+	/*
+	 * Each thread its own allocation (they hold pointers to themselves);
+	 * a fork adds one under @lock, up to cap_threads (wl_max_threads()).
+	 */
+	size_t nr_threads, cap_threads;
+	struct rtapp_thread **threads;
+	int *forks;			/* per task: threads forked so far */
+	struct dlb_err fork_err;	/* the first fork that failed (under @lock) */
 };
 
 /*
  * The log, sched snapshot and (@events not NULL) event-log file names of
- * thread @index of task @t, in @log, @sched and @events (@size bytes each):
+ * thread @index of task @t (forked: @fork >= 0, its number among the
+ * task's forked threads), in @log, @sched and @events (@size bytes each):
  * rt-app's names, the workload's names escaped (rt-app/logname.c).  -1 and
  * @err if they do not fit.
  */
 int rtapp_thread_files(const struct workload *wl, const struct wl_task *t, size_t index,
-		       char *log, char *sched, char *events, size_t size, struct dlb_err *err);
+		       int fork, char *log, char *sched, char *events, size_t size,
+		       struct dlb_err *err);
 
 /* Run the workload on the kernel; fills @sum.  Returns an exit code. */
 int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_err *err);

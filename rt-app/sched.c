@@ -77,6 +77,18 @@ static int set_deadline2(const struct wl_task *t, const struct rtapp_sched_abi *
 	return 0;
 }
 
+/* Does @t have a fork event (its threads create threads)? */
+static bool task_forks(const struct wl_task *t)
+{
+	size_t p, e;
+
+	for (p = 0; p < t->nr_phases; p++)
+		for (e = 0; e < t->phases[p].nr_events; e++)
+			if (t->phases[p].events[e].type == WL_EV_FORK)
+				return true;
+	return false;
+}
+
 int rtapp_sched_set_self(const struct wl_task *t, const struct rtapp_sched_abi *abi)
 {
 	struct rtapp_sched_attr a;
@@ -103,6 +115,13 @@ int rtapp_sched_set_self(const struct wl_task *t, const struct rtapp_sched_abi *
 		/* Linux 6.12+: a fair task's custom slice; older kernels ignore it */
 		a.sched_runtime = t->slice_ns;
 	}
+	/*
+	 * A thread that forks: its new threads start SCHED_OTHER and set
+	 * their own policy (the kernel refuses to let a SCHED_DEADLINE
+	 * thread create one otherwise: sched_fork, EAGAIN).
+	 */
+	if (task_forks(t))
+		a.sched_flags |= SCHED_FLAG_RESET_ON_FORK;
 	if (nr < 0)
 		return ENOSYS;
 	if (syscall(nr, 0, &a, 0))

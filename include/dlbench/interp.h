@@ -2,7 +2,7 @@
 /*
  * The interpreter of a thread's rt-app events: what run, runtime, sleep,
  * timer, lock/unlock, wait/signal/broad/sync, barrier, yield,
- * suspend/resume, sem_post/sem_wait, mem and iorun mean, what a phase's
+ * suspend/resume, sem_post/sem_wait, mem, iorun and fork mean, what a phase's
  * cpus do, and where a job begins and ends, written
  * once for every backend.  A backend (the kernel's real threads, the
  * reference simulator) supplies the primitive operations in a
@@ -101,6 +101,12 @@ struct dlb_interp_ops {
 	void (*sem_post)(struct dlb_interp *it, int sem);
 	int (*sem_wait)(struct dlb_interp *it, int sem);
 	/*
+	 * fork: one more thread of task @task (an index in wl->tasks), now;
+	 * it starts at once (at its t_first if that is later).  STOP: it
+	 * could not (WL_FORK_LIMIT reached), the backend says why.
+	 */
+	int (*fork)(struct dlb_interp *it, int task);
+	/*
 	 * A phase with its own "cpus" starts (or the next one falls back to
 	 * the task's): the thread may now use @cpus only (NULL: every CPU).
 	 * Called only when the mask changes; the backend set the task's own
@@ -181,6 +187,12 @@ int dlb_interp_log_write(const struct dlb_interp *it, FILE *f);
 
 /* The thread starts at @t_first (run start + delay): its first release. */
 void dlb_interp_start(struct dlb_interp *it, u64 t_first);
+
+/*
+ * A forked thread starts at @now, later than its @t_first (run start +
+ * delay, still rt-app's base of its timers): its first release is @now.
+ */
+void dlb_interp_start_forked(struct dlb_interp *it, u64 t_first, u64 now);
 
 /*
  * Run events from where the thread is until one blocks (BLOCKED), the

@@ -5,7 +5,7 @@
  * the generator's kernel backend and by the reference simulator alike.
  *
  * Grammar and what we support: docs/workload.md.  An rt-app key or event we
- * do not support is refused by name ("event 'fork' is not supported yet");
+ * do not support is refused by name ("key 'taskgroup' is not supported yet");
  * a key rt-app does not know is refused as unknown; nothing is ignored.
  */
 #ifndef DLBENCH_WORKLOAD_H
@@ -49,6 +49,7 @@ enum wl_event_type {
 	WL_EV_IORUN,		/* size bytes written to global.io_device from that buffer */
 	WL_EV_SEM_POST,		/* res = semaphore: count + 1, or wake one waiter */
 	WL_EV_SEM_WAIT,		/* res = semaphore: count - 1, waiting while it is 0 */
+	WL_EV_FORK,		/* task = the task one more thread is created of, now */
 };
 
 enum wl_res_type {
@@ -82,6 +83,7 @@ struct wl_event {
 	int res;		/* resource index, -1 if none */
 	int dep;		/* wait/sync: mutex index, -1 if none */
 	bool timer_relative;	/* timer "mode": "relative" (rt-app's default) or "absolute" */
+	int task;		/* fork: index in wl->tasks of the task forked; else -1 */
 	struct wl_pos pos;
 };
 
@@ -97,7 +99,8 @@ struct wl_phase {
 
 struct wl_task {
 	char *name;
-	int instances;		/* "instance", >= 1 */
+	int instances;		/* "instance": threads at the start, >= 0 (0: only forks make them) */
+	bool forked;		/* a fork event names it: it may get threads mid-run */
 	int loop;		/* "loop": -1 = until the run's duration */
 	enum wl_policy policy;
 	int priority;		/* FIFO/RR: 1..99; OTHER/BATCH: nice */
@@ -188,13 +191,36 @@ const struct wl_task *wl_reclaim_task(const struct workload *wl);
 /* The first task with a custom slice ("dl-runtime" on a fair task), or NULL. */
 const struct wl_task *wl_slice_task(const struct workload *wl);
 
+/*
+ * rt-app's fork (docs/workload.md, "fork"): a fork event creates one more
+ * thread of the task it names, at once, which runs that task from its
+ * start (its delay counted from the run's start, as rt-app's t_first); the
+ * forked threads of a task are numbered 0, 1, ... across every fork event
+ * naming it, up to WL_FORK_LIMIT (rt-app's FORKS_LIMIT: rt-app exits when a
+ * fork would pass it, dlbench stops the run with an error).
+ */
+#define WL_FORK_LIMIT	1024
+
+/* The most threads a run of @wl can have: every instance, and every fork possible. */
+size_t wl_max_threads(const struct workload *wl);
+
+/*
+ * A thread's name, rt-app's (thread_data_set_unique_name): "<task>-<index>"
+ * for a thread made at the start, "<task>-<index>-<fork, 4 digits>" for a
+ * forked one (@fork >= 0), where @index is the run's thread number (forked
+ * threads take the next ones, in the order of the forks); like rt-app, at
+ * most strlen(task) + 10 characters.  Returns @buf.
+ */
+const char *wl_thread_name(char *buf, size_t size, const struct wl_task *t, size_t index,
+			   int fork);
+
 /* Index of the resource called @name of @type (rt-app keys them by both), or -1. */
 int wl_resource_find(const struct workload *wl, const char *name, enum wl_res_type type);
 
 const char *wl_policy_str(enum wl_policy policy);
 const char *wl_event_type_str(enum wl_event_type type);
 
-/* Total DL bandwidth of the workload (all instances), BW_SHIFT units. */
+/* Total DL bandwidth of the threads made at the start (all instances; not forks), BW_SHIFT units. */
 u64 wl_dl_bandwidth(const struct workload *wl);
 
 /*
