@@ -81,7 +81,9 @@ DLB_TRACE_MARKER=$INST/trace_marker "$RTAPP" -q -d 200ms -o "$TMP/env" "$DATA/dl
 expect_eq "run with DLB_TRACE_MARKER exits 0" "$?" 0
 n=$(grep -c "dlb_job: .* event=begin" "$INST/trace")
 rmdir "$INST"
-expect_eq "its 20 + 10 job begins in the instance" "$n" 30
+# 20 + 10 in 200 ms; a job more or less at the end on a loaded machine
+# (31 seen under make check), one of either task's at most
+check "its 20 + 10 job begins in the instance, within 2 (got $n)" test "$n" -ge 28 -a "$n" -le 32
 check_dl_bw "run under DLB_TRACE_MARKER" "$TMP/env/summary.json"
 
 # ---- over-subscription: 3 x 0.9 on 1.8 usable ----
