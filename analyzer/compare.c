@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "compare.h"
+#include "dlbench/cli.h"
 #include "dlbench/dltime.h"
 #include "dlbench/exitcode.h"
 #include "report.h"
@@ -124,7 +125,7 @@ static int apply_thresholds_file(struct dlb_compare *c, const char *backend, con
 
 	if (!f)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", c->thresholds,
-				   strerror(errno));
+				   dlb_strerror(errno));
 	c->ov = NULL;
 	c->nr_ov = 0;
 	while (!rc && fgets(line, sizeof(line), f)) {
@@ -331,7 +332,7 @@ static struct json_object *report_load(const char *path, char *used, size_t size
 	root = json_object_from_file(used);
 	if (!root) {
 		if (access(used, R_OK))
-			dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", used, strerror(errno));
+			dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", used, dlb_strerror(errno));
 		else
 			dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: not a report: %s", used,
 				    json_util_get_last_err() ? json_util_get_last_err() : "bad json");

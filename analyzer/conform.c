@@ -740,7 +740,7 @@ static FILE *csv_open(const char *dir, const char *name, const char *header, cha
 	snprintf(path, size, "%s/%s", dir, name);
 	f = fopen(path, "w");
 	if (!f)
-		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	else
 		fputs(header, f);
 	return f;
@@ -751,7 +751,7 @@ static int csv_close(FILE *f, const char *path, struct dlb_err *err)
 	bool bad = ferror(f);
 
 	if (fclose(f) || bad)
-		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno ? errno : EIO));
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno ? errno : EIO));
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "crosscheck.h"
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/runlog.h"
 #include "dlbench/summary.h"
@@ -119,7 +120,7 @@ int dlb_crosscheck_find_trace(const char *dir, char *path, size_t size, struct d
 	}
 	d = opendir(dir);
 	if (!d)
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", dir, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", dir, dlb_strerror(errno));
 	while ((de = readdir(d))) {
 		if (not_a_trace(de->d_name))
 			continue;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/runlog.h"
 
@@ -132,7 +133,7 @@ int dlb_runlog_read(const char *path, struct dlb_runlog_rec **recs, size_t *nr,
 		policy[0] = '\0';
 	f = fopen(path, "r");
 	if (!f)
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", path, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", path, dlb_strerror(errno));
 	while (getline(&line, &len, f) > 0) {
 		lineno++;
 		if (policy && policy_size && !strncmp(line, "# Policy : ", 11))

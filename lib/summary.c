@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/dlparam.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/summary.h"
@@ -157,11 +158,11 @@ int dlb_summary_write(const char *path, const struct dlb_summary *s, struct dlb_
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	f = fopen(tmp, "w");
 	if (!f || fprintf(f, "%s\n", text) < 0)
-		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	if (f && fclose(f) && !rc)
-		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	if (!rc && rename(tmp, path))
-		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		rc = dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	if (rc)
 		unlink(tmp);
 	json_object_put(root);

@@ -13,7 +13,6 @@
  * functions are in wl_model.c.
  * Grammar, defaults and our deviations from rt-app: docs/workload.md.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -26,6 +25,7 @@
 
 #include <json-c/json.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/workload.h"
 #include "wl_local.h"
@@ -429,11 +429,7 @@ fail:
 
 static int fail_errno(struct dlb_err *err, const char *path, const char *what, int e)
 {
-	char msg[128];
-
-	snprintf(msg, sizeof(msg), "%s", strerror(e));
-	msg[0] = (char)tolower((unsigned char)msg[0]);
-	return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s: %s", path, what, msg);
+	return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s: %s", path, what, dlb_strerror(e));
 }
 
 int wl_load_file(const char *path, const struct dl_param_limits *lim,

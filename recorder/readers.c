@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
 #include "recorder.h"
@@ -101,7 +102,7 @@ int rec_find_readers(const char *proc_root, pid_t self, const char *instance,
 
 	d = opendir(proc_root);
 	if (!d)
-		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", proc_root, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", proc_root, dlb_strerror(errno));
 	while ((de = readdir(d))) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;

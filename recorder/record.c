@@ -216,7 +216,7 @@ static pid_t spawn(struct rec *r, char **cmd)
 	setenv("DLB_TRACE_MARKER", rec_marker_path(r), 1);
 	setenv("DLB_TRACE_INSTANCE", rec_instance_name(r), 1);
 	execvp(cmd[0], cmd);
-	fprintf(stderr, "dlb-record: %s: %s\n", cmd[0], strerror(errno));
+	fprintf(stderr, "dlb-record: %s: %s\n", cmd[0], dlb_strerror(errno));
 	_exit(errno == ENOENT ? DLB_EXIT_BAD_INPUT : DLB_EXIT_ENV);
 }
 
@@ -272,7 +272,7 @@ static int run_loop(struct rec *r, const struct opts *o, struct run *st, struct 
 	if (o->cmd)
 		st->child = spawn(r, o->cmd);
 	if (st->child < 0)
-		return dlb_err_set(err, DLB_EXIT_ENV, "fork: %s", strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_ENV, "fork: %s", dlb_strerror(errno));
 	for (;;) {
 		if (rec_pump(r, 100, err))
 			return -1;
@@ -306,7 +306,7 @@ static int write_meta(const struct opts *o, struct rec *r, const struct run *st,
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	f = fopen(tmp, "w");
 	if (!f) {
-		fprintf(stderr, "dlb-record: %s: %s\n", tmp, strerror(errno));
+		fprintf(stderr, "dlb-record: %s: %s\n", tmp, dlb_strerror(errno));
 		return -1;
 	}
 	fprintf(f, "# dlb-record %s: key=value, one per line\n", DLB_VERSION);
@@ -336,7 +336,7 @@ static int write_meta(const struct opts *o, struct rec *r, const struct run *st,
 	if (fclose(f))
 		bad = 1;
 	if (bad || rename(tmp, path)) {
-		fprintf(stderr, "dlb-record: %s: %s\n", path, strerror(errno ? errno : EIO));
+		fprintf(stderr, "dlb-record: %s: %s\n", path, dlb_strerror(errno ? errno : EIO));
 		unlink(tmp);
 		return -1;
 	}
@@ -414,7 +414,7 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (mkdir(o.out_dir, 0755) && errno != EEXIST)
-		return fail(DLB_EXIT_ENV, "%s: %s", o.out_dir, strerror(errno));
+		return fail(DLB_EXIT_ENV, "%s: %s", o.out_dir, dlb_strerror(errno));
 	rc = check_readers(&o);
 	if (rc)
 		return rc;

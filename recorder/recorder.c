@@ -13,6 +13,7 @@
 
 #include <tracefs.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
 #include "recorder.h"
@@ -231,7 +232,7 @@ struct rec *rec_create(const struct rec_opts *o, struct dlb_err *err)
 	r->inst = tracefs_instance_create(r->name);
 	if (!r->inst) {
 		dlb_err_set(err, DLB_EXIT_ENV, "cannot create instance %s under %s: %s", r->name,
-			    r->tracefs, strerror(errno));
+			    r->tracefs, dlb_strerror(errno));
 		goto fail;
 	}
 	snprintf(r->marker, sizeof(r->marker), "%s/instances/%s/trace_marker", r->tracefs, r->name);
@@ -271,7 +272,7 @@ int rec_start(struct rec *r, const char *out_dir, struct dlb_err *err)
 		snprintf(path, sizeof(path), "%s/trace.txt", out_dir);
 		r->text = fopen(path, "w");
 		if (!r->text)
-			return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+			return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 		r->pipe_fd = tracefs_instance_file_open(r->inst, "trace_pipe",
 							O_RDONLY | O_NONBLOCK);
 		if (r->pipe_fd < 0)
@@ -307,7 +308,7 @@ static int drain(struct rec *r, struct dlb_err *err)
 			if (!r->text_errno)
 				r->text_errno = errno ? errno : EIO;
 			return dlb_err_set(err, DLB_EXIT_ENV, "trace.txt: %s",
-					   strerror(r->text_errno));
+					   dlb_strerror(r->text_errno));
 		}
 	}
 	return got;
@@ -420,7 +421,7 @@ static int dump_text(struct rec *r, const char *out, struct dlb_err *err)
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0) {
 		close(in);
-		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", out, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", out, dlb_strerror(errno));
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0)
 		if (write(fd, buf, (size_t)n) != n) {
@@ -452,7 +453,7 @@ int rec_save(struct rec *r, const char *out_dir, const char **file, struct dlb_e
 		*file = "trace.txt";
 		if (r->text_errno)
 			return dlb_err_set(err, DLB_EXIT_ENV, "%s/trace.txt: %s", out_dir,
-					   strerror(r->text_errno));
+					   dlb_strerror(r->text_errno));
 		return 0;
 	}
 	snprintf(out, sizeof(out), "%s/trace.dat", out_dir);

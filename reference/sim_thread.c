@@ -251,8 +251,10 @@ static int op_yield(struct dlb_interp *it)
 
 /*
  * suspend/resume as the kernel backend's (rt-app/kthread.c, rtapp_wakeup):
- * a resume sent while no thread is suspended is remembered, and the next
- * suspend consumes it and goes on (rt-app/tests/resume_pending.sh).
+ * a resume wakes every thread suspended on the name (rt-app:
+ * pthread_cond_broadcast; rt-app/tests/resume_all.sh); one sent while no
+ * thread is suspended is remembered, and the next suspend consumes it and
+ * goes on (rt-app/tests/resume_pending.sh).
  */
 static int op_suspend(struct dlb_interp *it, int res)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
 #include "calib.h"
@@ -110,7 +111,7 @@ int rtapp_calibrate(int cpu, double *ns_per_loop, struct dlb_err *err)
 		rc = pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
 		if (rc)
 			return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "calibration: cannot run on "
-					   "CPU%d: %s", cpu, strerror(rc));
+					   "CPU%d: %s", cpu, dlb_strerror(rc));
 	}
 	/*
 	 * Measure as SCHED_FIFO when allowed: fair tasks on that CPU (other

@@ -21,6 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
 #include "cpuset.h"
@@ -254,12 +255,12 @@ static int make_partition(const struct rtapp_cpuset *s, const char *cpus, struct
 	if (write_file(s->path, "cgroup.type", "threaded") ||
 	    write_file(s->path, "cpuset.cpus", cpus))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot give it cpus %s: %s",
-				   s->path, cpus, strerror(errno));
+				   s->path, cpus, dlb_strerror(errno));
 	if (write_file(s->path, "cpuset.cpus.partition", "root") ||
 	    read_file(s->path, "cpuset.cpus.partition", prs, sizeof(prs)))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot make cpus %s a partition: "
 				   "%s (another partition holds them?)", s->path, cpus,
-				   strerror(errno));
+				   dlb_strerror(errno));
 	if (strcmp(prs, "root"))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cpus %s refused as a partition: "
 				   "cpuset.cpus.partition reads '%s'", s->path, cpus, prs);
@@ -277,7 +278,7 @@ static int make_set(struct rtapp_cpusets *cs, int k, const char *mems, struct dl
 	snprintf(s->path, sizeof(s->path), "%s/dlbench-%d-lb%d-%d", cs->root, (int)getpid(),
 		 cs->old_load_balance > 0 ? 1 : 0, k);
 	if (mkdir(s->path, 0755))
-		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: %s", s->path, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: %s", s->path, dlb_strerror(errno));
 	s->created = true;
 	mask_to_list(&s->cpus, cpus, sizeof(cpus));
 	if (cs->v2)
@@ -287,7 +288,7 @@ static int make_set(struct rtapp_cpusets *cs, int k, const char *mems, struct dl
 	    write_file(s->path, "cpuset.cpu_exclusive", "1"))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot make cpus %s exclusive: "
 				   "%s (another exclusive cpuset holds them?)", s->path, cpus,
-				   strerror(errno));
+				   dlb_strerror(errno));
 	return 0;
 }
 
@@ -366,7 +367,7 @@ int rtapp_cpusets_create(struct rtapp_cpusets *cs, const struct workload *wl,
 	if (read_file(cs->root, "cpuset.mems", mems, sizeof(mems)) ||
 	    read_file(cs->root, "cpuset.sched_load_balance", lb, sizeof(lb)))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot read: %s", cs->root,
-				   strerror(errno));
+				   dlb_strerror(errno));
 	cs->active = true;
 	/* only restored by destroy once the write below is done */
 	cs->old_load_balance = atoi(lb);
@@ -379,7 +380,7 @@ int rtapp_cpusets_create(struct rtapp_cpusets *cs, const struct workload *wl,
 	if (write_file(cs->root, "cpuset.sched_load_balance", "0")) {
 		cs->old_load_balance = -1;
 		dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot turn load balancing off: %s",
-			    cs->root, strerror(errno));
+			    cs->root, dlb_strerror(errno));
 		goto fail;
 	}
 	return 0;
@@ -513,7 +514,7 @@ int rtapp_cpusets_reap(char *msg, size_t size)
 			failed++;
 			len += (size_t)snprintf(msg + len, size > len ? size - len : 0,
 						"%scannot remove stale cpuset %s: %s",
-						len ? "; " : "", path, strerror(errno));
+						len ? "; " : "", path, dlb_strerror(errno));
 			continue;
 		}
 		removed++;
@@ -609,16 +610,16 @@ static int rebuild_v2(const struct rtapp_cpusets *cs, char *msg, size_t size)
 		 RTAPP_CPUSETS_MAX);
 	snprintf(cpu, sizeof(cpu), "%ld", ncpu - 1);
 	if (mkdir(path, 0755))
-		return snprintf(msg, size, "%s: %s", path, strerror(errno)), -1;
+		return snprintf(msg, size, "%s: %s", path, dlb_strerror(errno)), -1;
 	if (write_file(path, "cpuset.cpus", cpu) ||
 	    write_file(path, "cpuset.cpus.partition", "root") ||
 	    read_file(path, "cpuset.cpus.partition", prs, sizeof(prs)) || strcmp(prs, "root")) {
 		snprintf(msg, size, "%s: CPU %s not made a partition: %s", path, cpu,
-			 prs[0] ? prs : strerror(errno));
+			 prs[0] ? prs : dlb_strerror(errno));
 		rc = -1;
 	}
 	if (remove_set(cs, path) && !rc) {
-		snprintf(msg, size, "%s: %s", path, strerror(errno));
+		snprintf(msg, size, "%s: %s", path, dlb_strerror(errno));
 		rc = -1;
 	}
 	if (!rc)
@@ -661,7 +662,7 @@ int rtapp_cpusets_rebuild(char *msg, size_t size)
 		return snprintf(msg, size, "%s/cpuset.sched_load_balance is not 1", cs.root), -1;
 	if (write_file(cs.root, "cpuset.sched_load_balance", "0") ||
 	    write_file(cs.root, "cpuset.sched_load_balance", "1")) {
-		snprintf(msg, size, "%s/cpuset.sched_load_balance: %s", cs.root, strerror(errno));
+		snprintf(msg, size, "%s/cpuset.sched_load_balance: %s", cs.root, dlb_strerror(errno));
 		write_file(cs.root, "cpuset.sched_load_balance", "1");
 		return -1;
 	}

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/dlparam.h"
 #include "dlbench/exitcode.h"
 
@@ -224,7 +225,7 @@ static int open_debugfs(struct rtapp_dlbw *d)
 		if (!access(RTAPP_DLBW_DEBUG, R_OK))
 			return 0;
 	}
-	snprintf(d->why, sizeof(d->why), "%s: %s%s", RTAPP_DLBW_DEBUG, strerror(errno),
+	snprintf(d->why, sizeof(d->why), "%s: %s%s", RTAPP_DLBW_DEBUG, dlb_strerror(errno),
 		 geteuid() ? " (needs root)" : errno == ENOENT ?
 		 " (no debugfs, or a kernel without it)" : "");
 	return -1;
@@ -276,7 +277,7 @@ static void read_fair(struct rtapp_dlbw *d, int nr_cpus)
 	if (unread)
 		snprintf(d->fair_src, sizeof(d->fair_src), "assumed: the default 50 ms every 1 s "
 			 "(%s/cpuN/{runtime,period} unreadable: %s)", FAIR_DIR,
-			 err ? strerror(err) : "not a number");
+			 err ? dlb_strerror(err) : "not a number");
 	else
 		snprintf(d->fair_src, sizeof(d->fair_src), "read from %s", FAIR_DIR);
 }
@@ -384,7 +385,7 @@ int rtapp_dlbw_begin(struct rtapp_dlbw *d, struct dlb_err *err)
 		return 0;
 	if (rtapp_dlbw_read(d, &d->before)) {
 		snprintf(d->why, sizeof(d->why), "%s: no .dl_bw->total_bw read: %s",
-			 RTAPP_DLBW_DEBUG, strerror(errno));
+			 RTAPP_DLBW_DEBUG, dlb_strerror(errno));
 		return 0;
 	}
 	d->usable = true;

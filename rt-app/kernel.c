@@ -311,7 +311,7 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 	snprintf(path, sizeof(path), "%s/%s", run->outdir, th->log_name);
 	th->log = fopen(path, "w");
 	if (!th->log)
-		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	dlb_runlog_header(hdr, sizeof(hdr), wl_policy_str(t->policy),
 			  t->policy != WL_POLICY_DEADLINE, t->priority);
 	fputs(hdr, th->log);
@@ -401,7 +401,7 @@ static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct 
 		return rtapp_sched_explain(err, th->setup_errno, th->task, th->instance, &ctx);
 	return dlb_err_set(err, th->setup_errno == EPERM ? DLB_EXIT_ENV : DLB_EXIT_BAD_INPUT,
 			   "task '%s' instance %d: cannot set its %s: %s", th->task->name,
-			   th->instance, th->setup_what, strerror(th->setup_errno));
+			   th->instance, th->setup_what, dlb_strerror(th->setup_errno));
 }
 
 /* Create thread i and wait until it has set its policy (or failed). */
@@ -420,7 +420,7 @@ static int thread_start(struct rtapp_run *run, struct rtapp_thread *th, struct d
 	pthread_attr_destroy(&attr);
 	if (rc)
 		return dlb_err_set(err, DLB_EXIT_ENV, "task '%s': cannot create a thread: %s%s",
-				   th->task->name, strerror(rc), rc == EAGAIN &&
+				   th->task->name, dlb_strerror(rc), rc == EAGAIN &&
 				   run->wl->global.lock_pages ? " (lock_pages: RLIMIT_MEMLOCK "
 				   "too small? set \"lock_pages\": false or raise it)" : "");
 	th->created = true;
@@ -475,7 +475,7 @@ static int mark_run_start(struct rtapp_run *run, struct dlb_err *err)
 					   "dlb-record or run.sh, or run with -n (no markers)",
 					   run->tm.path);
 		return dlb_err_set(err, DLB_EXIT_ENV, "trace_marker %s: cannot write the "
-				   "run-start marker: %s", run->tm.path, strerror(errno));
+				   "run-start marker: %s", run->tm.path, dlb_strerror(errno));
 	}
 	for (i = 0; i < run->nr_threads; i++) {
 		const struct rtapp_thread *th = &run->threads[i];
@@ -705,7 +705,7 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 	if (dlbw_start(run, err))
 		goto out;
 	if (run->wl->global.lock_pages && mlockall(MCL_CURRENT | MCL_FUTURE)) {
-		dlb_err_set(err, DLB_EXIT_ENV, "lock_pages: mlockall: %s", strerror(errno));
+		dlb_err_set(err, DLB_EXIT_ENV, "lock_pages: mlockall: %s", dlb_strerror(errno));
 		goto out;
 	}
 	if (res_init(run, err) || io_open(run, err) || threads_init(run, err))
@@ -717,7 +717,7 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 		if (e) {
 			dlb_err_set(err, DLB_EXIT_ENV, "--cpus %d: cannot restrict the run to "
 				    "CPUs 0..%d: %s", run->opts->cpus, run->opts->cpus - 1,
-				    strerror(e));
+				    dlb_strerror(e));
 			goto out;
 		}
 	}

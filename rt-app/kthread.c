@@ -153,15 +153,28 @@ static int op_yield(struct dlb_interp *it)
 	return go_on(th_of(it));
 }
 
+/*
+ * rt-app's suspend/resume: a resume wakes every thread suspended on the
+ * name (pthread_cond_broadcast).  A resume sent while none is suspended is
+ * remembered, and the next suspend consumes it and goes on, as on the
+ * reference (rt-app/tests/resume_pending.sh, resume_all.sh).
+ */
 static int op_suspend(struct dlb_interp *it, int res)
 {
 	struct rtapp_thread *th = th_of(it);
 	struct rtapp_wakeup *w = &th->run->res[res].wakeup;
+	u64 gen;
 
 	pthread_mutex_lock(&w->lock);
-	while (!w->pending && !stopping(th))
-		pthread_cond_wait(&w->cond, &w->lock);
-	w->pending = false;
+	if (w->pending) {
+		w->pending = false;
+	} else {
+		gen = w->generation;
+		w->waiting++;
+		while (gen == w->generation && !stopping(th))
+			pthread_cond_wait(&w->cond, &w->lock);
+		w->waiting--;
+	}
 	pthread_mutex_unlock(&w->lock);
 	return go_on(th);
 }
@@ -171,8 +184,12 @@ static void op_resume(struct dlb_interp *it, int res)
 	struct rtapp_wakeup *w = &th_of(it)->run->res[res].wakeup;
 
 	pthread_mutex_lock(&w->lock);
-	w->pending = true;
-	pthread_cond_broadcast(&w->cond);
+	if (w->waiting) {
+		w->generation++;
+		pthread_cond_broadcast(&w->cond);
+	} else {
+		w->pending = true;
+	}
 	pthread_mutex_unlock(&w->lock);
 }
 

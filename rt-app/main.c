@@ -201,11 +201,11 @@ static int make_dir(const char *dir, struct dlb_err *err)
 			continue;
 		*p = '\0';
 		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", tmp, strerror(errno));
+			return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", tmp, dlb_strerror(errno));
 		*p = '/';
 	}
 	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", tmp, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", tmp, dlb_strerror(errno));
 	return 0;
 }
 

@@ -63,10 +63,16 @@ struct rtapp_barrier {
 	u64 generation;
 };
 
-/* suspend/resume: a pending flag behind a mutex; a semaphore: its count. */
+/*
+ * suspend/resume: the suspended threads, counted, wait for the generation
+ * to move (a resume wakes them all); a resume with none suspended is
+ * pending for the next suspend.  A semaphore: its count.
+ */
 struct rtapp_wakeup {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+	unsigned int waiting;
+	u64 generation;
 	bool pending;
 	u64 count;
 };

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
 #include "sched.h"
@@ -236,7 +237,7 @@ static int explain(struct dlb_err *err, int errnum, const struct wl_task *t, int
 	default:
 		return dlb_err_set(err, DLB_EXIT_ENV, "task '%s' instance %d: setting policy %s "
 				   "failed: %s", t->name, inst, wl_policy_str(t->policy),
-				   strerror(errnum));
+				   dlb_strerror(errnum));
 	}
 }
 

@@ -7,6 +7,7 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
 #include "tracemark.h"
@@ -32,7 +33,7 @@ int rtapp_tracemark_open(struct rtapp_tracemark *tm, const char *path, char *war
 		tm->fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (tm->fd < 0)
 			return dlb_err_set(err, DLB_EXIT_ENV, "--trace-marker: %s: %s", path,
-					   strerror(errno));
+					   dlb_strerror(errno));
 		return 0;
 	}
 	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++)

@@ -22,6 +22,7 @@
 
 #include <trace-cmd/trace-cmd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "local.h"
 
@@ -138,7 +139,7 @@ static int dat_check_header(const char *path, int fd, char *clock, size_t clock_
 	len = pread(fd, h, sizeof(h), 0);
 	if (len < 0)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: read error: %s", path,
-				   strerror(errno));
+				   dlb_strerror(errno));
 	/*
 	 * A cut file is incomplete data (exit 4, as the README's table and a
 	 * text trace's truncated flag say), not bad input: the recording was

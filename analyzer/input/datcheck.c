@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "local.h"
 
@@ -293,7 +294,7 @@ int dat_check_layout(const char *path, int fd, u64 pos, int version, bool big,
 	struct stat st;
 
 	if (fstat(fd, &st))
-		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", path, strerror(errno));
+		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: %s", path, dlb_strerror(errno));
 	w.size = (u64)st.st_size;
 	return version == 6 ? walk_v6(&w) : walk_v7(&w);
 }

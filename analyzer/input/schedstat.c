@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "schedstat.h"
 
@@ -477,7 +478,7 @@ int dlb_read_small_file(const char *path, char **text, size_t *len, struct dlb_e
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: cannot open: %s", path,
-				   strerror(errno));
+				   dlb_strerror(errno));
 	for (;;) {
 		if (!buf || n + 1 >= cap) {
 			cap = buf ? cap * 2 : cap;
@@ -496,7 +497,7 @@ int dlb_read_small_file(const char *path, char **text, size_t *len, struct dlb_e
 			free(buf);
 			close(fd);
 			return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: read error: %s", path,
-					   strerror(errno));
+					   dlb_strerror(errno));
 		}
 		if (r == 0)
 			break;

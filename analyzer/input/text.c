@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "text_local.h"
 
@@ -497,7 +498,7 @@ int text_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_err *e
 	}
 	if (k < 0)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s:%llu: read error: %s", t->path,
-				   (unsigned long long)r->lineno + 1, strerror(err_no));
+				   (unsigned long long)r->lineno + 1, dlb_strerror(err_no));
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "local.h"
 
@@ -130,7 +131,7 @@ static int open_fd(const char *path, struct dlb_err *err)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: cannot open: %s", path,
-				   strerror(errno));
+				   dlb_strerror(errno));
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		close(fd);
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: is a directory, not a trace",
@@ -157,7 +158,7 @@ struct dlb_trace *dlb_trace_open(const char *path, struct dlb_err *err)
 	}
 	len = read_head(fd, head);
 	if (len < 0) {
-		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: read error: %s", path, strerror(errno));
+		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: read error: %s", path, dlb_strerror(errno));
 		goto fail;
 	}
 	if (len == 0) {

@@ -78,7 +78,7 @@ expect_eq "compare: thresholds wide enough pass (exit 0)" "$rc" 0
 # --- bad inputs: one line, exit 2 ---
 run "$A" "$T/nonexistent"
 expect_eq "missing file" "$rc $(cat "$T/err")" \
-	"2 dlb-analyze: $T/nonexistent: cannot open: No such file or directory"
+	"2 dlb-analyze: $T/nonexistent: cannot open: no such file or directory"
 mkdir "$T/emptydir"
 run "$A" "$T/emptydir"
 expect_eq "folder without a trace" "$rc $(cat "$T/err")" \

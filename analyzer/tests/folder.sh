@@ -143,10 +143,10 @@ check "report.txt says it was checked" grep -q \
 	'^# kernel check: dl_accounting ok: total_bw 104856 before and after on every CPU (immediate teardown, settled in 200.0 ms)$' "$T/bwok/report.txt"
 
 folder bwnot complete 100000010 2 8.500000
-dlbw bwnot not_checked 0 "/sys/kernel/debug/sched/debug: Permission denied (needs root)" ""
+dlbw bwnot not_checked 0 "/sys/kernel/debug/sched/debug: permission denied (needs root)" ""
 run "$A" -q -m -1 "$T/bwnot"
 expect_eq "not checked: exit 0, said with the reason, no values" \
-	"$rc $(grep -c '^# kernel check: dl_accounting NOT CHECKED: /sys/kernel/debug/sched/debug: Permission denied (needs root)$' "$T/bwnot/report.txt") $(tr -d '\n' <"$T/bwnot/report.json" | tr -s ' ' | grep -c '"status": "not_checked", .*"settle_ns": null, "repair": null, "cpus": null')" "0 1 1"
+	"$rc $(grep -c '^# kernel check: dl_accounting NOT CHECKED: /sys/kernel/debug/sched/debug: permission denied (needs root)$' "$T/bwnot/report.txt") $(tr -d '\n' <"$T/bwnot/report.json" | tr -s ' ' | grep -c '"status": "not_checked", .*"settle_ns": null, "repair": null, "cpus": null')" "0 1 1"
 
 # no check at all (a reference run, an older summary): said so in report.json
 check "no check in the summary: status absent" grep -q '"status": "absent",' "$T/good/report.json"

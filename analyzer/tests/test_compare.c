@@ -141,7 +141,7 @@ static void test_bad(void **state)
 	dlb_compare_free(c);
 
 	assert_int_equal(run(NULL, "/nonexistent/r.json", base, &err), -1);
-	assert_string_equal(err.msg, "/nonexistent/r.json: No such file or directory");
+	assert_string_equal(err.msg, "/nonexistent/r.json: no such file or directory");
 	assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
 	snprintf(path, sizeof(path), "%s/garbage.json", dir);
 	f = fopen(path, "w");

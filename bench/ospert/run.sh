@@ -407,7 +407,7 @@ kernel_sets() {
 				fi
 				rc=$?
 				status=ok
-				if grep -qs 'EBUSY\|sched_setattr: Invalid argument\|Device or resource busy' "$rd.log" "$rd/run.log"; then
+				if grep -qs 'EBUSY\|sched_setattr: [Ii]nvalid argument\|[Dd]evice or resource busy' "$rd.log" "$rd/run.log"; then
 					status=refused
 				elif [ ! -r "$rd/report.json" ]; then
 					status=failed

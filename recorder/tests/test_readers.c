@@ -75,7 +75,7 @@ static void test_find_readers(void **state)
 	/* more readers than room: the count is still right */
 	assert_int_equal(rec_find_readers(root, 400, NULL, rd, 1, &err), 2);
 	assert_int_equal(rec_find_readers("/nonexistent-proc", 1, NULL, rd, 4, &err), -1);
-	assert_string_equal(err.msg, "/nonexistent-proc: No such file or directory");
+	assert_string_equal(err.msg, "/nonexistent-proc: no such file or directory");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	assert_int_equal(system(cmd), 0);
 }

@@ -55,7 +55,7 @@ logs_flagged() {
 "$R" -q -t /dev/full -o "$TMP/full1" "$W" 2>"$TMP/e1"
 expect_eq "-t /dev/full exits 3" "$?" 3
 expect_eq "-t /dev/full error" "$(cat "$TMP/e1")" \
-	"dlb-rtapp: trace_marker /dev/full: cannot write the run-start marker: No space left on device"
+	"dlb-rtapp: trace_marker /dev/full: cannot write the run-start marker: no space left on device"
 check "-t /dev/full: summary says error" grep -q '"status": "error"' "$TMP/full1/summary.json"
 
 # ---- tracing off at the top level: the kernel answers EBADF; say why ----
@@ -72,7 +72,7 @@ check "-t /dev/full: nothing left" clean
 "$R" -q -t /proc/version -o "$TMP/ro" "$W" 2>"$TMP/e2"
 expect_eq "-t read-only file exits 3" "$?" 3
 expect_eq "-t read-only file error" "$(cat "$TMP/e2")" \
-	"dlb-rtapp: trace_marker /proc/version: cannot write the run-start marker: Input/output error"
+	"dlb-rtapp: trace_marker /proc/version: cannot write the run-start marker: input/output error"
 
 # ---- tracefs hidden and not mountable (private mount namespace, no CAP_SYS_ADMIN) ----
 hidden() {
@@ -86,7 +86,7 @@ check "dlb-record without tracefs says why" grep -q "^dlb-record: cannot create 
 hidden "$R" -q -t /sys/kernel/tracing/trace_marker -o "$TMP/notrace2" "$W" 2>"$TMP/e4"
 expect_eq "dlb-rtapp -t without tracefs exits 3" "$?" 3
 expect_eq "dlb-rtapp -t without tracefs error" "$(cat "$TMP/e4")" \
-	"dlb-rtapp: --trace-marker: /sys/kernel/tracing/trace_marker: No such file or directory"
+	"dlb-rtapp: --trace-marker: /sys/kernel/tracing/trace_marker: no such file or directory"
 check "without tracefs: nothing left" clean
 
 # ---- unprivileged user ----
@@ -96,7 +96,7 @@ expect_eq "dlb-rtapp as nobody exits 3" "$?" 3
 check "dlb-rtapp as nobody explains EPERM" grep -q "not permitted to set policy SCHED_DEADLINE (EPERM): it needs root or CAP_SYS_NICE (uid 65534)" "$TMP/e5"
 setpriv --reuid=nobody --regid=nogroup --clear-groups "$BIN/dlb-record" -q -o "$TMP/nobody" -- true 2>"$TMP/e6"
 expect_eq "dlb-record as nobody exits 3" "$?" 3
-check "dlb-record as nobody says Permission denied" grep -q "^dlb-record: cannot create instance .*: Permission denied" "$TMP/e6"
+check "dlb-record as nobody says permission denied" grep -q "^dlb-record: cannot create instance .*: permission denied" "$TMP/e6"
 check "as nobody: nothing left" clean
 
 # ---- one log on a full disk: named with the reason, the run incomplete ----
@@ -114,7 +114,7 @@ mkdir "$FULL" && mount -t tmpfs -o size=64k none "$FULL"
 "$BIN/dlb-record" -q -f text -o "$FULL/k" -- "$R" -q -o "$FULL/k" "$W" 2>"$TMP/e7"
 rc=$?
 check "kernel run on a full disk fails ($rc)" test "$rc" -ne 0
-check "kernel run on a full disk says so" grep -q "No space left on device\|write error" "$TMP/e7"
+check "kernel run on a full disk says so" grep -q "no space left on device\|write error" "$TMP/e7"
 check "kernel run on a full disk: summary whole or absent" summary_ok "$FULL/k"
 check "kernel run on a full disk: nothing left" clean
 check "kernel run on a full disk: record.txt whole or absent" test ! -e "$FULL/k/record.txt.tmp"

@@ -87,7 +87,7 @@ static const char *fixture_cut(const char *name, size_t len, size_t at, int nfli
 static void test_missing_and_directory(void **state)
 {
 	(void)state;
-	expect_error("/nonexistent/trace.dat", "cannot open: No such file or directory");
+	expect_error("/nonexistent/trace.dat", "cannot open: no such file or directory");
 	expect_error("/tmp", "is a directory, not a trace");
 }
 
@@ -95,7 +95,7 @@ static void test_missing_and_directory(void **state)
 static void test_unreadable(void **state)
 {
 	(void)state;
-	expect_error("/proc/self/mem", "read error: Input/output error");
+	expect_error("/proc/self/mem", "read error: input/output error");
 }
 
 static void test_empty_and_garbage(void **state)

@@ -226,7 +226,7 @@ static void test_errors(void **state)
 		assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
 	}
 	assert_int_equal(dlb_read_small_file("/nonexistent", NULL, &n, &err), -1);
-	assert_string_equal(err.msg, "/nonexistent: cannot open: No such file or directory");
+	assert_string_equal(err.msg, "/nonexistent: cannot open: no such file or directory");
 }
 
 /* A live SCHED_DEADLINE task: its /proc/PID/sched has the mainline fields. */
