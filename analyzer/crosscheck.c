@@ -297,7 +297,17 @@ static void record_load(const char *dir, struct dlb_report_info *ri)
 static struct {
 	char kernel[128], arch[32], image[1024], sha256[72];
 	int cpus;
-} guest;
+	struct dlb_boot_dlbw boot;
+} guest = { .boot = { .total_bw = -1, .fair_bw = -1, .repaired = -1 } };
+
+/* a number of guest.txt, -1 when empty or not one */
+static long long kv_num(const char *v)
+{
+	char *end;
+	long long x = strtoll(v, &end, 10);
+
+	return end != v && !*end ? x : -1;
+}
 
 static void guest_value(const char *k, const char *v)
 {
@@ -311,6 +321,16 @@ static void guest_value(const char *k, const char *v)
 		snprintf(guest.sha256, sizeof(guest.sha256), "%s", v);
 	else if (!strcmp(k, "cpus_online"))
 		guest.cpus = atoi(v);
+	else if (!strcmp(k, "boot_dl_accounting"))
+		snprintf(guest.boot.status, sizeof(guest.boot.status), "%s", v);
+	else if (!strcmp(k, "boot_dl_detail"))
+		snprintf(guest.boot.detail, sizeof(guest.boot.detail), "%s", v);
+	else if (!strcmp(k, "boot_dl_total_bw"))
+		guest.boot.total_bw = kv_num(v);
+	else if (!strcmp(k, "boot_dl_fair_bw"))
+		guest.boot.fair_bw = kv_num(v);
+	else if (!strcmp(k, "boot_dl_total_bw_repaired"))
+		guest.boot.repaired = kv_num(v);
 }
 
 /* The command line's --kernel/--arch win; summary.json's CPU count wins later. */
@@ -328,6 +348,8 @@ static void guest_load(const char *dir, struct dlb_report_info *ri)
 		ri->image = guest.image;
 	if (guest.sha256[0])
 		ri->image_sha256 = guest.sha256;
+	if (guest.boot.status[0])
+		ri->boot_dlbw = &guest.boot;
 }
 
 /* What the recorder saw lost is lost, whether or not the trace file says so. */

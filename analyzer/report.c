@@ -144,7 +144,32 @@ static struct json_object *json_dlbw_cpus(const struct dlb_summary_dlbw *d)
 	return arr;
 }
 
-/* "kernel_checks": {"dl_accounting": {...}}, every key present (null when not run). */
+static struct json_object *json_num_or_null(long long v)
+{
+	return v < 0 ? NULL : json_object_new_int64(v);
+}
+
+/* a guest's accounting at boot, before the run (guest.txt); null: none */
+static struct json_object *json_boot_dlbw(const struct dlb_boot_dlbw *b)
+{
+	struct json_object *o;
+
+	if (!b)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "status", json_object_new_string(b->status));
+	json_object_object_add(o, "detail", b->detail[0] ? json_object_new_string(b->detail) :
+			       NULL);
+	json_object_object_add(o, "total_bw_boot", json_num_or_null(b->total_bw));
+	json_object_object_add(o, "fair_server_bw", json_num_or_null(b->fair_bw));
+	json_object_object_add(o, "total_bw_repaired", json_num_or_null(b->repaired));
+	return o;
+}
+
+/*
+ * "kernel_checks": {"boot_dl_accounting": {...}, "dl_accounting": {...}},
+ * every key present (null when not run).
+ */
 static struct json_object *json_kernel_checks(const struct dlb_report_info *ri)
 {
 	const struct dlb_summary_dlbw *d = ri->dlbw;
@@ -171,6 +196,7 @@ static struct json_object *json_kernel_checks(const struct dlb_report_info *ri)
 	json_object_object_add(c, "cpus", numbers ? json_dlbw_cpus(d) : NULL);
 #undef S
 #undef N
+	json_object_object_add(o, "boot_dl_accounting", json_boot_dlbw(ri->boot_dlbw));
 	json_object_object_add(o, "dl_accounting", c);
 	return o;
 }
@@ -260,7 +286,14 @@ static void txt_kstats(FILE *f, const struct dlb_report_info *ri)
 static void txt_kernel_checks(FILE *f, const struct dlb_report_info *ri)
 {
 	const struct dlb_summary_dlbw *d = ri->dlbw;
+	const struct dlb_boot_dlbw *b = ri->boot_dlbw;
 
+	/* a finding at boot is shown; the run's own check below judges the run */
+	if (b)
+		fprintf(f, "# kernel check: boot_dl_accounting %s%s%s (guest.txt, before the run)\n",
+			!strcmp(b->status, "finding_repaired") ? "FINDING, repaired" :
+			!strcmp(b->status, "finding") ? "FINDING, not repaired" : b->status,
+			b->detail[0] ? ": " : "", b->detail);
 	if (!d || d->status == DLB_DLBW_ABSENT)
 		return;
 	switch (d->status) {

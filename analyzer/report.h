@@ -47,6 +47,19 @@ struct dlb_kstats {
 	struct dlb_kstats_cpu *cpus;		/* [nr_cpus] */
 };
 
+/*
+ * A guest's DL bandwidth accounting at boot, checked by its /init before the
+ * run (guest.txt boot_dl_*, docs/guest.md): a kernel finding of its own when
+ * the fair servers exist but are not counted (docs/kernel-findings.md 2),
+ * repaired before the run when it could be.  Shown, never judged: the run's
+ * own check (dl_accounting) judges the run.
+ */
+struct dlb_boot_dlbw {
+	char status[32];		/* ok, finding_repaired, finding, not_checked */
+	char detail[512];
+	long long total_bw, fair_bw, repaired;	/* CPU 0's at boot, expected, after the repair; -1: none */
+};
+
 /* What the report says about where the data came from and how it is judged. */
 struct dlb_report_info {
 	const char *kernel, *arch;	/* of the recording machine; NULL: unknown */
@@ -82,6 +95,8 @@ struct dlb_report_info {
 	struct dlb_report_op ops[DLB_REPORT_MAX_OPS];
 	/* the kernel's DL accounting around the run (summary.json), NULL if none */
 	const struct dlb_summary_dlbw *dlbw;
+	/* the guest's accounting at boot, before the run (guest.txt), NULL if none */
+	const struct dlb_boot_dlbw *boot_dlbw;
 	/* the scheduler's statistics around the run (crosscheck.c), NULL if none */
 	const struct dlb_kstats *kstats;
 	/* the run held against the reference's replay of it (conform.h), NULL if none */

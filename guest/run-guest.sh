@@ -306,6 +306,11 @@ missing=
 [ "$(gval sched_debug)" = yes ] || missing+=" sched_debug"
 [ "$(gval schedstat)" = yes ] || missing+=" schedstat"
 [ -n "$missing" ] && echo "$PROG: guest kernel lacks:$missing (the report has less; docs/guest.md)" >&2
+# the accounting at boot, checked by /init before the run (docs/kernel-findings.md 2)
+case $(gval boot_dl_accounting) in
+finding_repaired) echo "$PROG: kernel finding at boot, repaired before the run: $(gval boot_dl_detail) (guest.txt)" >&2 ;;
+finding) echo "$PROG: kernel finding at boot, not repaired: $(gval boot_dl_detail) (guest.txt)" >&2 ;;
+esac
 if [ -n "$(gval dl_total_bw_after)" ] && [ "$(gval dl_total_bw_before)" != "$(gval dl_total_bw_after)" ]; then
 	echo "$PROG: DL bandwidth accounting changed over the run: total_bw $(gval dl_total_bw_before)" \
 		"before, $(gval dl_total_bw_after) after (guest.txt)" >&2

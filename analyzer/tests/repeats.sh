@@ -8,7 +8,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=../../tests/lib.sh
 . "$DLB_SRC/tests/lib.sh"
-plan 13
+plan 15
 A=$BIN/dlb-analyze R=$BIN/dlb-rtapp
 if [ ! -x "$A" ] || [ ! -x "$R" ]; then skip_rest "dlb-analyze or dlb-rtapp not built"; exit 0; fi
 T=$(mktemp -d /tmp/dlb-repeats-test.XXXXXX)
@@ -90,6 +90,17 @@ printf 'kernel=6.1.0-99-arm64\narch=aarch64\ncpus_online=4\nimage=/k/Image\nimag
 expect_eq "guest.txt: kernel, arch, image and checksum in report.json" \
 	"$(grep -E '^    "(kernel|arch|image|image_sha256)":' "$T/one/report.json" | tr -d ' \n')" \
 	"\"kernel\":\"6.1.0-99-arm64\",\"arch\":\"aarch64\",\"image\":\"/k/Image\",\"image_sha256\":\"$(printf '%064d' 7)\","
+
+# guest.txt's boot DL accounting (a finding /init repaired before the run):
+# shown in report.json and report.txt, outside the verdict; an unreadable number is null
+printf 'boot_dl_total_bw=0\nboot_dl_fair_bw=104856\nboot_dl_total_bw_repaired=x\nboot_dl_accounting=finding_repaired\nboot_dl_detail=not counted at boot\n' \
+	>> "$T/one/guest.txt"
+"$A" -q -m -1 "$T/one" 2>/dev/null; rc=$?
+expect_eq "guest.txt: boot_dl_accounting in report.json, not a verdict finding (exit $rc)" \
+	"$rc|$(tr -d '\n' < "$T/one/report.json" | tr -s ' ' | grep -o '"boot_dl_accounting": {[^}]*}\|"findings": \[ *\]' | tr -d '\n')" \
+	'0|"boot_dl_accounting": { "status": "finding_repaired", "detail": "not counted at boot", "total_bw_boot": 0, "fair_server_bw": 104856, "total_bw_repaired": null }"findings": [ ]'
+check "guest.txt: boot_dl_accounting in report.txt" \
+	grep -qx '# kernel check: boot_dl_accounting FINDING, repaired: not counted at boot (guest.txt, before the run)' "$T/one/report.txt"
 
 # a run refused by admission control as its entry expected: no jobs, the generator's status
 # "error" (data incomplete), and its verdict PASS: the comparison is complete
