@@ -210,7 +210,9 @@ static bool is_event_object(struct json_object *root, const char *path,
  * rt-app's workgen renames a repeated key; we do too for events, whose
  * order is their meaning, and for phases, which run in file order whatever
  * their names (rt-app's spreading-tasks example repeats "heavy1"; said with
- * a warning, as a repeated phase is often a copy and paste).  Any other
+ * a warning, as a repeated phase is often a copy and paste, and rt-app
+ * itself runs only one: workgen leaves a key whose object opens on its
+ * line, and json-c keeps the second value in the first key's place).  Any other
  * repeated key is refused: rt-app would ignore the renamed one ("loop1"),
  * or two tasks share a name.
  */
@@ -240,7 +242,8 @@ static int check_renames(struct wl_ctx *c, struct json_object *root)
 			if (p)
 				(phases = p)[nr_phases++] = r->path;
 			if (!p || wl_ctx_warn(c, r->path, AT_KEY, "phase '%s' repeated (first at line "
-					      "%d): renamed '%s%s', as rt-app's workgen does", r->key,
+					      "%d): run as a phase of its own, '%s%s'; rt-app runs one "
+					      "(json-c keeps the second in the first's place)", r->key,
 					      first.line, r->key, r->suffix)) {
 				if (!p)
 					wl_ctx_oom(c);
