@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# "taskgroup" (rt-app's cgroup cpu controller groups).  Reference: accepted,
-# one warning, no effect.  Kernel (root, a cpu controller mounted): two
+# "taskgroup" (rt-app's cgroup cpu controller groups).  Reference (dlb-rtapp
+# -b reference, dlb-sim): accepted, one warning, no effect.  Kernel (root, a cpu controller mounted): two
 # tasks in two groups (one nested below a group that exists before the run)
 # and a task that changes group by phase; while the run goes on each thread
 # is in its group (/proc/PID/task/TID/cgroup, polled), afterwards the groups
@@ -10,7 +10,7 @@
 # mid-run cleans up too; a user who may not create cgroups gets one line,
 # exit 3.  The machine's cgroups are left as found.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 13
+plan 14
 RTAPP=$BIN/dlb-rtapp
 TMP=$(mktemp -d /tmp/dlb-tgroup.XXXXXX)
 G=dlbtest-tg-$$
@@ -47,6 +47,10 @@ expect_eq "reference: run exits 0" "$?" 0
 expect_eq "reference: one warning, that taskgroup has no effect" \
 	"$(grep -c warning "$TMP/ref.out") $(grep -xF "$W_REF" "$TMP/ref.out")" "1 $W_REF"
 
+"$BIN/dlb-sim" -d 200ms "$TMP/w.json" >/dev/null 2>"$TMP/sim.err"
+expect_eq "dlb-sim: exits 0, the same one warning" "$?:$(cat "$TMP/sim.err")" \
+	"0:dlb-sim: warning: task 'a': taskgroup has no effect on the reference (it has no group scheduling)"
+
 need_cpu_cgroup() {
 	CPU=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ { print $2; exit }' /proc/mounts)
 	[ -n "$CPU" ] && return 0
@@ -64,7 +68,7 @@ pid=$!
 : >"$TMP/seen"
 while kill -0 "$pid" 2>/dev/null; do
 	# shell builtins only: a poll must be quicker than c's phases
-	for t in /proc/$pid/task/*; do
+	for t in "/proc/$pid/task/"*; do
 		read -r comm <"$t/comm" || continue
 		while IFS=: read -r _ ctl path; do
 			[[ ,$ctl, == *,cpu,* ]] && echo "$comm $path"
