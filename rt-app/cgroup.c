@@ -119,7 +119,7 @@ static int own_cgroup(const char *controller, bool v2, const char *root, char *o
 		if (!path)
 			continue;
 		*path++ = '\0';
-		ctl++;
+		*ctl++ = '\0';
 		if (v2 ? strcmp(line, "0") || *ctl : !has_word(ctl, controller, ","))
 			continue;
 		snprintf(out, size, "%s%s", root, strcmp(path, "/") ? path : "");
