@@ -14,4 +14,5 @@ $(addprefix guest-,$(GUEST_ARCHES)): guest-%:
 
 .PHONY: $(addprefix guest-,$(GUEST_ARCHES))
 
-TEST_SCRIPTS	+= guest/tests/bad_input.sh guest/tests/boot.sh guest/tests/validate.sh guest/tests/ospert.sh
+TEST_SCRIPTS	+= guest/tests/bad_input.sh guest/tests/boot.sh guest/tests/validate.sh guest/tests/ospert.sh \
+		   guest/tests/taskgroup.sh
