@@ -335,6 +335,7 @@ static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
 	jtt.dl.runtime = t->runtime;
 	jtt.dl.deadline = t->deadline;
 	jtt.dl.period = t->period;
+	jtt.dl.flags = st ? st->dl_flags : 0;	/* sched_flags (GRUB): the generator's word */
 	*from_wl |= task_cpus(w, st, c->jt->nr_cpus, &jtt.cpus);
 	log = task_log(o->folder, st, &nlog);
 	for (; *next < c->run.n && c->run.v[*next].tid == t->tid; (*next)++) {
@@ -376,6 +377,9 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	c->jt->nr_cpus = dlb_metrics_nr_cpus(m);
 	snprintf(c->jt->kernel, sizeof(c->jt->kernel), "%s", kernel ? kernel : "");
 	snprintf(c->jt->backend, sizeof(c->jt->backend), "%s", o->backend ? o->backend : "");
+	/* a reference run's own rules, for dlb-sim --replay of the jobs trace */
+	if (o->backend && !strcmp(o->backend, "reference") && w->sum)
+		snprintf(c->jt->model, sizeof(c->jt->model), "%s", w->sum->model);
 	for (i = 0; i < dlb_metrics_nr_tasks(m); i++) {
 		const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
 
@@ -479,7 +483,7 @@ static void oracle_hook_end(struct oracle_hook *h)
 /* The reference on the jobs trace, its events into a second metrics engine. */
 static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struct dlb_err *err)
 {
-	struct dlb_metrics_opts mo = { .job_fn = oracle_job, .job_arg = c };
+	struct dlb_metrics_opts mo = { .job_fn = oracle_job, .job_arg = c, .jobs_only = true };
 	struct dlb_metrics *om = NULL;
 	struct dlb_sim_opts so;
 	struct dlb_sim *sim = NULL;
@@ -791,7 +795,8 @@ int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
 		snprintf(c->model, sizeof(c->model), "%s", o->model);
 		c->model_src = "the command line";
 	} else {
-		c->model_src = dlb_sim_model_for(o->backend, kernel, c->model, sizeof(c->model));
+		c->model_src = dlb_sim_model_for(o->backend, kernel, w.sum ? w.sum->model : NULL,
+						 c->model, sizeof(c->model));
 	}
 	rc = extract(c, m, o, kernel, &w);
 	witness_free(&w);

@@ -161,6 +161,15 @@ struct dlb_metrics_opts {
 	void *job_arg;
 	/* may be NULL: at finish, each job the trace stopped in (job.open), arg job_arg */
 	dlb_job_fn open_fn;
+	/*
+	 * Jobs only: each job to job_fn and the counts, but no G-EDF
+	 * inversion accounting (every inversion 0) and no per-task
+	 * distributions (response, lateness, ... percentiles empty).  For the
+	 * conformance replay's engine, whose jobs are wanted, not its
+	 * statistics: the inversion accounting sorts the CPUs and the waiting
+	 * tasks at every event, most of the replay's cost on many CPUs.
+	 */
+	bool jobs_only;
 };
 
 struct dlb_metrics;	/* opaque */

@@ -187,6 +187,8 @@ void account_inversion(struct dlb_metrics *m, u64 ts)
 		if (w->sched_dl_valid)
 			m->elig[n++] = w;
 	}
+	if (m->opts.jobs_only)
+		return;		/* the throttles above are still ended in time */
 	if (m->dirty)
 		cpu_summary(m);
 	if (n > 1)

@@ -47,6 +47,13 @@ static void job_fill(const struct dlb_metrics *m, const struct task *t, u64 end,
 	job_wakeup(t, j);
 }
 
+/* A sample into a task's distribution, unless the engine keeps jobs only. */
+static void sample(const struct dlb_metrics *m, struct dlb_stat *s, s64 v)
+{
+	if (!m->opts.jobs_only)
+		dlb_stat_add(s, v);
+}
+
 void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 {
 	struct dlb_task_metrics *p = &t->pub;
@@ -58,12 +65,12 @@ void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 
 	p->jobs++;
 	m->run.jobs++;
-	dlb_stat_add(&p->response, (s64)j.response);
-	dlb_stat_add(&p->wakeup_lat, (s64)j.wakeup_lat);
+	sample(m, &p->response, (s64)j.response);
+	sample(m, &p->wakeup_lat, (s64)j.wakeup_lat);
 	if (j.dl_known) {
 		j.lateness = (s64)(end - t->dl);
 		j.miss = dl_time_before(t->dl, end);
-		dlb_stat_add(&p->lateness, j.lateness);
+		sample(m, &p->lateness, j.lateness);
 		if (j.miss) {
 			p->misses++;
 			m->run.misses++;
@@ -72,7 +79,7 @@ void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 		p->jobs_no_dl++;
 	}
 	if (j.exec_known) {
-		dlb_stat_add(&p->exec, (s64)j.exec);
+		sample(m, &p->exec, (s64)j.exec);
 		/* the seed's rorun: runtime used beyond the reservation, c_j - Q */
 		if (p->param_src != DLB_PARAM_NONE && j.exec > p->runtime) {
 			j.overrun = true;
@@ -82,7 +89,7 @@ void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 			if (j.overrun_ns > p->overrun_max)
 				p->overrun_max = j.overrun_ns;
 		}
-		dlb_stat_add(j.migrations ? &p->exec_migrated : &p->exec_unmigrated, (s64)j.exec);
+		sample(m, j.migrations ? &p->exec_migrated : &p->exec_unmigrated, (s64)j.exec);
 	}
 	if (j.migrations)
 		p->migrated_jobs++;

@@ -67,6 +67,7 @@ static void stat_to_hist(struct dlb_stat *s)
 		stat_hist_add(s, s->exact[i]);
 	free(s->exact);
 	s->exact = NULL;
+	s->exact_cap = 0;
 }
 
 void dlb_stat_add(struct dlb_stat *s, s64 v)
@@ -83,13 +84,17 @@ void dlb_stat_add(struct dlb_stat *s, s64 v)
 	if (s->hist) {
 		stat_hist_add(s, v);
 	} else {
-		if (!s->exact) {
-			s->exact = malloc(DLB_STAT_EXACT * sizeof(*s->exact));
-			if (!s->exact) {
+		if (s->count == s->exact_cap && s->count < DLB_STAT_EXACT) {
+			u64 cap = s->exact_cap ? 2 * s->exact_cap : 16;
+			s64 *p = realloc(s->exact, cap * sizeof(*s->exact));
+
+			if (!p) {
 				s->alloc_failed = 1;
 				s->count++;
 				return;
 			}
+			s->exact = p;
+			s->exact_cap = cap;
 		}
 		if (s->count == DLB_STAT_EXACT) {
 			stat_to_hist(s);
@@ -182,5 +187,6 @@ void dlb_stat_free(struct dlb_stat *s)
 	free(s->exact);
 	free(s->hist);
 	s->exact = NULL;
+	s->exact_cap = 0;
 	s->hist = NULL;
 }

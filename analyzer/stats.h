@@ -25,7 +25,8 @@ struct dlb_stat {
 	u64 count;
 	s64 min, max;
 	long double sum;
-	s64 *exact;		/* DLB_STAT_EXACT samples, allocated on first use */
+	s64 *exact;		/* up to DLB_STAT_EXACT samples, grown as they come */
+	u64 exact_cap;		/* room in exact[] (a task of few jobs needs little) */
 	u64 *hist;		/* [2][DLB_STAT_BINS]: negative, positive; NULL until needed */
 	u64 hist_zero;		/* zero samples in histogram mode */
 	int alloc_failed;	/* an allocation failed: percentiles unavailable */

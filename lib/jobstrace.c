@@ -102,6 +102,20 @@ static void put_cpus(FILE *f, const struct dlb_cpumask *m)
 		fputc('-', f);
 }
 
+/* "flags INDEX NAME..." when the task has any */
+static void put_flags(FILE *f, size_t idx, u64 flags)
+{
+	u64 fl;
+
+	if (!flags)
+		return;
+	fprintf(f, "flags %zu", idx);
+	for (fl = 1; fl; fl <<= 1)
+		if (flags & fl)
+			fprintf(f, " %s", dl_flag_name(fl) ? dl_flag_name(fl) : "?");
+	fputc('\n', f);
+}
+
 static void put_demand(FILE *f, u64 v, bool open)
 {
 	if (v == DLB_JT_UNKNOWN)
@@ -117,8 +131,11 @@ int dlb_jt_write(FILE *f, const struct dlb_jobs_trace *jt)
 	fprintf(f, "# dlbench jobs trace: releases and demands of a run (docs/conformance.md)\n");
 	fprintf(f, "dlb-jobs-trace %d\ncpus %d\nt0 %" PRIu64 "\nend %" PRIu64 "\ntick %" PRIu64 "\n",
 		DLB_JT_VERSION, jt->nr_cpus, jt->t0, jt->end, jt->tick);
-	fprintf(f, "kernel %s\nbackend %s\naffinity %s\n", jt->kernel[0] ? jt->kernel : "-",
-		jt->backend[0] ? jt->backend : "-", dlb_jt_affinity_str(jt->affinity));
+	fprintf(f, "kernel %s\nbackend %s\n", jt->kernel[0] ? jt->kernel : "-",
+		jt->backend[0] ? jt->backend : "-");
+	if (jt->model[0])
+		fprintf(f, "model %s\n", jt->model);
+	fprintf(f, "affinity %s\n", dlb_jt_affinity_str(jt->affinity));
 	fprintf(f, "# task INDEX TID RUNTIME DEADLINE PERIOD CPUS NAME\n");
 	for (i = 0; i < jt->nr_tasks; i++) {
 		const struct dlb_jt_task *t = &jt->tasks[i];
@@ -127,6 +144,7 @@ int dlb_jt_write(FILE *f, const struct dlb_jobs_trace *jt)
 			t->dl.runtime, t->dl.deadline, t->dl.period);
 		put_cpus(f, &t->cpus);
 		fprintf(f, " %s\n", t->name);
+		put_flags(f, i, t->dl.flags);
 	}
 	fprintf(f, "# job TASK JOB RELEASE WAKEUP DEADLINE DEMAND ASKED\n");
 	for (i = 0; i < jt->nr_jobs; i++) {
@@ -289,6 +307,28 @@ static int rd_job(struct rd *r, struct dlb_jobs_trace *jt)
 		dlb_err_set(r->err, DLB_EXIT_INTERNAL, "out of memory") : 0;
 }
 
+/* "flags INDEX NAME...": of the task just read */
+static int rd_flags(struct rd *r, struct dlb_jobs_trace *jt)
+{
+	char *tok;
+	int idx = 0;
+	u64 f;
+
+	if (rd_int(r, "task", 1 << 30, &idx))
+		return -1;
+	if (!jt->nr_tasks || (size_t)idx != jt->nr_tasks - 1)
+		return rd_fail(r, "flags: not of the task just before%s", "");
+	if (!(tok = rd_tok(r)))
+		return rd_fail(r, "flags: missing%s", "");
+	for (; tok; tok = rd_tok(r)) {
+		f = dl_flag_parse(tok);
+		if (!f)
+			return rd_fail(r, "flags: '%s' is not a flag name", tok);
+		jt->tasks[idx].dl.flags |= f;
+	}
+	return 0;
+}
+
 static int rd_unavail(struct rd *r, struct dlb_jobs_trace *jt)
 {
 	struct dlb_jt_unavail u;
@@ -317,17 +357,17 @@ static int rd_line(struct rd *r, char *line, struct dlb_jobs_trace *jt, bool *ha
 	if (!strcmp(key, "dlb-jobs-trace")) {
 		if (rd_int(r, "version", 1 << 30, &v))
 			return -1;
-		if (v != DLB_JT_VERSION) {
+		if (v < 1 || v > DLB_JT_VERSION) {
 			char num[16];
 
 			snprintf(num, sizeof(num), "%d", v);
-			return rd_fail(r, "version %s: this tool reads version 1", num);
+			return rd_fail(r, "version %s: this tool reads versions 1 and 2", num);
 		}
 		*have_version = true;
 		return 0;
 	}
 	if (!*have_version)
-		return rd_fail(r, "not a jobs trace: the first record must be 'dlb-jobs-trace 1'%s",
+		return rd_fail(r, "not a jobs trace: the first record must be 'dlb-jobs-trace N'%s",
 			       "");
 	if (!strcmp(key, "cpus"))
 		return rd_int(r, "cpus", DLB_MAX_CPUS, &jt->nr_cpus) ? -1 :
@@ -344,6 +384,8 @@ static int rd_line(struct rd *r, char *line, struct dlb_jobs_trace *jt, bool *ha
 	if (!strcmp(key, "backend"))
 		return rd_rest(r, "backend", jt->backend, sizeof(jt->backend)) ? -1 :
 			(!strcmp(jt->backend, "-") ? (jt->backend[0] = '\0', 0) : 0);
+	if (!strcmp(key, "model"))
+		return rd_rest(r, "model", jt->model, sizeof(jt->model));
 	if (!strcmp(key, "affinity")) {
 		char *tok = rd_tok(r);
 
@@ -360,6 +402,8 @@ static int rd_line(struct rd *r, char *line, struct dlb_jobs_trace *jt, bool *ha
 		return rd_job(r, jt);
 	if (!strcmp(key, "unavail"))
 		return rd_unavail(r, jt);
+	if (!strcmp(key, "flags"))
+		return rd_flags(r, jt);
 	return rd_fail(r, "unknown record '%s'", key);
 }
 
@@ -389,7 +433,7 @@ int dlb_jt_read(const char *path, struct dlb_jobs_trace **out, struct dlb_err *e
 	}
 	if (!rc && !have_version)
 		rc = dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: not a jobs trace (no "
-				 "'dlb-jobs-trace 1' record)", path);
+				 "'dlb-jobs-trace N' record)", path);
 	if (!rc && !jt->nr_cpus)
 		rc = dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: no 'cpus' record", path);
 	fclose(f);

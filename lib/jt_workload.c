@@ -138,12 +138,12 @@ static bool all_cpus(const struct dlb_cpumask *m, int nr_cpus)
 	return true;
 }
 
+/* Task @ti from its @n jobs, @idx their indices in jt->jobs in order. */
 static int build_task(const struct dlb_jobs_trace *jt, bool asked, size_t ti, struct wl_task *t,
-		      size_t *idx, struct dlb_err *err)
+		      const size_t *idx, size_t n, struct dlb_err *err)
 {
 	const struct dlb_jt_task *jtt = &jt->tasks[ti];
 	enum dl_param_rule rule;
-	size_t i, n = 0;
 
 	t->name = strdup(jtt->name);
 	if (!t->name)
@@ -160,9 +160,6 @@ static int build_task(const struct dlb_jobs_trace *jt, bool asked, size_t ti, st
 		t->has_cpus = true;
 		t->cpus = jtt->cpus;
 	}
-	for (i = 0; i < jt->nr_jobs; i++)
-		if (jt->jobs[i].task == (int)ti)
-			idx[n++] = i;
 	if (!n)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': no jobs", t->name);
 	if (dl_time_before(jt->jobs[idx[0]].wakeup, jt->t0))
@@ -177,10 +174,21 @@ int dlb_jt_workload(const struct dlb_jobs_trace *jt, bool asked, struct workload
 {
 	struct workload *wl = calloc(1, sizeof(*wl));
 	size_t *idx = malloc((jt->nr_jobs ? jt->nr_jobs : 1) * sizeof(*idx));
+	size_t *start = calloc(jt->nr_tasks + 1, sizeof(*start));
 	size_t i;
 
-	if (!wl || !idx)
+	if (!wl || !idx || !start)
 		goto oom;
+	/* the jobs grouped by task, each task's in trace order: idx[start[t] .. start[t + 1]) */
+	for (i = 0; i < jt->nr_jobs; i++)
+		start[jt->jobs[i].task + 1]++;
+	for (i = 0; i < jt->nr_tasks; i++)
+		start[i + 1] += start[i];
+	for (i = 0; i < jt->nr_jobs; i++)
+		idx[start[jt->jobs[i].task]++] = i;
+	for (i = jt->nr_tasks; i > 0; i--)
+		start[i] = start[i - 1];
+	start[0] = 0;
 	if (jt->nr_unavail) {
 		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "unavailable-CPU intervals are not replayed "
 			    "yet (jobs trace version 1 reserves them)");
@@ -202,16 +210,19 @@ int dlb_jt_workload(const struct dlb_jobs_trace *jt, bool asked, struct workload
 	wl->global.duration_ns = jt->end && dl_time_before(jt->t0, jt->end) ? jt->end - jt->t0 : 0;
 	for (i = 0; i < jt->nr_tasks; i++) {
 		wl->nr_tasks++;
-		if (build_task(jt, asked, i, &wl->tasks[i], idx, err))
+		if (build_task(jt, asked, i, &wl->tasks[i], idx + start[i], start[i + 1] - start[i],
+			       err))
 			goto fail;
 	}
 	free(idx);
+	free(start);
 	*out = wl;
 	return 0;
 oom:
 	dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 fail:
 	free(idx);
+	free(start);
 	wl_free(wl);
 	return -1;
 }

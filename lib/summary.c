@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 
+#include "dlbench/dlparam.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/summary.h"
 
@@ -52,6 +53,15 @@ static json_object *thread_to_json(const struct dlb_summary_thread *t)
 	add_u64(o, "runtime_ns", t->runtime);
 	add_u64(o, "deadline_ns", t->deadline);
 	add_u64(o, "period_ns", t->period);
+	if (t->dl_flags) {
+		json_object *fl = json_object_new_array();
+		u64 f;
+
+		for (f = 1; f; f <<= 1)
+			if ((t->dl_flags & f) && dl_flag_name(f))
+				json_object_array_add(fl, json_object_new_string(dl_flag_name(f)));
+		json_object_object_add(o, "dl_flags", fl);
+	}
 	add_u64(o, "jobs", t->jobs);
 	add_u64(o, "misses", t->misses);
 	add_int(o, "max_lateness_ns", t->max_lateness);
@@ -116,6 +126,8 @@ int dlb_summary_write(const char *path, const struct dlb_summary *s, struct dlb_
 	add_str(root, "tool_version", s->version);
 	add_str(root, "backend", s->backend);
 	add_str(root, "clock", s->clock);
+	if (s->model[0])
+		add_str(root, "model", s->model);
 	add_str(root, "workload", s->workload);
 	add_int(root, "cpus", s->cpus);
 	json_object_object_add(root, "calibration_ns_per_loop",
@@ -207,6 +219,32 @@ static int get_u64(struct rd *rd, json_object *o, const char *key, u64 *dst)
 	return 0;
 }
 
+/* "dl_flags" is optional: the names of the sched_flags set (none: absent) */
+static int dl_flags_from_json(struct rd *rd, json_object *o, u64 *flags)
+{
+	json_object *arr;
+	size_t i, n;
+
+	*flags = 0;
+	if (!json_object_object_get_ex(o, "dl_flags", &arr))
+		return 0;
+	if (!json_object_is_type(arr, json_type_array))
+		return dlb_err_set(rd->err, DLB_EXIT_BAD_INPUT, "%s: %sdl_flags: expected array",
+				   rd->path, rd->where);
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++) {
+		const char *name = json_object_get_string(json_object_array_get_idx(arr, i));
+		u64 f = name ? dl_flag_parse(name) : 0;
+
+		if (!f)
+			return dlb_err_set(rd->err, DLB_EXIT_BAD_INPUT, "%s: %sdl_flags[%zu]: "
+					   "not a flag name (known: %s)", rd->path, rd->where, i,
+					   dl_flag_names());
+		*flags |= f;
+	}
+	return 0;
+}
+
 static int thread_from_json(struct rd *rd, json_object *o, struct dlb_summary_thread *t)
 {
 	int64_t inst, idx, tid, pol, prio, late;
@@ -222,6 +260,8 @@ static int thread_from_json(struct rd *rd, json_object *o, struct dlb_summary_th
 	    get_i64(rd, o, "max_lateness_ns", &late) ||
 	    get_str(rd, o, "log", t->log, sizeof(t->log)) ||
 	    get_str(rd, o, "sched", t->sched, sizeof(t->sched)))
+		return -1;
+	if (dl_flags_from_json(rd, o, &t->dl_flags))
 		return -1;
 	t->instance = (int)inst;
 	t->index = (int)idx;
@@ -367,6 +407,10 @@ static int summary_from_json(struct rd *rd, json_object *root, struct dlb_summar
 	    admission_from_json(rd, root, s) ||
 	    get_str(rd, root, "cmdline", s->cmdline, sizeof(s->cmdline)) ||
 	    !(arr = get(rd, root, "threads", json_type_array)))
+		return -1;
+	/* optional: a kernel run has no model, older summaries have none */
+	if (json_object_object_get_ex(root, "model", NULL) &&
+	    get_str(rd, root, "model", s->model, sizeof(s->model)))
 		return -1;
 	/* optional: older summaries have neither */
 	if (json_object_object_get_ex(root, "duration_source", NULL) &&

@@ -88,7 +88,8 @@ plot for [c=0:C-1] D.'/util.dat' index c using 1:3 with steps lw 2 title sprintf
 # ---- conformance: the kernel's schedule above the oracle's -------------------------------------
 # (conf = 1: D/kgantt.dat, ogantt.dat (cpu start end idx), ojobs.dat (idx end miss cpu),
 #  odivs.dat (n idx release deadline kind cause job name); CW0: the window's start;
-#  divlist: the divergences' list.)  Oracle CPU c is row c, kernel CPU c row C + 1 + c;
+#  divlist: the divergences' list; runby: the run's backend, kernel or reference.)
+# Oracle CPU c is row c, the run's CPU c row C + 1 + c;
 # row C holds each divergent job's release-to-deadline span, numbered, in three lanes.
 if (conf) {
 	reset
@@ -101,7 +102,7 @@ if (conf) {
 	set datafile missing 'NaN'
 	set key outside right top
 	set grid xtics lc rgb '#dddddd'
-	set title sprintf("%s: the kernel's schedule (top) and the oracle's replay of its jobs (bottom), %.1f to %.1f ms\nx: deadline miss; numbered: divergent jobs, release to deadline%s", title_run, CW0, CW0 + W, subtitle)
+	set title sprintf("%s: the %s's schedule (top) and the oracle's replay of its jobs (bottom), %.1f to %.1f ms\nx: deadline miss; numbered: divergent jobs, release to deadline%s", title_run, runby, CW0, CW0 + W, subtitle)
 	set xlabel "time since the first release (ms)"
 	set label 2 (divlist eq '' ? 'no divergence' : "divergent jobs (the first 8 by release; misses before placement):\n".divlist) at screen 0.02, screen 0.125 left front
 	set xrange [CW0:CW0 + W]
@@ -109,7 +110,7 @@ if (conf) {
 	set ytics ()
 	do for [c=0:C-1] {
 		set ytics add (sprintf('oracle CPU %d', c) c)
-		set ytics add (sprintf('kernel CPU %d', c) C + 1 + c)
+		set ytics add (sprintf('%s CPU %d', runby, c) C + 1 + c)
 	}
 	set ytics add ('divergences' C)
 	set object 1 rect from graph 0, first C - 0.45 to graph 1, first C + 0.45 fc rgb '#fff4e0' fs solid 1.0 noborder behind

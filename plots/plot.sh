@@ -262,6 +262,8 @@ if [ -r "$ojobs" ] && [ -r "$oslices" ]; then
 		printf "%s%d: %s job %s released at %.3f ms: %s%s", (NR == 1 ? "" : NR % 2 ? "\\n" : "      "),
 			$1, n, $7, $3, $5, ($6 == "-" ? "" : " (" $6 ")") }' "$data/odivs.dat")
 	conf=1
+	# whose schedule the top half is: the backend summary.json names (kernel when absent)
+	runby=$(sed -n 's/.*"backend": *"\(kernel\|reference\)".*/\1/p' "$dir/summary.json" 2>/dev/null | head -n 1)
 fi
 
 # the named tasks' legends, as gnuplot strings
@@ -277,7 +279,7 @@ trap 'exit 4' INT TERM HUP
 for fmt in png svg; do
 	progress "drawing $fmt"
 	if ! gnuplot -e "fmt='$fmt'; D='$data'; O='$tmp'; N=$ntasks; K=$shown; C=$ncpus; W0=$wstart; W=$win" \
-		-e "title_run=\"$title\"; left=\"$left\"; conf=$conf; CW0=${cw0:-0}; divlist=\"${divlist:-}\"" \
+		-e "title_run=\"$title\"; left=\"$left\"; conf=$conf; runby=\"${runby:-kernel}\"; CW0=${cw0:-0}; divlist=\"${divlist:-}\"" \
 		"$here/figures.gp" 2> "$tmp/gnuplot.err"; then
 		echo "plot.sh: gnuplot failed: $(grep -m1 . "$tmp/gnuplot.err")" >&2
 		exit 5

@@ -250,7 +250,8 @@ static int replay_load(const char *path, struct replay *r, struct dlb_sim_opts *
 	if (!r->tick_given)
 		so->tick_ns = r->jt->tick;
 	if (!r->model_given) {
-		why = dlb_sim_model_for(r->jt->backend, r->jt->kernel, model, sizeof(model));
+		why = dlb_sim_model_for(r->jt->backend, r->jt->kernel, r->jt->model, model,
+					sizeof(model));
 		if (dlb_sim_opts_model(so, model) < 0)
 			return dlb_err_set(err, DLB_EXIT_INTERNAL, "model '%s' not known", model);
 		fprintf(stderr, "%s: replay under model %s (%s)\n", prog, model, why);

@@ -670,12 +670,18 @@ int dlb_sim_opts_model(struct dlb_sim_opts *o, const char *name)
  * The model a traced kernel runs (docs/conformance.md, "Model"): its
  * MAJ.MIN when a mainline model of it exists (3.14 .. newest), the newest
  * for a later kernel, v4 (the seeds, before SCHED_DEADLINE was merged) for
- * an earlier one; a reference run, or an unknown kernel: v4, the default.
+ * an earlier one; a reference run: the model it ran (v4, the default, when
+ * it does not say); an unknown kernel: v4.
  */
-const char *dlb_sim_model_for(const char *backend, const char *kernel, char *buf, size_t size)
+const char *dlb_sim_model_for(const char *backend, const char *kernel, const char *run_model,
+			      char *buf, size_t size)
 {
 	unsigned int maj, min;
 
+	if (backend && !strcmp(backend, "reference") && run_model && run_model[0]) {
+		snprintf(buf, size, "%s", run_model);
+		return "the reference run's own model";
+	}
 	if ((backend && !strcmp(backend, "reference")) || !kernel ||
 	    sscanf(kernel, "%u.%u", &maj, &min) != 2 || maj > 99 || min > 999 ||
 	    DL_KVER(maj, min) < DL_KVER(3, 14)) {

@@ -119,11 +119,13 @@ void dlb_sim_opts_init(struct dlb_sim_opts *o);
 int dlb_sim_opts_model(struct dlb_sim_opts *o, const char *m);
 
 /*
- * The model that matches a traced run (@backend, @kernel: uname -r; either
- * may be NULL) into @buf ("v4", "mainline:MAJ.MIN", "mainline").  Returns
- * why, for reports.
+ * The model that matches a traced run (@backend, @kernel: uname -r;
+ * @run_model: the rules a reference run says it ran, summary.json's
+ * "model"; any may be NULL) into @buf ("v4", "mainline:MAJ.MIN",
+ * "mainline").  Returns why, for reports.
  */
-const char *dlb_sim_model_for(const char *backend, const char *kernel, char *buf, size_t size);
+const char *dlb_sim_model_for(const char *backend, const char *kernel, const char *run_model,
+			      char *buf, size_t size);
 
 /* One finished job (see "Jobs" above); rt-app log columns in comments. */
 struct dlb_sim_job {

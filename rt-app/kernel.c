@@ -631,6 +631,8 @@ static void fill_summary(struct rtapp_run *run, struct dlb_summary *sum)
 			s->runtime = th->task->dl.runtime;
 			s->deadline = th->task->dl.deadline;
 			s->period = dl_params_period(&th->task->dl);
+			/* what sched_setattr was given: the v4 syscall takes no flags */
+			s->dl_flags = run->opts->abi.setscheduler2 ? 0 : th->task->dl.flags;
 		}
 		s->jobs = th->it.jobs;
 		s->misses = th->it.misses;

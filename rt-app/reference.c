@@ -215,7 +215,7 @@ static int write_events(struct ref_run *r, size_t i, struct dlb_err *err)
 	return 0;
 }
 
-static void fill_summary(struct ref_run *r, struct dlb_summary *sum)
+static void fill_summary(struct ref_run *r, const struct dlb_sim_opts *o, struct dlb_summary *sum)
 {
 	const struct workload *wl = r->run->wl;
 	struct dlb_sim_task_stats st;
@@ -223,6 +223,7 @@ static void fill_summary(struct ref_run *r, struct dlb_summary *sum)
 
 	snprintf(sum->backend, sizeof(sum->backend), "reference");
 	snprintf(sum->clock, sizeof(sum->clock), "virtual");
+	snprintf(sum->model, sizeof(sum->model), "%s", o->model);
 	sum->cpus = dlb_sim_nr_cpus(r->sim);
 	sum->start_ns = 0;
 	sum->end_ns = dlb_sim_now(r->sim);
@@ -245,6 +246,8 @@ static void fill_summary(struct ref_run *r, struct dlb_summary *sum)
 		s->runtime = st.dl_runtime;
 		s->deadline = st.dl_deadline;
 		s->period = st.dl_period;
+		/* what the simulated sched_setattr was given (the v4 rules ignore it) */
+		s->dl_flags = st.policy == WL_POLICY_DEADLINE ? t->dl.flags : 0;
 		s->jobs = st.jobs;
 		s->misses = st.jobs_missed;
 		s->max_lateness = r->th[i].max_lateness;
@@ -316,7 +319,7 @@ int rtapp_reference_run(struct rtapp_run *run, struct dlb_summary *sum, struct d
 	for (i = 0; i < r.nr && !rc; i++)
 		rc = write_sched(&r, i, err) || write_events(&r, i, err) ? -1 : 0;
 out:
-	fill_summary(&r, sum);
+	fill_summary(&r, &o, sum);
 	sum->status = rc == 0 ? DLB_RUN_COMPLETE :
 		      err->code == DLB_EXIT_INCOMPLETE ? DLB_RUN_INCOMPLETE : DLB_RUN_ERROR;
 	if (ref_close(&r, err) && !rc)

@@ -6,7 +6,7 @@
 # figures' data from a file whose columns are in another order), a failing
 # gnuplot leaves no figure behind, a folder with no run fails in one line.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 19
 command -v gnuplot >/dev/null || { skip_rest "gnuplot not installed"; exit 0; }
 tmp=$(mktemp -d /tmp/dlb-plot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -101,6 +101,15 @@ expect_eq "conformance: the window is around the first miss divergence; both sch
 	"$(grep -c . "$tmp/conf/plots/data/kgantt.dat") $(cat "$tmp/conf/plots/data/ogantt.dat")" \
 	"2 1 400 400.08 1
 0 400.5 400.58 0"
+
+# whose schedule is on top: the kernel's when the folder does not say (as above),
+# the reference's when summary.json names that backend
+top=$(grep -o '>[a-z]* CPU 0<' "$tmp/conf/plots/conformance.svg" | tr '\n' ' ')
+printf '{ "backend": "reference", "status": "complete" }\n' > "$tmp/conf/summary.json"
+$PLOT "$tmp/conf" 10 > /dev/null 2>&1
+expect_eq "conformance: the run's CPUs named by its backend (summary.json), else kernel" \
+	"$top| $(grep -o '>[a-z]* CPU 0<' "$tmp/conf/plots/conformance.svg" | tr '\n' ' ')" \
+	">oracle CPU 0< >kernel CPU 0< | >oracle CPU 0< >reference CPU 0< "
 
 # a gnuplot that fails half way: nothing left behind
 mkdir -p "$tmp/bin" "$tmp/fail"

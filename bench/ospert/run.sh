@@ -119,29 +119,33 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# default NAME VALUE: NAME=VALUE unless its option was given
+default() {
+	[ -n "${given[$1]:-}" ] || printf -v "$1" '%s' "$2"
+}
 if [ -n "$image" ]; then
 	# a guest's CPUs are few and emulated: the paper's counts where it can boot
-	[ -n "${given[cpus]:-}" ] || cpus="2 4 8"
-	[ -n "${given[ext_cpus]:-}" ] || ext_cpus=
+	default cpus "2 4 8"
+	default ext_cpus ''
 fi
 if [ "$quick" -eq 1 ] && [ -n "$image" ]; then
-	[ -n "${given[cpus]:-}" ] || cpus=2
-	[ -n "${given[utils]:-}" ] || utils="0.6 0.8"
-	[ -n "${given[sets]:-}" ] || sets=1
-	[ -n "${given[dur]:-}" ] || dur=1s
-	[ -n "${given[k_utils]:-}" ] || k_utils="0.2 0.4"
-	[ -n "${given[k_sets]:-}" ] || k_sets=1
-	[ -n "${given[k_dur]:-}" ] || k_dur=1
+	default cpus 2
+	default utils "0.6 0.8"
+	default sets 1
+	default dur 1s
+	default k_utils "0.2 0.4"
+	default k_sets 1
+	default k_dur 1
 elif [ "$quick" -eq 1 ]; then
-	[ -n "${given[cpus]:-}" ] || cpus="2 4 8 16 32 48"
-	[ -n "${given[sets]:-}" ] || sets=5
-	[ -n "${given[dur]:-}" ] || dur=5s
-	[ -n "${given[ext_cpus]:-}" ] || ext_cpus="128 512 1024"
-	[ -n "${given[ext_sets]:-}" ] || ext_sets=3
-	[ -n "${given[ext_dur]:-}" ] || ext_dur=1s
-	[ -n "${given[k_utils]:-}" ] || k_utils="0.5 0.8 0.95"
-	[ -n "${given[k_sets]:-}" ] || k_sets=1
-	[ -n "${given[k_dur]:-}" ] || k_dur=3
+	default cpus "2 4 8 16 32 48"
+	default sets 5
+	default dur 5s
+	default ext_cpus "128 512 1024"
+	default ext_sets 3
+	default ext_dur 1s
+	default k_utils "0.5 0.8 0.95"
+	default k_sets 1
+	default k_dur 3
 fi
 for n in "$sets" "$ext_sets" "$k_sets" "$k_dur" "$seed"; do
 	case $n in ''|*[!0-9]*) die 2 "'$n' is not a whole number" ;; esac

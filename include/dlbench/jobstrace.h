@@ -7,15 +7,17 @@
  * analyzes (jobs-trace.txt); the reference replays it (dlb-sim --replay):
  * the same simulator, its releases and demands forced.
  *
- *	dlb-jobs-trace 1
+ *	dlb-jobs-trace 2
  *	cpus 2
  *	t0 0
  *	end 1000000000
  *	tick 4000000
  *	kernel 6.18.44
  *	backend reference
+ *	model mainline
  *	affinity workload
  *	task 0 1000 4400000 10000000 10000000 0-1 g-0
+ *	flags 0 reclaim
  *	job 0 0 0 0 10000000 4000000 4000000
  *	unavail 1 5000000 5200000
  *
@@ -24,7 +26,9 @@
  * absolute deadline, demand, asked.  Times are u64 ns on the trace's clock; t0 is the run's start, which the
  * replay's virtual time 0 stands for; end is the trace's last instant; tick
  * the traced kernel's budget accounting period (1/HZ; 0: exact, as with
- * hrtick, or unknown).
+ * hrtick, or unknown).  model (version 2, optional): the rules a reference
+ * run ran, which its replay takes.  flags (version 2, optional): the
+ * sched_flags the task was given, by name (dl_flag_name()), after its task.
  * "-" is an unknown demand; "N+" the demand of a job the trace stopped in
  * (at least N: the replay runs it until its end).
  */
@@ -41,7 +45,7 @@
 #include "marker.h"
 #include "workload.h"
 
-#define DLB_JT_VERSION		1
+#define DLB_JT_VERSION		2	/* reads 1 too: version 2 adds model and flags */
 #define DLB_JT_UNKNOWN		UINT64_MAX	/* a demand the trace does not tell */
 
 /* Where the tasks' affinity came from (the trace does not carry it). */
@@ -81,6 +85,7 @@ struct dlb_jobs_trace {
 	u64 tick;			/* budget accounting period; 0: exact */
 	char kernel[128];		/* uname -r of the traced machine, "" unknown */
 	char backend[16];		/* "kernel", "reference", "" unknown */
+	char model[24];			/* a reference run's rules, "" none (dlb_sim_opts.model) */
 	enum dlb_jt_affinity affinity;
 	size_t nr_tasks, nr_jobs, nr_unavail;
 	struct dlb_jt_task *tasks;

@@ -25,6 +25,7 @@ struct dlb_summary_thread {
 	int policy;			/* SCHED_* number */
 	int priority;			/* FIFO/RR priority or nice */
 	u64 runtime, deadline, period;	/* ns, SCHED_DEADLINE only */
+	u64 dl_flags;			/* sched_flags the generator set (DL_FLAG_*); 0 none */
 	u64 jobs;			/* jobs begun */
 	u64 misses;			/* jobs that ended after their absolute deadline */
 	s64 max_lateness;		/* ns, max(end - deadline) over jobs; 0 if none */
@@ -86,6 +87,7 @@ const char *dlb_dlbw_status_str(enum dlb_dlbw_status st);
 struct dlb_summary {
 	char backend[16];		/* "kernel" or "reference" */
 	char clock[16];			/* "mono" (kernel) or "virtual" (reference) */
+	char model[24];			/* reference: the rules it ran (dlb_sim_opts.model); "" kernel */
 	char workload[DLB_SUMMARY_PATH_MAX];
 	int cpus;
 	double calibration_ns;		/* ns per busy loop */

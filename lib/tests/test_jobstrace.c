@@ -12,16 +12,18 @@
 
 static const char good[] =
 	"# dlbench jobs trace: releases and demands of a run (docs/conformance.md)\n"
-	"dlb-jobs-trace 1\n"
+	"dlb-jobs-trace 2\n"
 	"cpus 4\n"
 	"t0 1000\n"
 	"end 90000000\n"
 	"tick 4000000\n"
 	"kernel 6.18.44\n"
 	"backend kernel\n"
+	"model mainline:6.5\n"
 	"affinity workload\n"
 	"# task INDEX TID RUNTIME DEADLINE PERIOD CPUS NAME\n"
 	"task 0 42 2000000 10000000 10000000 0-1,3 worker one\n"
+	"flags 0 reclaim\n"
 	"task 1 43 1000000 5000000 20000000 0-3 b\n"
 	"# job TASK JOB RELEASE WAKEUP DEADLINE DEMAND ASKED\n"
 	"job 0 0 1000 1000 10001000 1500000 1500000\n"
@@ -74,7 +76,10 @@ static void test_round_trip(void **state)
 	assert_int_equal(jt->t0, 1000);
 	assert_int_equal(jt->tick, 4000000);
 	assert_int_equal(jt->affinity, DLB_JT_AFF_WORKLOAD);
+	assert_string_equal(jt->model, "mainline:6.5");
 	assert_int_equal(jt->nr_tasks, 2);
+	assert_int_equal(jt->tasks[0].dl.flags, DL_FLAG_RECLAIM);
+	assert_int_equal(jt->tasks[1].dl.flags, 0);
 	assert_string_equal(jt->tasks[0].name, "worker one");
 	assert_true(dlb_cpumask_test(&jt->tasks[0].cpus, 3));
 	assert_false(dlb_cpumask_test(&jt->tasks[0].cpus, 2));
@@ -95,8 +100,8 @@ static void test_round_trip(void **state)
 static void test_bad_files(void **state)
 {
 	static const struct { const char *text, *msg; } cases[] = {
-		{ "cpus 2\n", ":1: not a jobs trace: the first record must be 'dlb-jobs-trace 1'" },
-		{ "dlb-jobs-trace 2\n", ":1: version 2: this tool reads version 1" },
+		{ "cpus 2\n", ":1: not a jobs trace: the first record must be 'dlb-jobs-trace N'" },
+		{ "dlb-jobs-trace 3\n", ":1: version 3: this tool reads versions 1 and 2" },
 		{ "dlb-jobs-trace 1\n", ": no 'cpus' record" },
 		{ "dlb-jobs-trace 1\ncpus 2\nfoo 1\n", ":3: unknown record 'foo'" },
 		{ "dlb-jobs-trace 1\ncpus 2\njob 0 0 1 1 2 3 4\n",
@@ -111,6 +116,11 @@ static void test_bad_files(void **state)
 		  ":4: demand: not a number of ns" },
 		{ "dlb-jobs-trace 1\ncpus 2\ntask 0 5 1 2 3 0 a\njob 0 0 10 10 20 5 1+\n",
 		  ":4: asked: not a number of ns" },
+		{ "dlb-jobs-trace 2\ncpus 2\ntask 0 5 1 2 3 0 a\nflags 0 fast\n",
+		  ":4: flags: 'fast' is not a flag name" },
+		{ "dlb-jobs-trace 2\ncpus 2\ntask 0 5 1 2 3 0 a\ntask 1 6 1 2 3 0 b\nflags 0 reclaim\n",
+		  ":5: flags: not of the task just before" },
+		{ "dlb-jobs-trace 2\ncpus 2\nflags 0 reclaim\n", ":3: flags: not of the task just before" },
 		{ "dlb-jobs-trace 1\ncpus 2\naffinity some\n",
 		  ":3: affinity: 'some' is not all, workload or option" },
 	};
@@ -143,6 +153,9 @@ static void test_workload(void **state)
 	assert_int_equal(wl->global.duration_ns, 90000000 - 1000);
 	t = &wl->tasks[0];
 	assert_int_equal(t->policy, WL_POLICY_DEADLINE);
+	/* the flags the run's task had: a reclaiming task reclaims in its replay */
+	assert_int_equal(t->dl.flags, DL_FLAG_RECLAIM);
+	assert_int_equal(wl->tasks[1].dl.flags, 0);
 	assert_true(t->has_cpus);
 	assert_int_equal(t->delay_ns, 0);
 	/* jobs 0 and 1: the same work 10 ms apart, one phase looped twice */

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "dlbench/dlparam.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/summary.h"
 
@@ -247,6 +248,43 @@ static void test_errors(void **state)
 	unlink(path);
 }
 
+/* A reference run's model, and a task's sched_flags: written when set, read back. */
+static void test_model_and_flags(void **state)
+{
+	const char *path = "/tmp/dlb-test-summary4.json";
+	struct dlb_summary s = sum, *back;
+	struct dlb_summary_thread th[2];
+	struct dlb_err err;
+
+	(void)state;
+	memcpy(th, threads, sizeof(th));
+	th[0].dl_flags = DL_FLAG_RECLAIM;
+	s.threads = th;
+	snprintf(s.backend, sizeof(s.backend), "reference");
+	snprintf(s.model, sizeof(s.model), "mainline:6.5");
+	assert_int_equal(dlb_summary_write(path, &s, &err), 0);
+	assert_non_null(strstr(slurp(path), "\"model\": \"mainline:6.5\""));
+	assert_non_null(strstr(slurp(path), "\"dl_flags\": [\n        \"reclaim\"\n      ]"));
+	assert_int_equal(dlb_summary_read(path, &back, &err), 0);
+	assert_string_equal(back->model, "mainline:6.5");
+	assert_int_equal(back->threads[0].dl_flags, DL_FLAG_RECLAIM);
+	assert_int_equal(back->threads[1].dl_flags, 0);
+	dlb_summary_free(back);
+	/* a name that is no flag: said where */
+	write_text(path, "{ \"version\": 1, \"tool_version\": \"0\", \"backend\": \"k\", "
+		   "\"clock\": \"m\", \"workload\": \"w\", \"cpus\": 1, "
+		   "\"calibration_ns_per_loop\": 1, \"start_ns\": 0, \"end_ns\": 0, "
+		   "\"status\": \"error\", \"cmdline\": \"x\", \"threads\": [ { \"name\": \"a\", "
+		   "\"instance\": 0, \"index\": 0, \"tid\": 1, \"policy\": 6, \"priority\": 0, "
+		   "\"runtime_ns\": 1, \"deadline_ns\": 1, \"period_ns\": 1, \"jobs\": 0, "
+		   "\"misses\": 0, \"max_lateness_ns\": 0, \"log\": \"\", \"sched\": \"\", "
+		   "\"dl_flags\": [ \"fast\" ] } ] }");
+	assert_int_equal(dlb_summary_read(path, &back, &err), -1);
+	assert_string_equal(err.msg, "/tmp/dlb-test-summary4.json: threads[0].dl_flags[0]: not a "
+			    "flag name (known: reclaim)");
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_exact_bytes),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_dl_accounting),
+		cmocka_unit_test(test_model_and_flags),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,7 +10,7 @@
 # throttles, migrations).  The check can see: the same v4 runs replayed
 # under mainline's rules diverge.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 18
+plan 20
 W=$DLB_SRC/workloads/suites
 J=$DLB_BUILD/tests/tools/json-get
 for t in dlb-rtapp dlb-sim dlb-tasksetgen; do
@@ -66,6 +66,22 @@ done
 echo "# oracle misses over the random sets: $misses"
 check "the random sets exercise misses (replayed: $misses)" test "$misses" -gt 0
 
+# a run under mainline's rules with a reclaiming task (GRUB): replayed under the
+# run's own model (summary.json), its task reclaiming (the jobs trace's flags);
+# it was replayed under v4 without the flag: 475 divergent, 425 jobs unmatched
+if "$BIN/dlb-rtapp" -q -b reference --model mainline -m 1 -d 1s -o "$T/grub" \
+	"$DLB_SRC/reference/tests/data/reclaim.json" >"$T/grub.out" 2>&1 &&
+	"$A" -q -m -1 "$T/grub" >>"$T/grub.out" 2>&1; then
+	expect_eq "self-replay of a reclaiming task under mainline: no divergence" \
+		"$(conform "$T/grub")" "$want"
+	expect_eq "the replay's model and flags: the run's own" \
+		"$("$J" "$T/grub/report.json" conformance.model conformance.model_source | tr '\n' ' ')$(grep -E '^(model|flags) ' "$T/grub/jobs-trace.txt" | tr '\n' ' ')" \
+		"mainline the reference run's own model model mainline flags 0 reclaim "
+else
+	fail "self-replay of a reclaiming task under mainline: no divergence" "$(cat "$T/grub.out")"
+	fail "the replay's model and flags: the run's own"
+fi
+
 # the check can fail: a v4 run replayed under mainline's rules differs
 run "$A" -q -m -1 --model mainline -o "$T/ml" "$T/rand-000"
 div=$("$J" "$T/ml/report.json" conformance.divergent_jobs conformance.model | tr '\n' ' ')
@@ -82,11 +98,11 @@ check "dlb-sim --replay: the model is named" grep -q 'replay under model v4' "$T
 # bad input: a workload is not a jobs trace; a jobs trace of another version
 run "$BIN/dlb-sim" --replay "$W/edf-global-2cpu.json"
 expect_eq "dlb-sim --replay of a workload: exit 2, where and why" "$rc $(head -n 1 "$T/err")" \
-	"2 dlb-sim: $W/edf-global-2cpu.json:1: not a jobs trace: the first record must be 'dlb-jobs-trace 1'"
-sed 's/^dlb-jobs-trace 1$/dlb-jobs-trace 7/' "$T/rand-000/jobs-trace.txt" >"$T/v7.txt"
+	"2 dlb-sim: $W/edf-global-2cpu.json:1: not a jobs trace: the first record must be 'dlb-jobs-trace N'"
+sed 's/^dlb-jobs-trace 2$/dlb-jobs-trace 7/' "$T/rand-000/jobs-trace.txt" >"$T/v7.txt"
 run "$BIN/dlb-sim" --replay "$T/v7.txt"
 expect_eq "dlb-sim --replay of version 7: exit 2" "$rc $(cat "$T/err")" \
-	"2 dlb-sim: $T/v7.txt:2: version 7: this tool reads version 1"
+	"2 dlb-sim: $T/v7.txt:2: version 7: this tool reads versions 1 and 2"
 
 # A planted "waited for a CPU the oracle gave it": x and a pinned to CPU 0 when
 # the run was made, free in the workload.json the analysis reads (so in the
