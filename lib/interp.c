@@ -31,6 +31,8 @@ int dlb_interp_init(struct dlb_interp *it, const struct workload *wl, const stru
 	/* the backend gave the thread the task's CPUs; phases may change them */
 	it->phase_cpus = wl_task_phase_cpus(task);
 	it->cpus = task->has_cpus ? &task->cpus : NULL;
+	/* the backend put the thread in the task's taskgroup, if it has one */
+	it->taskgroup = task->taskgroup;
 	if (it->phase_cpus && !ops->set_affinity)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task %s: cpus in a phase: not "
 				   "supported by this backend", task->name);
@@ -350,6 +352,17 @@ static int phase_affinity(struct dlb_interp *it)
 	return it->ops->set_affinity(it, m);
 }
 
+/* rt-app's set_thread_taskgroup() at each phase: only a phase naming another group moves it. */
+static int phase_taskgroup(struct dlb_interp *it)
+{
+	int tg = it->task->phases[it->phase].taskgroup;
+
+	if (it->ev || it->ploop || tg < 0 || tg == it->taskgroup || !it->ops->set_taskgroup)
+		return DLB_INTERP_DONE;
+	it->taskgroup = tg;
+	return it->ops->set_taskgroup(it, tg);
+}
+
 int dlb_interp_step(struct dlb_interp *it)
 {
 	unsigned long n = 0;
@@ -373,6 +386,8 @@ int dlb_interp_step(struct dlb_interp *it)
 		}
 		e = &ph->events[it->ev];
 		rc = phase_affinity(it);
+		if (rc == DLB_INTERP_DONE)
+			rc = phase_taskgroup(it);
 		if (rc != DLB_INTERP_DONE)
 			return rc;
 		/* a sporadic task's job is released by the resume, not before the suspend */

@@ -125,6 +125,15 @@ static void dump_event(FILE *f, const struct workload *wl, size_t i, const struc
 	fputc('\n', f);
 }
 
+/* Only when given: the dumps of workloads without one are unchanged. */
+static void dump_taskgroup(FILE *f, const struct workload *wl, int tg)
+{
+	if (tg < 0)
+		return;
+	fputs(" taskgroup=", f);
+	dump_str(f, wl->taskgroups[tg]);
+}
+
 static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct wl_task *t)
 {
 	size_t p, e;
@@ -143,8 +152,9 @@ static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct
 		fprintf(f, " slice_ns=%llu", (unsigned long long)t->slice_ns);
 	fputs(" cpus=", f);
 	dump_cpus(f, t->has_cpus ? &t->cpus : NULL);
-	fprintf(f, " delay_ns=%llu%s\n", (unsigned long long)t->delay_ns,
-		t->forked ? " forked" : "");
+	fprintf(f, " delay_ns=%llu", (unsigned long long)t->delay_ns);
+	dump_taskgroup(f, wl, t->taskgroup);
+	fputs(t->forked ? " forked\n" : "\n", f);
 	for (p = 0; p < t->nr_phases; p++) {
 		const struct wl_phase *ph = &t->phases[p];
 
@@ -155,6 +165,7 @@ static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct
 			fputs(" cpus=", f);
 			dump_cpus(f, &ph->cpus);
 		}
+		dump_taskgroup(f, wl, ph->taskgroup);
 		fputc('\n', f);
 		for (e = 0; e < ph->nr_events; e++)
 			dump_event(f, wl, e, &ph->events[e]);

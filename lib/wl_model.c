@@ -30,6 +30,9 @@ void wl_free(struct workload *wl)
 	for (i = 0; i < wl->nr_resources; i++)
 		free(wl->resources[i].name);
 	free(wl->resources);
+	for (i = 0; i < wl->nr_taskgroups; i++)
+		free(wl->taskgroups[i]);
+	free(wl->taskgroups);
 	for (i = 0; i < wl->nr_warnings; i++)
 		free(wl->warnings[i]);
 	free(wl->warnings);
@@ -39,6 +42,20 @@ void wl_free(struct workload *wl)
 	free(wl->global.io_device);
 	free(wl->path);
 	free(wl);
+}
+
+const struct wl_task *wl_taskgroup_task(const struct workload *wl)
+{
+	size_t i, p;
+
+	for (i = 0; i < wl->nr_tasks; i++) {
+		if (wl->tasks[i].taskgroup >= 0)
+			return &wl->tasks[i];
+		for (p = 0; p < wl->tasks[i].nr_phases; p++)
+			if (wl->tasks[i].phases[p].taskgroup >= 0)
+				return &wl->tasks[i];
+	}
+	return NULL;
 }
 
 u64 wl_dl_bandwidth(const struct workload *wl)

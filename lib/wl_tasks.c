@@ -13,10 +13,10 @@
 
 static const char *const task_keys[] = {
 	"instance", "loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline",
-	"dl-flags", "cpus", "delay", "phases", NULL
+	"dl-flags", "cpus", "delay", "taskgroup", "phases", NULL
 };
 
-static const char *const phase_keys[] = { "loop", "cpus", NULL };
+static const char *const phase_keys[] = { "loop", "cpus", "taskgroup", NULL };
 
 /* loop: -1 (forever) or a count >= 1. */
 static int get_loop(struct wl_ctx *c, const char *path, struct json_object *v, int *loop)
@@ -52,6 +52,87 @@ static int parse_cpus(struct wl_ctx *c, const char *path, struct json_object *v,
 	return 0;
 }
 
+/*
+ * "/tg1/tg11" into wl->taskgroups (once per distinct path), normalised:
+ * repeated and trailing '/' dropped, as the directories they name.
+ * Appends a copy of @path, or finds it; its index, or -1 with c->err set.
+ */
+static int taskgroup_add(struct wl_ctx *c, const char *kpath, const char *path)
+{
+	struct workload *wl = c->wl;
+	char *norm = malloc(strlen(path) + 2), **grown;
+	const char *s = path;
+	size_t len = 0, i, n;
+
+	if (!norm)
+		return wl_ctx_oom(c);
+	while (*s) {
+		while (*s == '/')
+			s++;
+		n = strcspn(s, "/");
+		if (!n)
+			break;
+		if ((n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.')) {
+			free(norm);
+			return wl_ctx_fail(c, kpath, AT_VAL, "taskgroup '%s': '.' and '..' are not "
+					   "allowed (a taskgroup is a path of group names below "
+					   "the cpu controller's root)", path);
+		}
+		norm[len++] = '/';
+		memcpy(norm + len, s, n);
+		len += n;
+		s += n;
+	}
+	if (!len)
+		norm[len++] = '/';
+	norm[len] = '\0';
+	for (i = 0; i < wl->nr_taskgroups; i++)
+		if (!strcmp(wl->taskgroups[i], norm)) {
+			free(norm);
+			return (int)i;
+		}
+	grown = realloc(wl->taskgroups, (wl->nr_taskgroups + 1) * sizeof(*grown));
+	if (!grown) {
+		free(norm);
+		return wl_ctx_oom(c);
+	}
+	wl->taskgroups = grown;
+	wl->taskgroups[wl->nr_taskgroups] = norm;
+	return (int)wl->nr_taskgroups++;
+}
+
+/*
+ * "taskgroup" on a task or a phase (rt-app's parse_taskgroup_data): a path
+ * from the cpu controller's root, "/" the root group itself; "" is no
+ * taskgroup.  rt-app allows it on fair tasks only (check_taskgroup_policy_dep):
+ * a new group has no RT runtime, so the kernel keeps FIFO/RR out of it; a
+ * SCHED_DEADLINE thread could join one (6.18 allows it), but rt-app
+ * refuses that file, and so do we (docs/workload.md).
+ */
+static int parse_taskgroup(struct wl_ctx *c, const struct wl_task *t, const char *kpath,
+			   struct json_object *v, int *out)
+{
+	const char *s;
+
+	*out = -1;
+	if (wl_want_type(c, kpath, v, json_type_string, "a string (a group path such as "
+			 "\"/tg1\")"))
+		return -1;
+	s = json_object_get_string(v);
+	if (!*s)
+		return 0;
+	if (*s != '/')
+		return wl_ctx_fail(c, kpath, AT_VAL, "taskgroup '%s' must start with '/' (a path "
+				   "from the cpu controller's root, e.g. \"/tg1\")", s);
+	if (t->policy != WL_POLICY_OTHER && t->policy != WL_POLICY_BATCH &&
+	    t->policy != WL_POLICY_IDLE)
+		return wl_ctx_fail(c, kpath, AT_KEY, "taskgroup needs policy SCHED_OTHER, "
+				   "SCHED_BATCH or SCHED_IDLE, as in rt-app (policy is %s: cpu "
+				   "groups share fair time only)", wl_policy_str(t->policy));
+	*out = taskgroup_add(c, kpath, s);
+	return *out < 0 ? -1 : 0;
+}
+
 static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *path,
 		       struct json_object *o, bool in_task, struct wl_phase *ph)
 {
@@ -66,6 +147,7 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 			n++;
 	}
 	ph->pos = wl_ctx_pos(c, path, AT_KEY);
+	ph->taskgroup = -1;
 	if (!n)
 		return wl_ctx_fail(c, path, AT_KEY, "no events (a %s needs at least one event)",
 				   in_task ? "task" : "phase");
@@ -98,6 +180,11 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 							   "(its CPUs are its cpuset, fixed for the run: "
 							   "set cpus on the task)");
 				if (parse_cpus(c, kpath, v, &ph->has_cpus, &ph->cpus))
+					return -1;
+				continue;
+			}
+			if (!in_task && !strcmp(key, "taskgroup")) {
+				if (parse_taskgroup(c, t, kpath, v, &ph->taskgroup))
 					return -1;
 				continue;
 			}
@@ -405,7 +492,7 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 {
 	const char *const *lists[] = { task_keys, wl_ev_names, NULL };
 	char path[WL_PATH_MAX], kpath[WL_PATH_MAX];
-	struct json_object *prio = NULL, *phases = NULL, *loop = NULL;
+	struct json_object *prio = NULL, *phases = NULL, *loop = NULL, *tg = NULL;
 	struct wl_dl_keys dk = { NULL, NULL, NULL, NULL };
 	const char *first_event = NULL;
 	int r, l;
@@ -444,6 +531,8 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 			phases = v;
 		} else if (!strcmp(key, "loop")) {
 			loop = v;
+		} else if (!strcmp(key, "taskgroup")) {
+			tg = v;
 		} else {
 			return wl_fail_unknown(c, kpath, key, "key or event", " in task", lists);
 		}
@@ -452,6 +541,11 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 	if (parse_priority(c, kpath, prio, t))
 		return -1;
 	if (parse_dl(c, path, &dk, t))
+		return -1;
+	/* after the policy, which decides whether a taskgroup is allowed */
+	wl_path_child(kpath, path, "taskgroup");
+	t->taskgroup = -1;
+	if (tg && parse_taskgroup(c, t, kpath, tg, &t->taskgroup))
 		return -1;
 	wl_path_child(kpath, path, "loop");
 	if (loop && get_loop(c, kpath, loop, &l))

@@ -382,6 +382,9 @@ static int main_run(int argc, char **argv)
 		fprintf(stderr, "%s: warning: task '%s': dl-runtime (a custom slice) has no effect "
 			"on the reference (its fair class has no slices)\n", prog,
 			wl_slice_task(wl)->name);
+	if (wl_taskgroup_task(wl))
+		fprintf(stderr, "%s: warning: task '%s': taskgroup has no effect on the reference "
+			"(it has no group scheduling)\n", prog, wl_taskgroup_task(wl)->name);
 	if (wl_reclaim_task(wl) && !strcmp(so.model, "v4"))
 		fprintf(stderr, "%s: warning: task '%s': dl-flags \"reclaim\" is ignored: the v4 "
 			"rules have no GRUB (use --model mainline)\n", prog, wl_reclaim_task(wl)->name);

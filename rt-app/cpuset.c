@@ -24,6 +24,7 @@
 #include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 
+#include "cgroup.h"
 #include "cpuset.h"
 
 int rtapp_cpus_limit(struct workload *wl, int n, struct dlb_err *err)
@@ -95,41 +96,6 @@ bool rtapp_cpusets_needed(const struct workload *wl)
 	return false;
 }
 
-static int write_file(const char *dir, const char *name, const char *val)
-{
-	char path[PATH_MAX + 64];
-	int fd, rc = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (write(fd, val, strlen(val)) < 0)
-		rc = -1;
-	if (close(fd))
-		rc = -1;
-	return rc;
-}
-
-static int read_file(const char *dir, const char *name, char *buf, size_t size)
-{
-	char path[PATH_MAX + 64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 /* The file a thread id is written to, to move that one thread. */
 static const char *threads_file(const struct rtapp_cpusets *cs)
 {
@@ -139,28 +105,7 @@ static const char *threads_file(const struct rtapp_cpusets *cs)
 /* The cpuset hierarchy: a v1 mount with the cpuset option, else v2 with cpuset. */
 static int find_root(struct rtapp_cpusets *cs)
 {
-	char dev[256], dir[PATH_MAX], type[64], opts[512], ctl[512];
-	FILE *f = fopen("/proc/mounts", "r");
-	int found = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%255s %4095s %63s %511s %*d %*d", dev, dir, type, opts) == 4) {
-		if (!strcmp(type, "cgroup") && strstr(opts, "cpuset")) {
-			snprintf(cs->root, sizeof(cs->root), "%s", dir);
-			cs->v2 = false;
-			found = 0;
-			break;
-		}
-		if (!strcmp(type, "cgroup2") && !read_file(dir, "cgroup.controllers", ctl,
-							    sizeof(ctl)) && strstr(ctl, "cpuset")) {
-			snprintf(cs->root, sizeof(cs->root), "%s", dir);
-			cs->v2 = true;
-			found = 0;
-		}
-	}
-	fclose(f);
-	return found;
+	return rtapp_cgroup_find("cpuset", cs->root, sizeof(cs->root), &cs->v2);
 }
 
 static void mask_to_list(const struct dlb_cpumask *m, char *buf, size_t size)
@@ -252,12 +197,12 @@ static int make_partition(const struct rtapp_cpuset *s, const char *cpus, struct
 {
 	char prs[256];
 
-	if (write_file(s->path, "cgroup.type", "threaded") ||
-	    write_file(s->path, "cpuset.cpus", cpus))
+	if (rtapp_cgroup_write(s->path, "cgroup.type", "threaded") ||
+	    rtapp_cgroup_write(s->path, "cpuset.cpus", cpus))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot give it cpus %s: %s",
 				   s->path, cpus, dlb_strerror(errno));
-	if (write_file(s->path, "cpuset.cpus.partition", "root") ||
-	    read_file(s->path, "cpuset.cpus.partition", prs, sizeof(prs)))
+	if (rtapp_cgroup_write(s->path, "cpuset.cpus.partition", "root") ||
+	    rtapp_cgroup_read(s->path, "cpuset.cpus.partition", prs, sizeof(prs)))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot make cpus %s a partition: "
 				   "%s (another partition holds them?)", s->path, cpus,
 				   dlb_strerror(errno));
@@ -283,9 +228,9 @@ static int make_set(struct rtapp_cpusets *cs, int k, const char *mems, struct dl
 	mask_to_list(&s->cpus, cpus, sizeof(cpus));
 	if (cs->v2)
 		return make_partition(s, cpus, err);
-	if (write_file(s->path, "cpuset.cpus", cpus) ||
-	    write_file(s->path, "cpuset.mems", mems) ||
-	    write_file(s->path, "cpuset.cpu_exclusive", "1"))
+	if (rtapp_cgroup_write(s->path, "cpuset.cpus", cpus) ||
+	    rtapp_cgroup_write(s->path, "cpuset.mems", mems) ||
+	    rtapp_cgroup_write(s->path, "cpuset.cpu_exclusive", "1"))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot make cpus %s exclusive: "
 				   "%s (another exclusive cpuset holds them?)", s->path, cpus,
 				   dlb_strerror(errno));
@@ -323,7 +268,7 @@ static int create_v2(struct rtapp_cpusets *cs, struct dlb_err *err)
 	char ctl[512], own[PATH_MAX];
 	int k;
 
-	if (read_file(cs->root, "cgroup.subtree_control", ctl, sizeof(ctl)) ||
+	if (rtapp_cgroup_read(cs->root, "cgroup.subtree_control", ctl, sizeof(ctl)) ||
 	    !strstr(ctl, "cpuset"))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpus on a SCHED_DEADLINE task needs a cpuset "
 				   "partition, and the cpuset controller is not enabled below the "
@@ -364,8 +309,8 @@ int rtapp_cpusets_create(struct rtapp_cpusets *cs, const struct workload *wl,
 		return -1;
 	if (cs->v2)
 		return create_v2(cs, err);
-	if (read_file(cs->root, "cpuset.mems", mems, sizeof(mems)) ||
-	    read_file(cs->root, "cpuset.sched_load_balance", lb, sizeof(lb)))
+	if (rtapp_cgroup_read(cs->root, "cpuset.mems", mems, sizeof(mems)) ||
+	    rtapp_cgroup_read(cs->root, "cpuset.sched_load_balance", lb, sizeof(lb)))
 		return dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot read: %s", cs->root,
 				   dlb_strerror(errno));
 	cs->active = true;
@@ -377,7 +322,7 @@ int rtapp_cpusets_create(struct rtapp_cpusets *cs, const struct workload *wl,
 			goto fail;
 		}
 	/* only this write splits the root domain (FACTS.md) */
-	if (write_file(cs->root, "cpuset.sched_load_balance", "0")) {
+	if (rtapp_cgroup_write(cs->root, "cpuset.sched_load_balance", "0")) {
 		cs->old_load_balance = -1;
 		dlb_err_set(err, DLB_EXIT_ENV, "cpuset %s: cannot turn load balancing off: %s",
 			    cs->root, dlb_strerror(errno));
@@ -411,41 +356,15 @@ int rtapp_cpusets_join(struct rtapp_cpusets *cs, const struct dlb_cpumask *cpus,
 			return syscall(SYS_sched_setaffinity, tid, sizeof(set), &set) ? errno : 0;
 		}
 		snprintf(buf, sizeof(buf), "%d", tid);
-		return write_file(cs->set[k].path, threads_file(cs), buf) ? errno : 0;
+		return rtapp_cgroup_write(cs->set[k].path, threads_file(cs), buf) ? errno : 0;
 	}
 	return ENOENT;
-}
-
-/* Move every task of @dir back to the root cpuset. */
-static void empty_set(const struct rtapp_cpusets *cs, const char *dir)
-{
-	char path[PATH_MAX + 16], line[32];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, threads_file(cs));
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		write_file(cs->root, threads_file(cs), line);
-	}
-	fclose(f);
 }
 
 /* rmdir @dir after moving what it holds to the root; 0 or -1 (errno) */
 static int remove_set(const struct rtapp_cpusets *cs, const char *dir)
 {
-	int tries;
-
-	/* a task exiting can hold the cpuset busy for a moment */
-	for (tries = 0; tries < 100; tries++) {
-		empty_set(cs, dir);
-		if (!rmdir(dir) || errno == ENOENT)
-			return 0;
-		usleep(10000);
-	}
-	return -1;
+	return rtapp_cgroup_remove(dir, threads_file(cs), cs->root);
 }
 
 void rtapp_cpusets_destroy(struct rtapp_cpusets *cs)
@@ -461,7 +380,7 @@ void rtapp_cpusets_destroy(struct rtapp_cpusets *cs)
 		cs->set[k].created = false;
 	}
 	if (cs->old_load_balance >= 0)
-		write_file(cs->root, "cpuset.sched_load_balance", cs->old_load_balance ? "1" : "0");
+		rtapp_cgroup_write(cs->root, "cpuset.sched_load_balance", cs->old_load_balance ? "1" : "0");
 	cs->old_load_balance = -1;
 	cs->active = false;
 }
@@ -528,8 +447,8 @@ int rtapp_cpusets_reap(char *msg, size_t size)
 	/* the dead run had turned the root's load balancing off (v1): undo it
 	 * unless a live run still needs it off */
 	if (removed && !live && !failed && restore > 0 && !cs.v2 &&
-	    !read_file(cs.root, "cpuset.sched_load_balance", cur, sizeof(cur)) &&
-	    atoi(cur) == 0 && !write_file(cs.root, "cpuset.sched_load_balance", "1"))
+	    !rtapp_cgroup_read(cs.root, "cpuset.sched_load_balance", cur, sizeof(cur)) &&
+	    atoi(cur) == 0 && !rtapp_cgroup_write(cs.root, "cpuset.sched_load_balance", "1"))
 		len += (size_t)snprintf(msg + len, size > len ? size - len : 0,
 					"; restored %s/cpuset.sched_load_balance to 1", cs.root);
 	return failed ? -1 : removed;
@@ -553,7 +472,7 @@ static bool v2_partition_below(const char *dir, int depth)
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= sizeof(path))
 			continue;
-		if (!read_file(path, "cpuset.cpus.partition", val, sizeof(val)) &&
+		if (!rtapp_cgroup_read(path, "cpuset.cpus.partition", val, sizeof(val)) &&
 		    (!strncmp(val, "root", 4) || !strncmp(val, "isolated", 8)))
 			found = true;
 		else
@@ -573,7 +492,7 @@ bool rtapp_cpusets_root_balanced(void)
 		return true;	/* no cpusets: nothing splits the root domain */
 	if (cs.v2)
 		return !v2_partition_below(cs.root, 0);
-	return !read_file(cs.root, "cpuset.sched_load_balance", lb, sizeof(lb)) && atoi(lb) == 1;
+	return !rtapp_cgroup_read(cs.root, "cpuset.sched_load_balance", lb, sizeof(lb)) && atoi(lb) == 1;
 }
 
 /* A live run's partition (dlbench-PID-...), whose root domains a rebuild would disturb. */
@@ -611,9 +530,9 @@ static int rebuild_v2(const struct rtapp_cpusets *cs, char *msg, size_t size)
 	snprintf(cpu, sizeof(cpu), "%ld", ncpu - 1);
 	if (mkdir(path, 0755))
 		return snprintf(msg, size, "%s: %s", path, dlb_strerror(errno)), -1;
-	if (write_file(path, "cpuset.cpus", cpu) ||
-	    write_file(path, "cpuset.cpus.partition", "root") ||
-	    read_file(path, "cpuset.cpus.partition", prs, sizeof(prs)) || strcmp(prs, "root")) {
+	if (rtapp_cgroup_write(path, "cpuset.cpus", cpu) ||
+	    rtapp_cgroup_write(path, "cpuset.cpus.partition", "root") ||
+	    rtapp_cgroup_read(path, "cpuset.cpus.partition", prs, sizeof(prs)) || strcmp(prs, "root")) {
 		snprintf(msg, size, "%s: CPU %s not made a partition: %s", path, cpu,
 			 prs[0] ? prs : dlb_strerror(errno));
 		rc = -1;
@@ -658,12 +577,12 @@ int rtapp_cpusets_rebuild(char *msg, size_t size)
 		return snprintf(msg, size, "another run holds a partition under %s", cs.root), -1;
 	if (cs.v2)
 		return rebuild_v2(&cs, msg, size);
-	if (read_file(cs.root, "cpuset.sched_load_balance", lb, sizeof(lb)) || atoi(lb) != 1)
+	if (rtapp_cgroup_read(cs.root, "cpuset.sched_load_balance", lb, sizeof(lb)) || atoi(lb) != 1)
 		return snprintf(msg, size, "%s/cpuset.sched_load_balance is not 1", cs.root), -1;
-	if (write_file(cs.root, "cpuset.sched_load_balance", "0") ||
-	    write_file(cs.root, "cpuset.sched_load_balance", "1")) {
+	if (rtapp_cgroup_write(cs.root, "cpuset.sched_load_balance", "0") ||
+	    rtapp_cgroup_write(cs.root, "cpuset.sched_load_balance", "1")) {
 		snprintf(msg, size, "%s/cpuset.sched_load_balance: %s", cs.root, dlb_strerror(errno));
-		write_file(cs.root, "cpuset.sched_load_balance", "1");
+		rtapp_cgroup_write(cs.root, "cpuset.sched_load_balance", "1");
 		return -1;
 	}
 	snprintf(msg, size, "%s/cpuset.sched_load_balance 1 -> 0 -> 1", cs.root);
@@ -715,7 +634,7 @@ int rtapp_cpusets_stale(struct dlb_cpumask *sets, int max)
 		if (run_set(de->d_name, &pid, &lb) != 1)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", cs.root, de->d_name);
-		if (read_file(path, "cpuset.cpus", cpus, sizeof(cpus)) ||
+		if (rtapp_cgroup_read(path, "cpuset.cpus", cpus, sizeof(cpus)) ||
 		    parse_cpulist(cpus, &sets[n]))
 			continue;
 		n++;

@@ -145,6 +145,14 @@ static int thread_setup(struct rtapp_thread *th)
 			return rc;
 		}
 	}
+	if (t->taskgroup >= 0) {
+		/* rt-app's set_thread_taskgroup at the thread's start, before its policy */
+		rc = rtapp_taskgroups_join(&run->tgroups, t->taskgroup, th->tid);
+		if (rc) {
+			th->setup_what = "taskgroup";
+			return rc;
+		}
+	}
 	th->setup_what = "policy";
 	return rtapp_sched_set_self(t, &run->opts->abi);
 }
@@ -185,6 +193,9 @@ static void *thread_main(void *arg)
 	}
 	/* leave SCHED_DEADLINE before anything else may move us (cpusets) */
 	rtapp_sched_reset_self();
+	/* and our taskgroup, as rt-app does, so that it can be removed at once */
+	if (run->tgroups.nr)
+		rtapp_taskgroups_leave(&run->tgroups, th->tid);
 	pthread_mutex_lock(&run->lock);
 	th->exited = true;
 	run->exited++;
@@ -342,6 +353,11 @@ static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
 		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "task %s thread %d: a phase's cpus: "
 			    "sched_setaffinity: %s (the thread stopped there)", th->task->name,
 			    th->instance, dlb_strerror(th->affinity_errno));
+	if (th->taskgroup_errno && err && !err->msg[0])
+		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "task %s thread %d: a phase's taskgroup '%s': "
+			    "%s (the thread stopped there)", th->task->name, th->instance,
+			    th->run->wl->taskgroups[th->taskgroup_failed],
+			    dlb_strerror(th->taskgroup_errno));
 	if (th->log && fclose(th->log))
 		rtapp_thread_write_failed(th, th->log_name);
 	if (th->out_errno && err && !err->msg[0])
@@ -463,6 +479,11 @@ static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct 
 		ctx.cpus = dlb_cpumask_weight(&th->task->cpus);
 	if (!strcmp(th->setup_what, "policy"))
 		return rtapp_sched_explain(err, th->setup_errno, th->task, th->instance, &ctx);
+	if (!strcmp(th->setup_what, "taskgroup"))
+		return dlb_err_set(err, DLB_EXIT_ENV, "task '%s' instance %d: cannot join taskgroup "
+				   "'%s' (%s): %s", th->task->name, th->instance,
+				   run->wl->taskgroups[th->task->taskgroup],
+				   run->tgroups.dir[th->task->taskgroup], strerror(th->setup_errno));
 	return dlb_err_set(err, th->setup_errno == EPERM ? DLB_EXIT_ENV : DLB_EXIT_BAD_INPUT,
 			   "task '%s' instance %d: cannot set its %s: %s", th->task->name,
 			   th->instance, th->setup_what, dlb_strerror(th->setup_errno));
@@ -799,6 +820,7 @@ static void teardown(struct rtapp_run *run, struct dlb_summary *sum)
 	if (d && d->usable && d->has_split && settle && !run->stuck)
 		released = rtapp_dlbw_wait(d, &d->split, &d->after, bound, &out->release_wait_ns);
 	rtapp_cpusets_destroy(&run->cpusets);
+	rtapp_taskgroups_destroy(&run->tgroups);
 	if (!d)
 		return;
 	snprintf(out->teardown, sizeof(out->teardown), "%s", settle ? "settle" : "immediate");
@@ -845,6 +867,8 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 		}
 	}
 	if (rtapp_cpusets_needed(run->wl) && rtapp_cpusets_create(&run->cpusets, run->wl, err))
+		goto out;
+	if (rtapp_taskgroups_create(&run->tgroups, run->wl, err))
 		goto out;
 	/* the split domains before any DL thread: what they must come back to */
 	if (run->cpusets.active && run->dlbw->usable)

@@ -283,6 +283,23 @@ static int op_set_affinity(struct dlb_interp *it, const struct dlb_cpumask *cpus
 	return go_on(th);
 }
 
+/*
+ * A phase's taskgroup (rt-app's set_thread_taskgroup): the groups were
+ * made before the run; should a move fail now, the thread stops, named.
+ */
+static int op_set_taskgroup(struct dlb_interp *it, int tg)
+{
+	struct rtapp_thread *th = th_of(it);
+	int rc = rtapp_taskgroups_join(&th->run->tgroups, tg, th->tid);
+
+	if (rc) {
+		th->taskgroup_errno = rc;
+		th->taskgroup_failed = tg;
+		return DLB_INTERP_STOP;
+	}
+	return go_on(th);
+}
+
 static struct dlb_interp_timer *op_timer_get(struct dlb_interp *it, int res)
 {
 	struct rtapp_res *r = &th_of(it)->run->res[res];
@@ -387,6 +404,7 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
 	.iorun		= op_iorun,
 	.fork		= op_fork,
 	.set_affinity	= op_set_affinity,
+	.set_taskgroup	= op_set_taskgroup,
 	.timer_get	= op_timer_get,
 	.timer_put	= op_timer_put,
 	.job_begin	= op_job_begin,

@@ -348,6 +348,20 @@ static void flags_warning(const struct rtapp_opts *o, const struct workload *wl)
 			prog, t->name, why);
 }
 
+/*
+ * "taskgroup" (cgroup cpu controller groups): the kernel backend creates
+ * and joins them (rt-app/cgroup.c); the reference has no group scheduling,
+ * so there it is accepted and has no effect, said once (docs/workload.md).
+ */
+static void taskgroup_warning(const struct rtapp_opts *o, const struct workload *wl)
+{
+	const struct wl_task *t = wl_taskgroup_task(wl);
+
+	if (t && o->backend == RTAPP_BACKEND_REFERENCE)
+		fprintf(stderr, "%s: warning: task '%s': taskgroup has no effect on the reference "
+			"backend (it has no group scheduling)\n", prog, t->name);
+}
+
 int main(int argc, char **argv)
 {
 	struct rtapp_opts o = { .backend = RTAPP_BACKEND_KERNEL };
@@ -382,6 +396,8 @@ int main(int argc, char **argv)
 		slice_warning(&o, st);
 	if (!o.quiet)
 		flags_warning(&o, wl);
+	if (!o.quiet)
+		taskgroup_warning(&o, wl);
 	/* -m on the kernel: checked before anything is created or started */
 	if (o.cpus && o.backend == RTAPP_BACKEND_KERNEL && rtapp_cpus_limit(wl, o.cpus, &err)) {
 		wl_free(wl);

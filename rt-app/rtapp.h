@@ -16,6 +16,7 @@
 #include "dlbench/summary.h"
 #include "dlbench/workload.h"
 
+#include "cgroup.h"
 #include "cpuset.h"
 #include "dlbw.h"
 #include "sched.h"
@@ -115,6 +116,8 @@ struct rtapp_thread {
 	int setup_errno;
 	const char *setup_what;		/* which call failed */
 	int affinity_errno;		/* a phase's cpus failed mid-run: the thread stopped */
+	int taskgroup_errno;		/* a phase's taskgroup failed mid-run: stopped too */
+	int taskgroup_failed;		/* ... which one (index in wl->taskgroups) */
 	int io_errno;			/* an iorun write failed (the first error) */
 
 	struct dlb_interp it;		/* the events, the jobs (include/dlbench/interp.h) */
@@ -147,6 +150,7 @@ struct rtapp_run {
 	volatile int stop;		/* set by main: every thread leaves */
 	struct rtapp_tracemark tm;
 	struct rtapp_cpusets cpusets;
+	struct rtapp_taskgroups tgroups;	/* "taskgroup": the cpu cgroups of the run */
 	struct rtapp_dlbw *dlbw;	/* the kernel's DL accounting, NULL if refused */
 	struct rtapp_res *res;
 	int io_fd;			/* global.io_device if a task has iorun, else -1 */

@@ -113,6 +113,13 @@ struct dlb_interp_ops {
 	 * before the thread started.  Needed by workloads with phase cpus.
 	 */
 	int (*set_affinity)(struct dlb_interp *it, const struct dlb_cpumask *cpus);
+	/*
+	 * A phase with a "taskgroup" starts and the thread is in another one:
+	 * move it to wl->taskgroups[@tg] (rt-app's set_thread_taskgroup; it
+	 * stays there until a later phase names another).  Optional: a
+	 * backend without group scheduling leaves it NULL.
+	 */
+	int (*set_taskgroup)(struct dlb_interp *it, int tg);
 	/* a timer shared by every thread using @res ("ref" not "unique..."), held until put */
 	struct dlb_interp_timer *(*timer_get)(struct dlb_interp *it, int res);
 	void (*timer_put)(struct dlb_interp *it, int res);	/* optional */
@@ -140,6 +147,7 @@ struct dlb_interp {
 	bool has_timer;			/* the task has a timer event */
 	bool phase_cpus;		/* a phase has "cpus": affinity follows the phases */
 	const struct dlb_cpumask *cpus;	/* the affinity the thread has now, NULL: all */
+	int taskgroup;			/* the thread's taskgroup now, -1: where it started */
 	u64 t_first;			/* run start + delay: rt-app's t_first */
 	struct dlb_interp_timer *timers;	/* per resource: this thread's "unique" timers */
 

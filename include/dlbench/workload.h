@@ -92,6 +92,8 @@ struct wl_phase {
 	int loop;		/* repetitions of the events; >= 1, or -1 = until the run ends */
 	bool has_cpus;		/* "cpus" in the phase: the affinity while it runs */
 	struct dlb_cpumask cpus;
+	int taskgroup;		/* "taskgroup": index in wl->taskgroups the thread moves
+				 * to as the phase starts; -1: it stays where it is */
 	size_t nr_events;
 	struct wl_event *events;
 	struct wl_pos pos;
@@ -109,6 +111,7 @@ struct wl_task {
 	bool has_cpus;		/* "cpus" given */
 	struct dlb_cpumask cpus;
 	u64 delay_ns;		/* "delay" before the first phase */
+	int taskgroup;		/* "taskgroup": index in wl->taskgroups, -1: none */
 	size_t nr_phases;
 	struct wl_phase *phases;
 	struct wl_pos pos;
@@ -142,6 +145,14 @@ struct workload {
 	struct wl_task *tasks;
 	size_t nr_resources;
 	struct wl_resource *resources;
+	/*
+	 * The distinct "taskgroup" paths (cgroup cpu controller groups), in
+	 * the order first met, normalised: "/" then names joined by one '/',
+	 * no trailing '/'; "/" itself is the root group.  Only fair tasks
+	 * (SCHED_OTHER, BATCH, IDLE) have one, as in rt-app.
+	 */
+	size_t nr_taskgroups;
+	char **taskgroups;
 	/*
 	 * What the loader accepted but the caller should say, in the order met:
 	 * "file:line:col: key.path: what", one line each, no prefix (the
@@ -184,6 +195,9 @@ const struct dlb_cpumask *wl_phase_cpus(const struct wl_task *t, size_t p);
 
 /* Does any phase of @t set its own "cpus" (the affinity changes in the run)? */
 bool wl_task_phase_cpus(const struct wl_task *t);
+
+/* The first task with a "taskgroup" (on the task or a phase), or NULL. */
+const struct wl_task *wl_taskgroup_task(const struct workload *wl);
 
 /* The first task asking for SCHED_FLAG_RECLAIM ("dl-flags": ["reclaim"]), or NULL. */
 const struct wl_task *wl_reclaim_task(const struct workload *wl);
