@@ -308,6 +308,11 @@ static int event(struct dlb_interp *it, const struct wl_event *e, bool last)
 		if (ops->mem)
 			ops->mem(it, e->size);
 		return DLB_INTERP_DONE;
+	case WL_EV_MEMRUN:
+		next(it);
+		if (ops->memrun)
+			ops->memrun(it, e->res, e->size);
+		return DLB_INTERP_DONE;
 	case WL_EV_SEM_POST:
 		next(it);
 		ops->sem_post(it, e->res);

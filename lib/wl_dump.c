@@ -15,6 +15,9 @@ static const char *const res_type_str[] = {
 	[WL_RES_TIMER] = "timer",
 	[WL_RES_WAKEUP] = "wakeup",
 	[WL_RES_SEM] = "semaphore",
+	[WL_RES_MEMREAD] = "memread",
+	[WL_RES_MEMWRITE] = "memwrite",
+	[WL_RES_MEMCHASE] = "memchase",
 };
 
 /* A string in double quotes; quote, backslash and control bytes escaped. */
@@ -113,6 +116,9 @@ static void dump_event(FILE *f, const struct workload *wl, size_t i, const struc
 	case WL_EV_IORUN:
 		fprintf(f, " size=%llu", (unsigned long long)ev->size);
 		break;
+	case WL_EV_MEMRUN:
+		fprintf(f, " count=%llu", (unsigned long long)ev->size);
+		break;
 	default:
 		break;
 	}
@@ -186,6 +192,11 @@ int wl_dump(const struct workload *wl, FILE *f)
 		fprintf(f, " %s", res_type_str[r->type]);
 		if (r->type == WL_RES_BARRIER)
 			fprintf(f, " users=%u", r->users);
+		if (r->type >= WL_RES_MEMREAD)
+			fprintf(f, " size=%llu", (unsigned long long)r->size);
+		if (r->type == WL_RES_MEMCHASE)
+			fprintf(f, " stride=%llu pattern=%s", (unsigned long long)r->stride,
+				r->random ? "random" : "sequential");
 		if (r->unique)
 			fputs(" per_thread", f);
 		fputc('\n', f);

@@ -19,6 +19,9 @@ const char *const wl_res_type_names[] = {
 	[WL_RES_TIMER] = "timer",
 	[WL_RES_WAKEUP] = "suspend/resume point",
 	[WL_RES_SEM] = "semaphore",
+	[WL_RES_MEMREAD] = "memrun read buffer",
+	[WL_RES_MEMWRITE] = "memrun write buffer",
+	[WL_RES_MEMCHASE] = "memrun chase buffer",
 };
 
 static size_t res_hash(const char *name, enum wl_res_type type)

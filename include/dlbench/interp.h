@@ -2,7 +2,7 @@
 /*
  * The interpreter of a thread's rt-app events: what run, runtime, sleep,
  * timer, lock/unlock, wait/signal/broad/sync, barrier, yield,
- * suspend/resume, sem_post/sem_wait, mem, iorun and fork mean, what a phase's
+ * suspend/resume, sem_post/sem_wait, mem, memrun, iorun and fork mean, what a phase's
  * cpus do, and where a job begins and ends, written
  * once for every backend.  A backend (the kernel's real threads, the
  * reference simulator) supplies the primitive operations in a
@@ -97,6 +97,12 @@ struct dlb_interp_ops {
 	void (*resume)(struct dlb_interp *it, int wakeup);
 	void (*mem)(struct dlb_interp *it, u64 bytes);		/* optional */
 	void (*iorun)(struct dlb_interp *it, u64 bytes);	/* optional */
+	/*
+	 * memrun on buffer @res (wl->resources[@res]; per thread if unique):
+	 * @count bytes read or written, or @count pointer hops of a chase.
+	 * Optional.
+	 */
+	void (*memrun)(struct dlb_interp *it, int res, u64 count);
 	/* a counting semaphore from 0: post never blocks, wait while the count is 0 */
 	void (*sem_post)(struct dlb_interp *it, int sem);
 	int (*sem_wait)(struct dlb_interp *it, int sem);

@@ -50,6 +50,8 @@ enum wl_event_type {
 	WL_EV_SEM_POST,		/* res = semaphore: count + 1, or wake one waiter */
 	WL_EV_SEM_WAIT,		/* res = semaphore: count - 1, waiting while it is 0 */
 	WL_EV_FORK,		/* task = the task one more thread is created of, now */
+	WL_EV_MEMRUN,		/* res = a memrun buffer: count bytes read or written, or
+				 * count pointer hops of a chase (the resource's type says) */
 };
 
 enum wl_res_type {
@@ -59,6 +61,14 @@ enum wl_res_type {
 	WL_RES_TIMER,
 	WL_RES_WAKEUP,		/* suspend/resume */
 	WL_RES_SEM,		/* sem_post/sem_wait: a counting semaphore, from 0 */
+	/*
+	 * memrun's buffers, one type per access as in rt-app (a "ref" names
+	 * one buffer of each): bytes read or written in order, wrapping at
+	 * the end; a circular chain of pointers, one every stride bytes.
+	 */
+	WL_RES_MEMREAD,
+	WL_RES_MEMWRITE,
+	WL_RES_MEMCHASE,
 };
 
 /* Where something was in the JSON file, for errors after parsing. */
@@ -71,7 +81,11 @@ struct wl_resource {
 	char *name;
 	enum wl_res_type type;
 	unsigned int users;	/* barrier: participating task instances */
-	bool unique;		/* timer whose ref starts with "unique": one per thread */
+	bool unique;		/* timer whose ref starts with "unique", memrun buffer
+				 * without "ref": one per thread */
+	u64 size;		/* memrun buffer: bytes */
+	u64 stride;		/* memrun chase: bytes between two pointers of the chain */
+	bool random;		/* memrun chase: bit-reversed order, else one stride on */
 	struct wl_pos pos;	/* first use (or declaration in "resources") */
 };
 
@@ -79,7 +93,7 @@ struct wl_event {
 	enum wl_event_type type;
 	char *key;		/* the JSON key as written, e.g. "run1" */
 	u64 duration_ns;	/* run, runtime, sleep; timer period */
-	u64 size;		/* mem, iorun: bytes */
+	u64 size;		/* mem, iorun: bytes; memrun: "count" (bytes, or chase hops) */
 	int res;		/* resource index, -1 if none */
 	int dep;		/* wait/sync: mutex index, -1 if none */
 	bool timer_relative;	/* timer "mode": "relative" (rt-app's default) or "absolute" */
