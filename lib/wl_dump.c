@@ -192,7 +192,7 @@ int wl_dump(const struct workload *wl, FILE *f)
 		fprintf(f, " %s", res_type_str[r->type]);
 		if (r->type == WL_RES_BARRIER)
 			fprintf(f, " users=%u", r->users);
-		if (r->type >= WL_RES_MEMREAD)
+		if (wl_res_memrun(r))
 			fprintf(f, " size=%llu", (unsigned long long)r->size);
 		if (r->type == WL_RES_MEMCHASE)
 			fprintf(f, " stride=%llu pattern=%s", (unsigned long long)r->stride,

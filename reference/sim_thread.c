@@ -348,7 +348,7 @@ static int op_fork(struct dlb_interp *it, int task)
 	return sim_fork(t->sim, t, task) ? DLB_INTERP_STOP : DLB_INTERP_DONE;
 }
 
-/* mem: memory traffic takes no CPU time here (no .mem) */
+/* mem, memrun: memory traffic takes no CPU time here (no .mem, no .memrun) */
 static const struct dlb_interp_ops sim_ops = {
 	.now		= op_now,
 	.running	= op_running,

@@ -261,6 +261,48 @@ static int res_init(struct rtapp_run *run, struct dlb_err *err)
 	for (i = 0; i < wl->nr_resources; i++)
 		pthread_mutex_init(&run->res[i].timer_lock, &ma);
 	pthread_mutexattr_destroy(&ma);
+	/* memrun buffers with a "ref": built once, as rt-app does when it parses */
+	for (i = 0; i < wl->nr_resources; i++)
+		if (wl_res_memrun(&wl->resources[i]) && !wl->resources[i].unique &&
+		    rtapp_membuf_init(&run->res[i].membuf, &wl->resources[i]))
+			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory (memrun buffer "
+					   "'%s', %llu bytes)", wl->resources[i].name,
+					   (unsigned long long)wl->resources[i].size);
+	return 0;
+}
+
+static void res_fini(struct rtapp_run *run)
+{
+	size_t i;
+
+	for (i = 0; run->res && i < run->wl->nr_resources; i++)
+		rtapp_membuf_free(&run->res[i].membuf);
+}
+
+/* This thread's own memrun buffers: those without a "ref" its task uses. */
+static int thread_membufs(struct rtapp_thread *th, size_t nres, struct dlb_err *err)
+{
+	const struct wl_task *t = th->task;
+	const struct wl_resource *r;
+	size_t p, e;
+
+	th->membuf = calloc(nres, sizeof(*th->membuf));
+	th->chase = calloc(nres, sizeof(*th->chase));
+	if (!th->membuf || !th->chase)
+		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	for (p = 0; p < t->nr_phases; p++)
+		for (e = 0; e < t->phases[p].nr_events; e++) {
+			const struct wl_event *ev = &t->phases[p].events[e];
+
+			if (ev->type != WL_EV_MEMRUN)
+				continue;
+			r = &th->run->wl->resources[ev->res];
+			if (r->unique && !th->membuf[ev->res].base &&
+			    rtapp_membuf_init(&th->membuf[ev->res], r))
+				return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory (memrun "
+						   "buffer of task %s, %llu bytes)", t->name,
+						   (unsigned long long)r->size);
+		}
 	return 0;
 }
 
@@ -322,6 +364,8 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 	if (th->mem)
 		memset(th->mem, 0, th->mem_size);	/* fault the pages in now */
+	if (thread_membufs(th, nres, err))
+		return -1;
 	/* rt-app's names: <basename>-<task>-<thread index>[-<fork>].log */
 	wl_thread_name(th->comm, sizeof(th->comm), t, (size_t)index, fork);
 	if (rtapp_thread_files(run->wl, t, (size_t)index, th->fork, th->log_name, th->sched_name,
@@ -345,6 +389,8 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 
 static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
 {
+	size_t i;
+
 	if (th->io_errno && err && !err->msg[0])
 		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "task %s thread %d: iorun: write to %s: %s",
 			    th->task->name, th->instance, th->run->wl->global.io_device,
@@ -368,6 +414,10 @@ static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
 	free(th->held);
 	free(th->recs);
 	free(th->mem);
+	for (i = 0; th->membuf && i < th->run->wl->nr_resources; i++)
+		rtapp_membuf_free(&th->membuf[i]);
+	free(th->membuf);
+	free(th->chase);
 }
 
 /* Thread @index of task @t: allocated, counted in run->threads (freed at the end), set up. */
@@ -935,6 +985,8 @@ out:
 		free(run->threads[i]);
 		run->threads[i] = NULL;
 	}
+	if (!run->stuck)
+		res_fini(run);
 	/* a log or event file that could not be written: the run's data are not whole */
 	if (!rc && err->code == DLB_EXIT_INCOMPLETE && sum->status == DLB_RUN_COMPLETE)
 		sum->status = DLB_RUN_INCOMPLETE;

@@ -235,6 +235,21 @@ static void op_mem(struct dlb_interp *it, u64 size)
 	}
 }
 
+static bool membuf_stop(void *arg)
+{
+	return stopping(arg);
+}
+
+/* memrun: on this thread's own buffer, or the one its "ref" names */
+static void op_memrun(struct dlb_interp *it, int res, u64 count)
+{
+	struct rtapp_thread *th = th_of(it);
+	const struct wl_resource *r = &th->run->wl->resources[res];
+
+	rtapp_membuf_run(r->unique ? &th->membuf[res] : &th->run->res[res].membuf, r->type,
+			 (size_t)count, &th->chase[res], membuf_stop, th);
+}
+
 /*
  * iorun: @size bytes of the thread's buffer written to global.io_device,
  * a buffer at a time, as rt-app's ioload().  A failed write ends the
@@ -399,6 +414,7 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
 	.suspend	= op_suspend,
 	.resume		= op_resume,
 	.mem		= op_mem,
+	.memrun		= op_memrun,
 	.sem_post	= op_sem_post,
 	.sem_wait	= op_sem_wait,
 	.iorun		= op_iorun,

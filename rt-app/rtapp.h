@@ -19,6 +19,7 @@
 #include "cgroup.h"
 #include "cpuset.h"
 #include "dlbw.h"
+#include "membuf.h"
 #include "sched.h"
 #include "tracemark.h"
 
@@ -91,6 +92,7 @@ struct rtapp_res {
 	 */
 	pthread_mutex_t timer_lock;
 	struct dlb_interp_timer timer;
+	struct rtapp_membuf membuf;	/* memrun buffer with a "ref": every thread's */
 };
 
 enum rtapp_setup {
@@ -124,6 +126,8 @@ struct rtapp_thread {
 	unsigned int *held;		/* per resource: lock depth held */
 	char *mem;			/* mem event buffer */
 	size_t mem_size;
+	struct rtapp_membuf *membuf;	/* per resource: this thread's memrun buffers */
+	void **chase;			/* per resource: where its chase stopped, NULL: start */
 
 	/* the current log record and the buffer of finished ones */
 	struct dlb_runlog_rec rec;

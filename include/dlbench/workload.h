@@ -207,6 +207,13 @@ int wl_warnings_write(const struct workload *wl, const char *prog, FILE *f);
  */
 const struct dlb_cpumask *wl_phase_cpus(const struct wl_task *t, size_t p);
 
+/* Is @r one of memrun's buffers? */
+static inline bool wl_res_memrun(const struct wl_resource *r)
+{
+	return r->type == WL_RES_MEMREAD || r->type == WL_RES_MEMWRITE ||
+	       r->type == WL_RES_MEMCHASE;
+}
+
 /* Does any phase of @t set its own "cpus" (the affinity changes in the run)? */
 bool wl_task_phase_cpus(const struct wl_task *t);
 
