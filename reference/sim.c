@@ -447,7 +447,7 @@ static void replan(struct dlb_sim *sim, int cpu)
 			evq_push(sim, now + (u64)left, SE_CPU_BUDGET, cpu, gen);
 	}
 	if (!dl_task(curr) && (curr->policy != SCHED_FIFO || !rt_task(curr))) {
-		u64 slice = rt_task(curr) ? RR_TIMESLICE_NS : FAIR_SLICE_NS;
+		u64 slice = sched_list_slice(rq, curr);
 		u64 used = curr->se.slice_used + (now - curr->se.exec_start);
 
 		evq_push(sim, now + (used < slice ? slice - used : 0), SE_CPU_SLICE, cpu, gen);
