@@ -49,4 +49,4 @@ check "c-2 was in tga (phase p0) and in the container, \"/\" (phase p1)" \
 	grep -q 'c-2 C .*c-2 C/tga ' <<<"$seen "
 check "d-3 (no taskgroup) stayed in the container" grep -q 'd-3 C ' <<<"$seen "
 expect_eq "nothing left after the run, root subtree_control as booted" \
-	"$(cat "$tmp/g/cgroups-after.txt" 2>/dev/null)" "subtree_control="
+	"$(cat "$tmp/g/cgroups-after.txt" 2>/dev/null)" "$(cat "$tmp/g/cgroups-before.txt" 2>/dev/null)"
