@@ -330,6 +330,9 @@ static void cb_wakeup(void *arg, struct task_struct *p, int cpu)
 	ev.wake.target_cpu = cpu;
 	memcpy(ev.wake.comm, p->comm, DLB_COMM_LEN);
 	emit(sim, &ev);
+	/* a fair arrival shortens the running fair task's slice (sched_list_slice()) */
+	if (p->sched_class == &fair_sched_class)
+		mark_dirty(sim, cpu);
 }
 
 static void cb_migrate(void *arg, struct task_struct *p, int orig, int dest)
