@@ -380,7 +380,7 @@ static int main_run(int argc, char **argv)
 	wl_warnings_write(wl, prog, stderr);
 	if (wl_slice_task(wl))
 		fprintf(stderr, "%s: warning: task '%s': dl-runtime (a custom slice) has no effect "
-			"on the reference (its fair class has no slices)\n", prog,
+			"on the reference (its fair class slices by nice weight only)\n", prog,
 			wl_slice_task(wl)->name);
 	if (wl_taskgroup_task(wl))
 		fprintf(stderr, "%s: warning: task '%s': taskgroup has no effect on the reference "

@@ -127,14 +127,15 @@ static int check_heap(struct sched *s, struct dlb_err *err)
 }
 
 /*
- * The RT and fair stand-ins' run lists: linked both ways, ordered by prio,
- * counted, and holding only runnable tasks of this CPU and of that class.
+ * The RT and fair stand-ins' run lists: linked both ways, RT's ordered by
+ * prio, counted (fair's weights summed), and holding only runnable tasks of
+ * this CPU and of that class.
  */
 static int check_list(struct rq *rq, struct list_rq *l, const struct sched_class *class,
 		      struct dlb_err *err)
 {
 	struct task_struct *p, *prev = NULL;
-	unsigned long n = 0;
+	unsigned long n = 0, load = 0;
 
 	for (p = l->head; p; prev = p, p = p->run_next) {
 		if (p->run_prev != prev || !p->on_list)
@@ -142,15 +143,18 @@ static int check_list(struct rq *rq, struct list_rq *l, const struct sched_class
 		if (p->sched_class != class || task_cpu(p) != rq->cpu || !p->on_rq)
 			FAIL("cpu %d: %s on the %s run list is not a runnable %s task of this cpu",
 			     rq->cpu, p->comm, class->name, class->name);
-		if (prev && prev->prio > p->prio)
+		if (class == &rt_sched_class && prev && prev->prio > p->prio)
 			FAIL("cpu %d: %s run list out of prio order at %s", rq->cpu, class->name,
 			     p->comm);
+		load += p->se.weight;
 		if (++n > l->nr_running)
 			break;
 	}
 	if (n != l->nr_running || l->tail != prev)
 		FAIL("cpu %d: %s nr_running %lu, list holds %lu", rq->cpu, class->name,
 		     l->nr_running, n);
+	if (class == &fair_sched_class && load != l->load)
+		FAIL("cpu %d: fair load %lu, its tasks weigh %lu", rq->cpu, l->load, load);
 	return 0;
 }
 

@@ -67,6 +67,13 @@
 #define RR_TIMESLICE_NS		(100 * NSEC_PER_MSEC)	/* DEF_TIMESLICE */
 #define FAIR_SLICE_NS		(3 * NSEC_PER_MSEC)	/* sched_min_granularity */
 
+/*
+ * Fair weights: nice 0's, and SCHED_IDLE's minimal one (kernel/sched/sched.h
+ * NICE_0_LOAD without the fixed-point shift, WEIGHT_IDLEPRIO).
+ */
+#define NICE_0_WEIGHT		1024
+#define WEIGHT_IDLEPRIO		3
+
 struct rq;
 struct task_struct;
 struct rt_mutex;
@@ -139,6 +146,7 @@ struct sched_entity {
 	u64 exec_max;
 	u64 nr_wakeups;
 	u64 slice_used;		/* fair/RR stand-in: time used in this slice */
+	unsigned long weight;	/* fair stand-in: load weight (set_load_weight()) */
 };
 
 struct task_struct {
@@ -213,10 +221,14 @@ struct dl_rq {				/* patches 002, 003, 005 */
 	u64 bw_ratio;
 };
 
-/* Stand-in for the RT and fair classes: a list ordered by prio, FIFO within. */
+/*
+ * Stand-in for the RT and fair classes: a list, RT's ordered by prio and
+ * FIFO within, fair's FIFO (weighted round robin: sched_core.c).
+ */
 struct list_rq {
 	struct task_struct *head, *tail;
 	unsigned long nr_running;
+	unsigned long load;	/* fair: sum of the queued tasks' weights */
 };
 
 struct dl_bw {
@@ -594,6 +606,7 @@ void __enqueue_dl_entity(struct sched_dl_entity *dl_se);
 void __dequeue_dl_entity(struct sched_dl_entity *dl_se);
 /* The fair class's pick (the fair server's server_pick_task), sched_core.c. */
 struct task_struct *fair_server_pick(struct rq *rq);
+u64 sched_list_slice(struct rq *rq, struct task_struct *p);
 /* Set up @rq's fair server from the model (sched_init_dl_servers()). */
 void sched_init_dl_server(struct rq *rq);
 int start_dl_timer(struct sched_dl_entity *dl_se, bool boosted);

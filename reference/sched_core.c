@@ -6,9 +6,9 @@
  * boosting (patch 006), sched_setattr() with admission control.  After
  * kernel/sched.c of Linux 3.2 (the seed's base), cut down to what a
  * simulated CPU needs.  Also the lower classes' stand-ins: RT (FIFO/RR by
- * priority) and "fair" (round robin with a fixed slice), which exist so
- * that -deadline preempts something and mixed workloads make sense; they
- * do not migrate except at wake-up.
+ * priority) and "fair" (weighted round robin: a slice in proportion to the
+ * task's load weight), which exist so that -deadline preempts something and
+ * mixed workloads make sense; they do not migrate except at wake-up.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,12 +59,18 @@ static struct list_rq *list_rq_of(struct rq *rq, struct task_struct *p)
 	return p->sched_class == &rt_sched_class ? &rq->rt : &rq->cfs;
 }
 
-/* Insert ordered by prio; FIFO within a prio, or at its head with ENQUEUE_HEAD. */
+/*
+ * Insert ordered by prio (RT); FIFO within a prio, or at its head with
+ * ENQUEUE_HEAD.  The fair list ignores prio: one FIFO, which the slices
+ * rotate (weighted round robin, sched_list_slice()).
+ */
 static void list_enqueue(struct list_rq *l, struct task_struct *p, int head)
 {
 	struct task_struct *pos = l->head;
+	int fair = p->sched_class == &fair_sched_class;
 
-	while (pos && (pos->prio < p->prio || (!head && pos->prio == p->prio)))
+	while (pos && (fair ? !head :
+		       pos->prio < p->prio || (!head && pos->prio == p->prio)))
 		pos = pos->run_next;
 	p->run_next = pos;
 	p->run_prev = pos ? pos->run_prev : l->tail;
@@ -78,6 +84,8 @@ static void list_enqueue(struct list_rq *l, struct task_struct *p, int head)
 		l->tail = p;
 	p->on_list = 1;
 	l->nr_running++;
+	if (fair)
+		l->load += p->se.weight;
 }
 
 static void list_dequeue(struct list_rq *l, struct task_struct *p)
@@ -95,6 +103,8 @@ static void list_dequeue(struct list_rq *l, struct task_struct *p)
 	p->run_next = p->run_prev = NULL;
 	p->on_list = 0;
 	l->nr_running--;
+	if (p->sched_class == &fair_sched_class)
+		l->load -= p->se.weight;
 }
 
 static void update_curr_list(struct rq *rq)
@@ -228,14 +238,39 @@ static void set_curr_task_list(struct rq *rq)
 }
 
 /*
+ * The slice of a list-class task: RR's is RR_TIMESLICE_NS.  The fair
+ * stand-in is a weighted round robin (a model, not CFS or EEVDF): a round
+ * of its run list lasts FAIR_SLICE_NS per queued task, shared in proportion
+ * to the tasks' weights, so over a round each task gets
+ *	FAIR_SLICE_NS * nr_running * weight / (sum of the weights)
+ * and busy tasks share the CPU as their weights: nice 0 beside nice 5,
+ * 1024:335; SCHED_IDLE (weight 3) beside nice 0, 3:1024.  Equal weights
+ * give every task FAIR_SLICE_NS whatever its nice: plain round robin.
+ * No wake-up preemption, no lag, no sleeper credit: a task's share is
+ * only ever its weight's share of the rounds it is queued in.
+ */
+u64 sched_list_slice(struct rq *rq, struct task_struct *p)
+{
+	const struct list_rq *l = &rq->cfs;
+	u64 slice;
+
+	if (p->sched_class == &rt_sched_class)
+		return RR_TIMESLICE_NS;
+	if (!p->on_list || !l->load)
+		return FAIR_SLICE_NS;
+	slice = FAIR_SLICE_NS * l->nr_running * p->se.weight / l->load;
+	return slice ? slice : 1;
+}
+
+/*
  * Time slices: queued = 1 means the simulator's slice event fired.  RR
  * rotates among equal priorities after RR_TIMESLICE_NS, fair among all
- * fair tasks after FAIR_SLICE_NS; FIFO never rotates.
+ * fair tasks after sched_list_slice(); FIFO never rotates.
  */
 static void task_tick_list(struct rq *rq, struct task_struct *p, int queued)
 {
 	struct list_rq *l = list_rq_of(rq, p);
-	u64 slice = p->sched_class == &rt_sched_class ? RR_TIMESLICE_NS : FAIR_SLICE_NS;
+	u64 slice = sched_list_slice(rq, p);
 
 	(void)queued;
 	update_curr_list(rq);
@@ -850,6 +885,38 @@ void rt_mutex_unlock(struct sched *s, struct rt_mutex *m, int cpu)
 
 /* ---- parameters ------------------------------------------------------- */
 
+/*
+ * [mainline 4.10+, kernel/sched/core.c sched_prio_to_weight[]; Linux 3.2's
+ * prio_to_weight[], kernel/sched.c, holds the same values] The load weight
+ * of nice -20..19: each nice step is about 10% of CPU time (x 1.25).
+ */
+static const unsigned long sched_prio_to_weight[40] = {
+ /* -20 */     88761,     71755,     56483,     46273,     36291,
+ /* -15 */     29154,     23254,     18705,     14949,     11916,
+ /* -10 */      9548,      7620,      6100,      4904,      3906,
+ /*  -5 */      3121,      2501,      1991,      1586,      1277,
+ /*   0 */      1024,       820,       655,       526,       423,
+ /*   5 */       335,       272,       215,       172,       137,
+ /*  10 */       110,        87,        70,        56,        45,
+ /*  15 */        36,        29,        23,        18,        15,
+};
+
+/*
+ * [3.2, kernel/sched.c set_load_weight()] SCHED_IDLE gets WEIGHT_IDLEPRIO,
+ * the others their nice's weight (static_prio: a PI boost does not change it).
+ */
+static void set_load_weight(struct task_struct *p)
+{
+	int prio = p->static_prio - MAX_RT_PRIO;
+
+	if (p->policy == SCHED_IDLE)
+		p->se.weight = WEIGHT_IDLEPRIO;
+	else if (prio >= 0 && prio < 40)
+		p->se.weight = sched_prio_to_weight[prio];
+	else
+		p->se.weight = NICE_0_WEIGHT;
+}
+
 static void __setscheduler(struct task_struct *p, int policy, int prio)
 {
 	p->policy = policy;
@@ -864,6 +931,7 @@ static void __setscheduler(struct task_struct *p, int policy, int prio)
 	}
 	p->prio = rt_mutex_getprio(p);
 	p->sched_class = class_of_prio(p->prio);
+	set_load_weight(p);
 }
 
 int sched_setattr(struct sched *s, struct task_struct *p, int policy, int prio,

@@ -330,6 +330,9 @@ static void cb_wakeup(void *arg, struct task_struct *p, int cpu)
 	ev.wake.target_cpu = cpu;
 	memcpy(ev.wake.comm, p->comm, DLB_COMM_LEN);
 	emit(sim, &ev);
+	/* a fair arrival shortens the running fair task's slice (sched_list_slice()) */
+	if (p->sched_class == &fair_sched_class)
+		mark_dirty(sim, cpu);
 }
 
 static void cb_migrate(void *arg, struct task_struct *p, int orig, int dest)
@@ -447,7 +450,7 @@ static void replan(struct dlb_sim *sim, int cpu)
 			evq_push(sim, now + (u64)left, SE_CPU_BUDGET, cpu, gen);
 	}
 	if (!dl_task(curr) && (curr->policy != SCHED_FIFO || !rt_task(curr))) {
-		u64 slice = rt_task(curr) ? RR_TIMESLICE_NS : FAIR_SLICE_NS;
+		u64 slice = sched_list_slice(rq, curr);
 		u64 used = curr->se.slice_used + (now - curr->se.exec_start);
 
 		evq_push(sim, now + (used < slice ? slice - used : 0), SE_CPU_SLICE, cpu, gen);

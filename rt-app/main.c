@@ -313,14 +313,14 @@ static void report_dlbw(const struct dlb_summary_dlbw *d, bool quiet)
 /*
  * A fair task's custom slice ("dl-runtime" on SCHED_OTHER/BATCH): the
  * kernel backend sets it, and says so when this kernel ignores it; the
- * reference's fair class has no slices (docs/rt-app.md).
+ * reference's fair class slices by nice weight only (docs/rt-app.md).
  */
 static void slice_warning(const struct rtapp_opts *o, const struct wl_task *t)
 {
 	if (o->backend == RTAPP_BACKEND_REFERENCE)
 		fprintf(stderr, "%s: warning: task '%s': dl-runtime (a custom slice) has no "
-			"effect on the reference backend (its fair class has no slices)\n", prog,
-			t->name);
+			"effect on the reference backend (its fair class slices by nice weight "
+			"only)\n", prog, t->name);
 	else if (!rtapp_sched_has_slice())
 		fprintf(stderr, "%s: warning: task '%s': dl-runtime (a custom slice) is ignored "
 			"by this kernel (custom slices need Linux 6.12 or later)\n", prog, t->name);

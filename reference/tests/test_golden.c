@@ -729,6 +729,83 @@ static void test_checkparam(void **state)
 	wlb_free(wl);
 }
 
+/*
+ * The fair stand-in's weights (weighted round robin, sched_core.c
+ * sched_list_slice()): two busy fair threads a and b on one CPU for 1 s;
+ * what each ran (µs), and the first @nsw switches into @sw.
+ */
+static void fair_share(enum wl_policy pa, int na, enum wl_policy pb, int nb, u64 b_delay,
+		       u64 *a, u64 *b, char *sw, size_t swlen, int nsw)
+{
+	struct workload *wl = wlb_new(1000 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	const char *p;
+	int ta, tb, i;
+
+	ta = wlb_task(wl, "a", pa, 0, 0, 0);
+	wl->tasks[ta].priority = na;
+	wlb_ev(wl, ta, WL_EV_RUN, 5000 * MS, -1);
+	tb = wlb_task(wl, "b", pb, 0, 0, 0);
+	wl->tasks[tb].priority = nb;
+	wl->tasks[tb].delay_ns = b_delay;
+	wlb_ev(wl, tb, WL_EV_RUN, 5000 * MS, -1);
+	wlb_opts(&o, 1);
+	sim = wlb_sim(wl, &o, WLB_SWITCH, &log);
+	*a = stats(sim, 0).sum_exec_runtime / US;
+	*b = stats(sim, 1).sum_exec_runtime / US;
+	for (p = log.buf, i = 0; p && *p && i < nsw; i++)
+		p = strchr(p, '\n') + 1;
+	snprintf(sw, swlen, "%.*s", (int)(p - log.buf), log.buf);
+	free(log.buf);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+}
+
+/*
+ * Equal weights are today's round robin whatever the nice (3 ms each);
+ * nice 0 beside nice 5: a round of 6 ms shared 1024:335 (4520.971 and
+ * 1479.028 µs, ns truncated), so over 1 s a gets 1024/1359 of it; SCHED_IDLE
+ * (weight 3) beside nice 0 gets 3/1027 (its slice 17.526 µs a round).
+ * Before the weights, the fair run list was ordered by prio: nice 0 kept
+ * the CPU at every slice end and nice 5 never ran (b: 0).  A late
+ * arrival re-plans the running task's slice: nice 5 alone from 0, nice 0
+ * from 1 ms: a's slice is then 1.479 ms, it ends at 1479, not at 3000.
+ */
+static void test_fair_weights(void **state)
+{
+	char sw[512];
+	u64 a, b;
+
+	(void)state;
+	fair_share(WL_POLICY_OTHER, 5, WL_POLICY_BATCH, 5, 0, &a, &b, sw, sizeof(sw), 4);
+	assert_string_equal(sw, "0 0 swapper/0>a-0\n"
+				"3000 0 a-0>b-1\n"
+				"6000 0 b-1>a-0\n"
+				"9000 0 a-0>b-1\n");
+	assert_int_equal(a, 501000);
+	assert_int_equal(b, 499000);
+	fair_share(WL_POLICY_OTHER, 0, WL_POLICY_OTHER, 5, 0, &a, &b, sw, sizeof(sw), 4);
+	assert_string_equal(sw, "0 0 swapper/0>a-0\n"
+				"4520 0 a-0>b-1\n"
+				"5999 0 b-1>a-0\n"
+				"10520 0 a-0>b-1\n");
+	assert_int_equal(a, 754481);
+	assert_int_equal(b, 245518);
+	fair_share(WL_POLICY_OTHER, 0, WL_POLICY_IDLE, 0, 0, &a, &b, sw, sizeof(sw), 4);
+	assert_string_equal(sw, "0 0 swapper/0>a-0\n"
+				"5982 0 a-0>b-1\n"
+				"5999 0 b-1>a-0\n"
+				"11982 0 a-0>b-1\n");
+	assert_int_equal(a, 997090);
+	assert_int_equal(b, 2909);
+	fair_share(WL_POLICY_OTHER, 5, WL_POLICY_OTHER, 0, 1 * MS, &a, &b, sw, sizeof(sw), 3);
+	assert_string_equal(sw, "0 0 swapper/0>a-0\n"
+				"1479 0 a-0>b-1\n"
+				"5999 0 b-1>a-0\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -749,6 +826,7 @@ int main(void)
 		cmocka_unit_test(test_inheritance_rt_waiter),
 		cmocka_unit_test(test_admission),
 		cmocka_unit_test(test_checkparam),
+		cmocka_unit_test(test_fair_weights),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,7 @@ RTAPP=$BIN/dlb-rtapp
 WL=$DLB_SRC/rt-app/tests/data/slice.json
 TMP=$(mktemp -d /tmp/dlb-slice.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
-W_REF="dlb-rtapp: warning: task 'sliced': dl-runtime (a custom slice) has no effect on the reference backend (its fair class has no slices)"
+W_REF="dlb-rtapp: warning: task 'sliced': dl-runtime (a custom slice) has no effect on the reference backend (its fair class slices by nice weight only)"
 W_OLD="dlb-rtapp: warning: task 'sliced': dl-runtime (a custom slice) is ignored by this kernel (custom slices need Linux 6.12 or later)"
 
 "$RTAPP" -b reference -m 2 -d 100ms -o "$TMP/ref" "$WL" >"$TMP/ref.out" 2>&1
