@@ -65,16 +65,9 @@ own_running() {
 jobs_in() {
 	sed -n 's/.*"jobs": *\([0-9]*\).*/\1/p' "$1/summary.json" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
 }
-# ran_to_end DIR: its summary.json says the run reached its end (end - start
-# within 1 ms of duration_ns: the stop instant is taken a little before the
-# last release's period ends; 0.99989 s of a 1 s run measured here, an
-# interrupted one stops where the signal came): a signal after that finds
-# the run complete, whatever its last jobs did
-ran_to_end() {
-	local s e d
-	read -r s e d < <("$DLB_BUILD/tests/tools/json-get" "$1/summary.json" start_ns end_ns \
-		duration_ns 2>/dev/null | tr '\n' ' ')
-	[ -n "$d" ] && [ "$d" -gt 0 ] && [ $((e - s)) -ge $((d - 1000000)) ]
+# threads_in DIR: the threads in a result folder's summary.json
+threads_in() {
+	grep -c '"tid":' "$1/summary.json" 2>/dev/null || echo 0
 }
 # the jobs of a whole run of a workload, from the deterministic reference backend
 ref_jobs() {
@@ -108,13 +101,14 @@ for i in $(seq 1 "$N"); do
 	name="run $i: $what $(basename "$wl") SIG$sig at ${ms} ms"
 	# a signal just after the run's end (threads done, summary not written
 	# yet, e.g. while a cpuset is removed) finds the run complete: truthful
-	# only if the run reached its end, or its summary counts every job of
-	# the workload (the reference backend's count; on a loaded machine a
-	# whole run may have a job less); the recorder, stopped by the
-	# same signal, then says its own record is incomplete (exit 4), or
-	# finished first (exit 0)
+	# only if the summary counts every job of the workload (the reference
+	# backend's count), within one a thread: on a loaded machine a thread's
+	# last job can begin after the end, as it did in make check at 1002 and
+	# 1057 ms; a signal inside the run leaves far more undone.  The
+	# recorder, stopped by the same signal, then says its own record is
+	# incomplete (exit 4), or finished first (exit 0)
 	full=0
-	{ ran_to_end "$out" || [ "$(jobs_in "$out")" = "$(ref_jobs "$wl")" ]; } && full=1
+	[ "$(jobs_in "$out")" -ge $(($(ref_jobs "$wl") - $(threads_in "$out"))) ] && full=1
 	recst=$(sed -n 's/^status=//p' "$out/record.txt" 2>/dev/null)
 	if [ "$delivered" = 0 ]; then
 		want="complete 0"
