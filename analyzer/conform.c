@@ -14,6 +14,7 @@
 #include "conform.h"
 #include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
+#include "dlbench/grow.h"
 #include "dlbench/jobstrace.h"
 #include "dlbench/runlog.h"
 #include "dlbench/summary.h"
@@ -137,16 +138,9 @@ static void jobs_add(struct jobs *js, const struct dlb_job *j)
 
 	if (js->oom)
 		return;
-	if (js->n == js->cap) {
-		size_t cap = js->cap ? js->cap * 2 : 256;
-		void *p = realloc(js->v, cap * sizeof(*js->v));
-
-		if (!p) {
-			js->oom = true;
-			return;
-		}
-		js->v = p;
-		js->cap = cap;
+	if (dlb_grow((void **)&js->v, &js->cap, js->n + 1, sizeof(*js->v))) {
+		js->oom = true;
+		return;
 	}
 	x = &js->v[js->n++];
 	x->tid = j->tid;
@@ -441,16 +435,9 @@ static void slice_add(struct slices *sl, int cpu, int ti, u64 start, u64 end)
 {
 	if (sl->oom || end == start)
 		return;
-	if (sl->n == sl->cap) {
-		size_t cap = sl->cap ? sl->cap * 2 : 1024;
-		void *p = realloc(sl->v, cap * sizeof(*sl->v));
-
-		if (!p) {
-			sl->oom = true;
-			return;
-		}
-		sl->v = p;
-		sl->cap = cap;
+	if (dlb_grow((void **)&sl->v, &sl->cap, sl->n + 1, sizeof(*sl->v))) {
+		sl->oom = true;
+		return;
 	}
 	sl->v[sl->n++] = (struct slice){ .cpu = cpu, .ti = ti, .start = start, .end = end };
 }

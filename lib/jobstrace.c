@@ -10,6 +10,7 @@
 
 #include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
+#include "dlbench/grow.h"
 #include "dlbench/jobstrace.h"
 
 struct dlb_jobs_trace *dlb_jt_create(void)
@@ -27,27 +28,9 @@ void dlb_jt_free(struct dlb_jobs_trace *jt)
 	free(jt);
 }
 
-/* Grow @*arr of @*cap elements of @size to hold @n.  0 or -1. */
-static int grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? *cap : 16;
-	void *p;
-
-	if (n <= *cap)
-		return 0;
-	while (c < n)
-		c *= 2;
-	p = realloc(*arr, c * size);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = c;
-	return 0;
-}
-
 int dlb_jt_add_task(struct dlb_jobs_trace *jt, const struct dlb_jt_task *t)
 {
-	if (grow((void **)&jt->tasks, &jt->cap_tasks, jt->nr_tasks + 1, sizeof(*t)))
+	if (dlb_grow((void **)&jt->tasks, &jt->cap_tasks, jt->nr_tasks + 1, sizeof(*t)))
 		return -1;
 	jt->tasks[jt->nr_tasks++] = *t;
 	return 0;
@@ -55,7 +38,7 @@ int dlb_jt_add_task(struct dlb_jobs_trace *jt, const struct dlb_jt_task *t)
 
 int dlb_jt_add_job(struct dlb_jobs_trace *jt, const struct dlb_jt_job *j)
 {
-	if (grow((void **)&jt->jobs, &jt->cap_jobs, jt->nr_jobs + 1, sizeof(*j)))
+	if (dlb_grow((void **)&jt->jobs, &jt->cap_jobs, jt->nr_jobs + 1, sizeof(*j)))
 		return -1;
 	jt->jobs[jt->nr_jobs++] = *j;
 	return 0;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "dlbench/exitcode.h"
+#include "dlbench/grow.h"
 #include "dlbench/jobstrace.h"
 
 /* One phase: @loop jobs of @demand, each followed by a timer of @gap (0: the last, no timer). */
@@ -28,15 +29,8 @@ static int add_phase(struct wl_task *t, size_t *cap, u64 demand, u64 gap, int lo
 	struct wl_phase *p;
 	size_t n = gap ? 2 : 1;
 
-	if (t->nr_phases == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		void *q = realloc(t->phases, c * sizeof(*t->phases));
-
-		if (!q)
-			return -1;
-		t->phases = q;
-		*cap = c;
-	}
+	if (dlb_grow((void **)&t->phases, cap, t->nr_phases + 1, sizeof(*t->phases)))
+		return -1;
 	p = &t->phases[t->nr_phases];
 	memset(p, 0, sizeof(*p));
 	p->name = strdup("");
