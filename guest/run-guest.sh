@@ -35,6 +35,10 @@ and write the run folder into DIR: then dlb-analyze DIR, as for a host run.
   -m, --memory MB        guest memory (default: 768 + the trace buffers)
       --disk-mb MB       results disk size (default 256)
       --timeout S        give up after S seconds (default: from the duration)
+      --boot-retries N   boot again, up to N times, when the kernel panics before
+                         /init starts (default 0, or DLB_GUEST_BOOT_RETRIES); each
+                         panic's console stays in DIR/console-boot-panic-K.log and
+                         guest.txt counts them (boot_panics=K)
   -q, --quiet            print only errors and the closing line
       --check-image      check IMAGE (and --arch) as a run would, print "KIND ARCH",
                          boot nothing (no -o or workload needed)
@@ -53,6 +57,7 @@ die() { local c=$1; shift; echo "$PROG: $*" >&2; exit "$c"; }
 say() { [ "$quiet" -eq 1 ] || echo "$*"; }
 
 kernel='' arch='' cpus=2 out='' dur='' append='' mods='' mem='' disk_mb=256 tmo='' quiet=0 wl='' check=0
+retries=${DLB_GUEST_BOOT_RETRIES:-0}
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k|--kernel) kernel=${2-}; shift ;;
@@ -65,6 +70,7 @@ while [ $# -gt 0 ]; do
 	-m|--memory) mem=${2-}; shift ;;
 	--disk-mb) disk_mb=${2-}; shift ;;
 	--timeout) tmo=${2-}; shift ;;
+	--boot-retries) retries=${2-}; shift ;;
 	-q|--quiet) quiet=1 ;;
 	--check-image) check=1 ;;
 	-h|--help) usage; exit 0 ;;
@@ -83,6 +89,7 @@ isnum "$cpus" 1 64 || die "$EXIT_BAD_INPUT" "--cpus: '$cpus' is not a number fro
 isnum "$disk_mb" 1 65536 || die "$EXIT_BAD_INPUT" "--disk-mb: '$disk_mb' is not a number of MB"
 [ -z "$mem" ] || isnum "$mem" 128 65536 || die "$EXIT_BAD_INPUT" "--memory: '$mem' is not 128..65536 MB"
 [ -z "$tmo" ] || isnum "$tmo" 1 86400 || die "$EXIT_BAD_INPUT" "--timeout: '$tmo' is not a number of seconds"
+isnum "$retries" 0 10 || die "$EXIT_BAD_INPUT" "--boot-retries: '$retries' is not a number from 0 to 10"
 [ "$check" -eq 1 ] || [ -r "$wl" ] || die "$EXIT_BAD_INPUT" "$wl: no such workload"
 if [ ! -f "$kernel" ] || [ ! -r "$kernel" ]; then die "$EXIT_BAD_INPUT" "$kernel: no such file"; fi
 case $arch in
@@ -207,7 +214,6 @@ if command -v cpio >/dev/null; then cpio=(cpio --quiet); else cpio=(busybox cpio
 (cd "$work/rd" && find run.d | "${cpio[@]}" -o -H newc 2>/dev/null) > "$work/run.cpio" ||
 	fail "$EXIT_ENV" "cpio of the workload failed"
 cat "$base" "$work/run.cpio" > "$work/initrd"
-truncate -s "${disk_mb}M" "$work/results.img" || fail "$EXIT_ENV" "cannot create the results disk"
 
 # ---- qemu ----------------------------------------------------------------------------------------
 # ring buffer per CPU: ~2 MB per CPU-second of sched events, as run.sh's kernel backend
@@ -240,15 +246,32 @@ qargs+=(-accel "tcg,thread=multi" -smp "$cpus" -m "$mem" -nodefaults -no-reboot 
 sha256sum < "$kernel" | cut -d' ' -f1 > "$work/image.sha256" &
 SHAPID=$!
 say "guest: $(basename "$kernel") ($arch, $kind), $cpus CPUs, $(basename "$wl"), up to ${tmo}s"
-t0=$(date +%s.%N)
-timeout -k 5 "$tmo" "$qemu" "${qargs[@]}" > "$work/qemu.log" 2>&1 &
-QPID=$!
-while :; do
-	wait "$QPID"; qrc=$?
-	kill -0 "$QPID" 2>/dev/null || break
+# boot_once: one boot of the guest on a fresh results disk; sets qrc and wall
+boot_once() {
+	rm -f "$work/results.img" "$work/console.log"
+	truncate -s "${disk_mb}M" "$work/results.img" || fail "$EXIT_ENV" "cannot create the results disk"
+	t0=$(date +%s.%N)
+	timeout -k 5 "$tmo" "$qemu" "${qargs[@]}" > "$work/qemu.log" 2>&1 &
+	QPID=$!
+	while :; do
+		wait "$QPID"; qrc=$?
+		kill -0 "$QPID" 2>/dev/null || break
+	done
+	QPID=
+	wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+}
+# A panic before /init's first line is the kernel failing to boot, not the
+# run: with --boot-retries it is kept, counted and booted again.
+panics=0
+while boot_once && [ "$INTR" -eq 0 ] && [ "$panics" -lt "$retries" ] &&
+	grep -q 'Kernel panic' "$work/console.log" 2>/dev/null &&
+	! grep -q '^dlbench-guest: ' "$work/console.log"; do
+	panics=$((panics + 1))
+	cp "$work/console.log" "$out/console-boot-panic-$panics.log"
+	echo "$PROG: guest kernel panicked at boot, before /init, after ${wall}s:" \
+		"$(grep -m1 'Kernel panic' "$work/console.log" | tr -d '\r'); booting again" \
+		"($panics of $retries; console-boot-panic-$panics.log)" >&2
 done
-QPID=
-wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 { printf '%q ' "$qemu" "${qargs[@]}"; echo; } > "$work/qemu-cmd.sh"
 
 [ "$INTR" -eq 0 ] || fail "$EXIT_INCOMPLETE" "interrupted after ${wall}s: qemu stopped"
@@ -291,6 +314,7 @@ fi
 	echo "memory_mb=$mem"
 	echo "append=$append"
 	echo "wall_s=$wall"
+	echo "boot_panics=$panics"
 	echo "run_exit=$rrc"
 } >> "$g"
 cp "$work/console.log" "$work/qemu-cmd.sh" "$work/x/run/"

@@ -4,7 +4,7 @@
 # needs no boot: one line on stderr, the documented exit code, no run folder.
 # The kernel images here are fakes with the right (or wrong) header bytes.
 . "$(dirname "$0")/../../tests/lib.sh"
-plan 46
+plan 48
 RG=$DLB_SRC/guest/run-guest.sh
 WL=$DLB_SRC/workloads/suites/edf-global-2cpu.json
 tmp=$(mktemp -d /tmp/dlb-guest-bad.XXXXXX)
@@ -46,6 +46,7 @@ bad "arm64 Image, --arch x86_64" 2 "an aarch64 kernel, not x86_64" \
 bad "bzImage, --arch arm64" 2 "an x86_64 kernel, not aarch64" \
 	"$RG" -k "$tmp/bzImage" -a arm64 -o "$tmp/o" "$WL"
 bad "bad --duration" 2 "--duration: 'soon'" "$RG" -k "$tmp/Image" -d soon -o "$tmp/o" "$WL"
+bad "bad --boot-retries" 2 "--boot-retries: 'x'" "$RG" -k "$tmp/Image" --boot-retries x -o "$tmp/o" "$WL"
 if [ -x "$BIN/dlb-workload" ]; then
 	# dlb-workload's own line names the file; then ours: two lines, by design
 	"$RG" -k "$tmp/Image" -o "$tmp/o" "$tmp/bad.json" > /dev/null 2> "$tmp/err"

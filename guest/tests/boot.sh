@@ -9,7 +9,7 @@
 # arm64 cross toolchain, and under sanitizer builds (the guest's binaries are
 # built without sanitizers: the plain make check runs this).
 . "$(dirname "$0")/../../tests/lib.sh"
-plan 46
+plan 52
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d /tmp/dlb-guest-boot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -87,6 +87,13 @@ broken() {
 broken no-tracefs 3 "has no tracefs" --append dlb_hide=tracefs
 check "no-tracefs: detected in the guest" grep -q 'tracefs no' "$tmp/no-tracefs/console.log"
 broken panic 4 "guest kernel panicked" --append dlb_test=exit
+check "panic: in the run, after /init started: not booted again" \
+	test ! -e "$tmp/panic/console-boot-panic-1.log"
+# no init at all: the kernel panics before /init; tests boot again once (lib.sh)
+broken boot-panic 4 "panicked at boot, before /init" --append rdinit=/dlb-none
+check "boot-panic: booted again once, the first panic kept" \
+	test -s "$tmp/boot-panic/console-boot-panic-1.log" -a ! -e "$tmp/boot-panic/console-boot-panic-2.log"
+check "boot-panic: said both boots panicked" grep -q "guest kernel panicked after" "$tmp/boot-panic.err"
 broken hang 4 "did not power off within 20s" --append dlb_test=hang --timeout 20
 broken disk-full 4 "did not fit the results disk" --append dlb_test=fill --disk-mb 2
 

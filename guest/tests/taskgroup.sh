@@ -11,6 +11,7 @@
 . "$(dirname "$0")/../../tests/lib.sh"
 plan 6
 RG=$DLB_SRC/guest/run-guest.sh
+export DLB_GUEST_BOOT_RETRIES=${DLB_GUEST_BOOT_RETRIES:-1}	# as guest/tests/lib.sh says
 if [ -n "${ASAN_OPTIONS:-}" ] || [[ $DLB_BUILD == *-san ]]; then
 	skip_rest "sanitizer build: guest binaries are static and unsanitized (plain make check runs this)"
 	exit 0
