@@ -1000,10 +1000,37 @@ static const char *rep_verdicts(const struct rep_set *b, const struct rep_set *n
 }
 
 /*
+ * A kernel check's row (@path: its status): how many of the repeats that ran
+ * it found something ("finding", or "finding_repaired" at boot); a finding
+ * on the new side where the base had none is worse.  Repeats without the
+ * check (no status, or "absent") are not counted.
+ */
+static void rep_findings(FILE *out, const struct rep_set *b, const struct rep_set *n,
+			 const char *const *path, const char *name, struct cmp_count *cnt)
+{
+	const struct rep_set *sides[2] = { b, n };
+	int found[2], ran[2], k, s;
+	char txt[2][48];
+	const char *v;
+
+	for (s = 0; s < 2; s++) {
+		found[s] = rep_count(sides[s], path, "finding", &ran[s]) +
+			   rep_count(sides[s], path, "finding_repaired", &k);
+		ran[s] -= rep_count(sides[s], path, "absent", &k);
+		snprintf(txt[s], sizeof(txt[s]), "%d/%d findings", found[s], ran[s] > 0 ? ran[s] : 0);
+	}
+	v = ran[0] <= 0 || ran[1] <= 0 ? "n/a" : found[1] && !found[0] ? "worse" :
+	    found[0] && !found[1] ? "better" : "same";
+	fprintf(out, "%-16s %-23s %32s %32s  %-18s %6s %s\n", "(run)", name, txt[0], txt[1],
+		"any", "-", v);
+	count_row(cnt, v, "(run)", name);
+}
+
+/*
  * The outcomes that are not timing: admission control's (exact arithmetic
  * on the reservations: a changed majority is a change in behaviour, worse),
- * the kernel's DL accounting check (a finding where the base had none is
- * worse), and the runs' own verdicts (misses over a limit are timing:
+ * the kernel's DL accounting checks, at boot and over the run (a finding
+ * where the base had none is worse), and the runs' own verdicts (misses over a limit are timing:
  * judged as a metric, 1 per failed run, by rep_decide).
  */
 static void rep_outcomes(FILE *out, const struct rep_set *b, const struct rep_set *n,
@@ -1011,8 +1038,9 @@ static void rep_outcomes(FILE *out, const struct rep_set *b, const struct rep_se
 {
 	static const char *const adm[] = { "admission", NULL };
 	static const char *const dla[] = { "kernel_checks", "dl_accounting", "status", NULL };
+	static const char *const bda[] = { "kernel_checks", "boot_dl_accounting", "status", NULL };
 	static const char *const ver[] = { "verdict", "result", NULL };
-	int bk, nk, ba, na, bf, nf, bp, np;
+	int bk, nk, ba, na, bp, np;
 	char bs[48], ns[48], ps[16];
 	double p = NAN;
 	const char *v;
@@ -1026,16 +1054,8 @@ static void rep_outcomes(FILE *out, const struct rep_set *b, const struct rep_se
 		"majority", "-", v);
 	count_row(cnt, v, "(run)", "admission");
 
-	bf = rep_count(b, dla, "finding", &bk);
-	nf = rep_count(n, dla, "finding", &nk);
-	bk -= rep_count(b, dla, "absent", &ba);
-	nk -= rep_count(n, dla, "absent", &na);
-	v = bk <= 0 || nk <= 0 ? "n/a" : nf && !bf ? "worse" : bf && !nf ? "better" : "same";
-	snprintf(bs, sizeof(bs), "%d/%d findings", bf, bk > 0 ? bk : 0);
-	snprintf(ns, sizeof(ns), "%d/%d findings", nf, nk > 0 ? nk : 0);
-	fprintf(out, "%-16s %-23s %32s %32s  %-18s %6s %s\n", "(run)", "dl_accounting", bs, ns,
-		"any", "-", v);
-	count_row(cnt, v, "(run)", "dl_accounting");
+	rep_findings(out, b, n, dla, "dl_accounting", cnt);
+	rep_findings(out, b, n, bda, "boot_dl_accounting", cnt);
 
 	bp = rep_count(b, ver, "PASS", &bk);
 	np = rep_count(n, ver, "PASS", &nk);

@@ -8,7 +8,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=../../tests/lib.sh
 . "$DLB_SRC/tests/lib.sh"
-plan 15
+plan 16
 A=$BIN/dlb-analyze R=$BIN/dlb-rtapp
 if [ ! -x "$A" ] || [ ! -x "$R" ]; then skip_rest "dlb-analyze or dlb-rtapp not built"; exit 0; fi
 T=$(mktemp -d /tmp/dlb-repeats-test.XXXXXX)
@@ -78,6 +78,15 @@ for k in 1 2 3; do sed -i 's/"status": "absent"/"status": "ok"/' "$T/base/cbs/$k
 "$A" compare "$T/base/cbs" "$T/new/cbs" > "$T/out"; rc=$?
 expect_eq "a DL accounting finding where the base had none: worse" "$rc|$(row '(run)' dl_accounting)" \
 	"1|(run) dl_accounting 0/3 findings 1/3 findings any - worse"
+# the accounting at boot (a guest's /init check): a finding, even repaired, where the
+# base's kernel booted clean is worse; runs without the check are not counted
+for k in 1 2 3; do
+	sed -i 's/"boot_dl_accounting": null/"boot_dl_accounting": { "status": "ok" }/' "$T/base/cbs/$k/report.json"
+done
+sed -i 's/"boot_dl_accounting": null/"boot_dl_accounting": { "status": "finding_repaired" }/' "$T/new/cbs/3/report.json"
+"$A" compare "$T/base/cbs" "$T/new/cbs" > "$T/out"; rc=$?
+expect_eq "a boot DL accounting finding where the base had none: worse" \
+	"$rc|$(row '(run)' boot_dl_accounting)" "1|(run) boot_dl_accounting 0/3 findings 1/1 findings any - worse"
 
 err=$("$A" compare "$T/base/cbs" "$T/one" 2>&1 >/dev/null); rc=$?
 expect_eq "repeats against one run: exit 2, one line" "$rc|$err" \
