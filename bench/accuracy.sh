@@ -1,23 +1,31 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench/accuracy.sh [-d SECONDS] [-k]
+# bench/accuracy.sh [-d SECONDS] [-r ROUNDS] [-k]
 #
 # The same SCHED_DEADLINE workload run by dlb-rtapp and by Debian's rt-app
-# 1.0, one after the other, and per task, side by side: the median and p99
-# of the wake-up latency (the logs' wu_lat) and of |run - requested| (the
-# logs' run against c_duration), in us.  Reported, not a test: the goal is
-# dlb-rtapp no worse than rt-app.  Needs root, SCHED_DEADLINE and rt-app;
-# takes the kernel lock.  -k keeps the run folders (printed).
+# 1.0, alternately, ROUNDS rounds (default 5; 3 with DLB_BENCH_QUICK;
+# DLB_BENCH_RUNS overrides), and per task: the median over the rounds of
+# each run's median and p99 of the wake-up latency (the logs' wu_lat) and of
+# |run - requested| (run against c_duration), in us, and the median
+# (min..max) of the per-round ratios dlb-rtapp/rt-app of the p99s, each
+# round's runs taken back to back.  Reported, not a test: the goal is
+# dlb-rtapp no worse than rt-app (ratios <= 1).  Needs root, SCHED_DEADLINE
+# and rt-app; takes the kernel lock for each run.  -d: each run's length
+# (default 5 s); -k keeps the run folders (printed).
 set -u
 : "${DLB_SRC:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${DLB_BUILD:=$DLB_SRC/build}"
-DUR=10 KEEP=0
-while getopts "d:kh" o; do
+# shellcheck source=bench/lib/alternate.sh
+. "$DLB_SRC/bench/lib/alternate.sh"
+DUR=5 KEEP=0 ROUNDS=$BENCH_RUNS
+[ -n "${DLB_BENCH_RUNS:-}" ] || [ -n "${DLB_BENCH_QUICK:-}" ] || ROUNDS=5
+while getopts "d:r:kh" o; do
 	case $o in
 	d) DUR=$OPTARG ;;
+	r) ROUNDS=$OPTARG ;;
 	k) KEEP=1 ;;
-	*) sed -n '4,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	*) sed -n '4,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 RTAPP=$DLB_BUILD/bin/dlb-rtapp
@@ -30,20 +38,22 @@ TMP=$(mktemp -d /tmp/dlb-accuracy.XXXXXX)
 
 # One workload for both: absolute timers (rt-app 1.0 defaults to relative),
 # each task its own timer, no ftrace (rt-app 1.0 would need debugfs tracing).
-# Note: dlb-rtapp releases every task at one common instant t0 (the critical
-# instant), rt-app 1.0 each thread from its own start; the simultaneous
-# wake-ups cost dlb-rtapp some wake-up latency on this comparison.
-workload() {	# $1: logdir
+# dlb-rtapp releases the threads' first jobs together (a critical instant);
+# rt-app 1.0 starts each thread's timeline when that thread is ready, ms
+# apart and differently each run (printed: "first releases ... apart").  So
+# a third row, dlb-rtapp+off, runs with the offsets of rt-app's run just
+# before it, as the tasks' "delay": like with like.
+workload() {	# $1: logdir; $2, $3: dl_a's and dl_b's delay in us (default 0)
 	cat <<JSON
 {
 	"global": { "duration": $DUR, "calibration": "CPU0", "default_policy": "SCHED_OTHER",
 		    "logdir": "$1", "log_basename": "rt-app", "ftrace": false },
 	"resources": { "ta": { "type": "timer" }, "tb": { "type": "timer" } },
 	"tasks": {
-		"dl_a": { "policy": "SCHED_DEADLINE",
+		"dl_a": { "policy": "SCHED_DEADLINE", "delay": ${2:-0},
 			  "dl-runtime": 3000, "dl-deadline": 10000, "dl-period": 10000,
 			  "run": 1000, "timer": { "ref": "ta", "period": 10000, "mode": "absolute" } },
-		"dl_b": { "policy": "SCHED_DEADLINE",
+		"dl_b": { "policy": "SCHED_DEADLINE", "delay": ${3:-0},
 			  "dl-runtime": 6000, "dl-deadline": 20000, "dl-period": 20000,
 			  "run": 3000, "timer": { "ref": "tb", "period": 20000, "mode": "absolute" } }
 	}
@@ -51,35 +61,89 @@ workload() {	# $1: logdir
 JSON
 }
 
-mkdir -p "$TMP/dlb" "$TMP/rtapp"
-workload "$TMP/dlb" >"$TMP/dlb.json"
-workload "$TMP/rtapp" >"$TMP/rtapp.json"
-exec 9>/tmp/dlbench-kernel.lock
-flock 9
-"$RTAPP" -n "$TMP/dlb.json" >"$TMP/dlb.out" 2>&1 || { cat "$TMP/dlb.out"; exit 3; }
-rt-app "$TMP/rtapp.json" >"$TMP/rtapp.out" 2>&1 || { tail -3 "$TMP/rtapp.out"; exit 3; }
-flock -u 9
+# firsts DIR: each thread's first job's start (us), in log order
+firsts() {
+	local f
+	for f in "$1"/rt-app-*.log; do grep -v '^#' "$f" | head -n 1 | awk '{ print $5 }'; done
+}
+# spread DIR: how far apart (us) the threads' first jobs started
+# shellcheck disable=SC2317 # called through rounds
+spread() { firsts "$1" | sort -n | awk 'NR == 1 { a = $1 } { b = $1 } END { print b - a }'; }
 
-# pct FILE: median and p99 of a column of numbers (nearest rank)
+# run TOOL ROUND: one run, its logs in $TMP/TOOL.ROUND; dlboff: with the
+# offsets of rt-app's run of the same ROUND (made before it)
+run() {
+	local d=$TMP/$1.$2 rc a b m
+	mkdir -p "$d"
+	if [ "$1" = dlboff ]; then
+		read -r a b <<< "$(firsts "$TMP/rtapp.$2" | tr '\n' ' ')"
+		m=$((a < b ? a : b))
+		workload "$d" $((a - m)) $((b - m)) > "$d.json"
+	else
+		workload "$d" > "$d.json"
+	fi
+	exec 9>/tmp/dlbench-kernel.lock
+	flock 9
+	if [ "$1" = rtapp ]; then rt-app "$d.json"; else "$RTAPP" -n "$d.json"; fi > "$d.out" 2>&1
+	rc=$?
+	flock -u 9
+	[ "$rc" -eq 0 ] || { echo "accuracy.sh: $1 failed (exit $rc):" >&2; tail -3 "$d.out" >&2; exit 3; }
+}
+for ((r = 1; r <= ROUNDS; r++)); do
+	if ((r % 2)); then run rtapp "$r"; run dlboff "$r"; run dlb "$r"
+	else run dlb "$r"; run rtapp "$r"; run dlboff "$r"; fi
+done
+
+# pct: median and p99 of a column of numbers (nearest rank)
 pct() {
 	sort -n | awk '{ v[NR] = $1 }
 	function at(p,   i) { i = int(p * NR + 0.999999); return v[i < 1 ? 1 : i] }
-	END { if (NR) printf "%10d %10d", at(0.5), at(0.99); else printf "%10s %10s", "-", "-" }'
+	END { if (NR) printf "%d %d", at(0.5), at(0.99); else printf "- -" }'
 }
-# stats LOG: jobs, median and p99 of wu_lat and of |run - c_duration|
+# stats LOG: "jobs wu_med wu_p99 runerr_med runerr_p99" of one run's log
 stats() {
-	printf '%6d %s %s' "$(grep -vc '^#' "$1")" \
+	printf '%d %s %s\n' "$(grep -vc '^#' "$1")" \
 		"$(grep -v '^#' "$1" | awk '{ print $11 }' | pct)" \
 		"$(grep -v '^#' "$1" | awk '{ d = $3 - $9; print d < 0 ? -d : d }' | pct)"
 }
-printf '# accuracy: the same DL workload, %s s each; wu_lat and |run - requested| in us\n' "$DUR"
-printf '# dlb-rtapp %s; %s\n' "$(grep -m1 -o 'calibration.*' "$TMP/dlb.out" || true)" \
-	"rt-app: $(grep -m1 -o 'pLoad = [0-9]*ns' "$TMP/rtapp.out" || true)"
-printf '%-6s %-10s %6s %10s %10s %10s %10s\n' task tool jobs wu_med wu_p99 runerr_med runerr_p99
+med() { bench_median | awk '{ printf "%d", $1 }'; }
+# rounds TOOL FN: FN of each round's run of TOOL, one a line
+rounds() { local r; for ((r = 1; r <= ROUNDS; r++)); do "$2" "$TMP/$1.$r"; done; }
+# ratio TOOL TASK COLUMN: per round, TOOL's COLUMN over rt-app's, as median (min..max)
+ratio() {
+	paste -d' ' "$TMP/$1.$2.stats" "$TMP/rtapp.$2.stats" |
+		awk -v c="$3" '{ printf "%.2f\n", ($(c + 5) > 0 ? $c / $(c + 5) : ($c > 0 ? 99 : 1)) }' |
+		bench_ratios
+}
+
+bench_machine
+printf '# accuracy: the same DL workload, %s s a run, %s rounds; wu_lat and |run - requested| in us;\n' \
+	"$DUR" "$ROUNDS"
+printf '#   per task the median over the rounds of each run'"'"'s median and p99; ratios: the median\n'
+printf '#   (min..max) of the per-round ratios to rt-app 1.0 of the p99 (<= 1: no worse)\n'
+printf '# dlb-rtapp %s; %s\n' "$(grep -m1 -o 'calibration.*' "$TMP/dlb.1.out" || true)" \
+	"rt-app: $(grep -m1 -o 'pLoad = [0-9]*ns' "$TMP/rtapp.1.out" || true)"
+printf '# first jobs of the two threads apart (us, median of the rounds): dlb-rtapp %s, rt-app %s, dlb-rtapp+off %s\n' \
+	"$(rounds dlb spread | med)" "$(rounds rtapp spread | med)" "$(rounds dlboff spread | med)"
+printf '%-6s %-13s %5s %7s %7s %10s %10s  %-20s %-20s\n' task tool jobs wu_med wu_p99 \
+	runerr_med runerr_p99 "wu_p99 ratio" "runerr_p99 ratio"
 for t in dl_a:0 dl_b:1; do
 	name=${t%:*} idx=${t#*:}
-	printf '%-6s %-10s %s\n' "$name" dlb-rtapp "$(stats "$TMP/dlb/rt-app-$name-$idx.log")"
-	printf '%-6s %-10s %s\n' "$name" rt-app-1.0 "$(stats "$TMP/rtapp/rt-app-$name-$idx.log")"
+	for tool in dlb dlboff rtapp; do
+		for ((r = 1; r <= ROUNDS; r++)); do stats "$TMP/$tool.$r/rt-app-$name-$idx.log"; done \
+			> "$TMP/$tool.$name.stats"
+	done
+	for tool in dlb dlboff rtapp; do
+		f=$TMP/$tool.$name.stats
+		case $tool in dlb) l=dlb-rtapp ;; dlboff) l=dlb-rtapp+off ;; *) l=rt-app-1.0 ;; esac
+		printf '%-6s %-13s %5s %7s %7s %10s %10s' "$name" "$l" \
+			"$(cut -d' ' -f1 "$f" | med)" "$(cut -d' ' -f2 "$f" | med)" \
+			"$(cut -d' ' -f3 "$f" | med)" "$(cut -d' ' -f4 "$f" | med)" \
+			"$(cut -d' ' -f5 "$f" | med)"
+		[ "$tool" = rtapp ] || printf '  %-20s %-20s' "$(ratio "$tool" "$name" 3)" \
+			"$(ratio "$tool" "$name" 5)"
+		echo
+	done
 done
-[ "$KEEP" -eq 1 ] && echo "# run folders: $TMP/dlb $TMP/rtapp"
+[ "$KEEP" -eq 1 ] && echo "# run folders: $TMP/{dlb,dlboff,rtapp}.1..$ROUNDS"
 exit 0
