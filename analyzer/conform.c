@@ -174,6 +174,13 @@ static void oracle_job(const struct dlb_job *j, void *arg)
 	jobs_add(&((struct dlb_conform *)arg)->oracle, j);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int cmp_cjob(const void *a, const void *b)
 {
 	const struct cjob *x = a, *y = b;
@@ -355,6 +362,112 @@ oom:
 	return -1;
 }
 
+/*
+ * The tick grid in @n times (one CPU's sched_stat_runtime events): the
+ * kernel charges the running task at each tick, so on a CPU that ran
+ * something the events pile up at one offset modulo the tick, while those
+ * of switches and wake-ups spread over it.  Found: the densest window of
+ * three 64ths of the tick, if it holds at least 16 times and 4 times its
+ * share of an even spread; the phase is the median offset from @t0 of its
+ * times (a tick's event comes an interrupt's latency after the tick).
+ */
+#define TICK_BINS	64
+int dlb_tick_phase(const u64 *ts, size_t n, u64 t0, u64 tick, u64 *phase)
+{
+	unsigned h[TICK_BINS] = { 0 };
+	u64 *d, off, centre;
+	size_t i, k = 0, w, best_w = 0;
+	int b, best = 0;
+
+	*phase = 0;
+	if (!tick || n < 16)
+		return 0;
+	for (i = 0; i < n; i++) {
+		off = dl_time_before(ts[i], t0) ? (tick - (t0 - ts[i]) % tick) % tick :
+						  (ts[i] - t0) % tick;
+		h[off * TICK_BINS / tick]++;
+	}
+	for (b = 0; b < TICK_BINS; b++) {
+		w = h[(b + TICK_BINS - 1) % TICK_BINS] + h[b] + h[(b + 1) % TICK_BINS];
+		if (w > best_w) {
+			best_w = w;
+			best = b;
+		}
+	}
+	if (best_w < 16 || best_w * TICK_BINS < 4 * 3 * n)
+		return 0;
+	d = malloc(best_w * sizeof(*d));
+	if (!d)
+		return -1;
+	/* the window's offsets, unwrapped around its centre (it may straddle 0) */
+	centre = (u64)best * tick / TICK_BINS + tick / (2 * TICK_BINS);
+	for (i = 0; i < n && k < best_w; i++) {
+		off = dl_time_before(ts[i], t0) ? (tick - (t0 - ts[i]) % tick) % tick :
+						  (ts[i] - t0) % tick;
+		b = (int)(off * TICK_BINS / tick);
+		if (b != best && b != (best + 1) % TICK_BINS &&
+		    b != (best + TICK_BINS - 1) % TICK_BINS)
+			continue;
+		/* off - centre, in (-tick/2, tick/2], kept positive by adding a tick */
+		d[k++] = (off + tick - centre + tick / 2) % tick;
+	}
+	qsort(d, k, sizeof(*d), cmp_u64);
+	*phase = (centre + d[k / 2] + tick - tick / 2) % tick;
+	free(d);
+	return 1;
+}
+
+/*
+ * The traced CPUs' tick grid, for a replay that checks budgets at ticks
+ * (the jobs trace's tickphase).  A CPU whose grid the trace does not show
+ * (idle, few events) takes the first found CPU's; none found: the replay
+ * keeps ticks at t0 + k * tick, and says so.
+ */
+static int tick_grid(struct dlb_conform *c, const struct dlb_metrics *m)
+{
+	u64 *ph = calloc(DLB_MAX_CPUS, sizeof(*ph));
+	int cpu, first = -1, rc, nr_missing = 0;
+	const u64 *ts;
+	bool *found = calloc(DLB_MAX_CPUS, sizeof(*found));
+	size_t n;
+
+	if (!ph || !found) {
+		free(ph);
+		free(found);
+		return -1;
+	}
+	for (cpu = 0; cpu < c->jt->nr_cpus; cpu++) {
+		ts = dlb_metrics_runtime_times(m, cpu, &n);
+		rc = dlb_tick_phase(ts, n, c->jt->t0, c->jt->tick, &ph[cpu]);
+		if (rc < 0) {
+			free(ph);
+			free(found);
+			return -1;
+		}
+		found[cpu] = rc;
+		if (rc && first < 0)
+			first = cpu;
+		nr_missing += !rc;
+	}
+	if (first < 0) {
+		note(c, "the trace does not show the CPUs' tick grid (no sched_stat_runtime "
+		     "events at ticks): the replay's ticks fall at t0 + k * %llu ns",
+		     (unsigned long long)c->jt->tick);
+		free(ph);
+		free(found);
+		return 0;
+	}
+	for (cpu = 0; cpu < c->jt->nr_cpus; cpu++)
+		if (!found[cpu])
+			ph[cpu] = ph[first];
+	if (nr_missing)
+		note(c, "the tick grid of %d of %d CPUs is not in the trace: CPU %d's is used",
+		     nr_missing, c->jt->nr_cpus, first);
+	c->jt->tick_phase = ph;
+	free(found);
+	return 0;
+}
+
 static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 		   const struct dlb_conform_opts *o, const char *kernel, const struct witness *w)
 {
@@ -401,7 +514,7 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	/* a reference run's accounting is exact unless it was asked otherwise */
 	if (o->backend && !strcmp(o->backend, "kernel"))
 		c->jt->tick = w->tick;
-	return 0;
+	return c->jt->tick ? tick_grid(c, m) : 0;
 }
 
 static int write_jt(const struct dlb_conform *c, const char *dir, struct dlb_err *err)
@@ -485,6 +598,7 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 	dlb_sim_opts_init(&so);
 	so.nr_cpus = c->jt->nr_cpus;
 	so.tick_ns = c->jt->tick;
+	so.tick_phase = c->jt->tick_phase;
 	so.admission = false;		/* the run's tasks were admitted */
 	so.timed = false;
 	if (dlb_sim_opts_model(&so, c->model) < 0) {

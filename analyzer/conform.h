@@ -58,4 +58,11 @@ void dlb_conform_txt(FILE *f, const struct dlb_conform *c);
 
 void dlb_conform_free(struct dlb_conform *c);
 
+/*
+ * Where @n times (one CPU's sched_stat_runtime events) put the CPU's tick,
+ * as an offset from @t0 below @tick, in *@phase: 1 found, 0 not (too few
+ * times, none stands out; *@phase 0), -1 allocation.
+ */
+int dlb_tick_phase(const u64 *ts, size_t n, u64 t0, u64 tick, u64 *phase);
+
 #endif

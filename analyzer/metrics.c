@@ -257,6 +257,15 @@ const struct dlb_run_metrics *dlb_metrics_run(const struct dlb_metrics *m)
 	return &m->run;
 }
 
+const u64 *dlb_metrics_runtime_times(const struct dlb_metrics *m, int cpu, size_t *n)
+{
+	*n = 0;
+	if (cpu < 0 || cpu >= m->nr_cpus_alloc || !m->cpus[cpu].rt_ts)
+		return NULL;
+	*n = m->cpus[cpu].nr_rt_ts;
+	return m->cpus[cpu].rt_ts;
+}
+
 void dlb_metrics_free(struct dlb_metrics *m)
 {
 	size_t i;
@@ -274,6 +283,8 @@ void dlb_metrics_free(struct dlb_metrics *m)
 	free(m->hash);
 	free(m->named);
 	free(m->sorted);
+	for (i = 0; m->cpus && i < (size_t)m->nr_cpus_alloc; i++)
+		free(m->cpus[i].rt_ts);
 	free(m->cpus);
 	free(m->waiting);
 	free(m->elig);

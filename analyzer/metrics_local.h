@@ -65,6 +65,8 @@ struct cpu {
 	bool curr_dl;
 	struct task *curr;		/* tracked task running, or NULL */
 	u64 since;
+	u64 *rt_ts;			/* the first sched_stat_runtime times (tick grid) */
+	unsigned nr_rt_ts;
 };
 
 struct named_params {

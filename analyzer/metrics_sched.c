@@ -3,6 +3,8 @@
  * The metric engine's scheduling events: switches, wake-ups, migrations,
  * throttling, exits, and dlb_metrics_event(), which dispatches every event.
  */
+#include <stdlib.h>
+
 #include "metrics_local.h"
 
 static void switch_out(struct dlb_metrics *m, struct task *t, const struct dlb_event *ev)
@@ -305,6 +307,11 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 		ev_exit(m, ev);
 		return 0;
 	case DLB_EV_RUNTIME:
+		if (!m->opts.jobs_only && c->nr_rt_ts < DLB_TICK_SAMPLES) {
+			if (!c->rt_ts && !(c->rt_ts = malloc(DLB_TICK_SAMPLES * sizeof(*c->rt_ts))))
+				return -1;
+			c->rt_ts[c->nr_rt_ts++] = ev->ts;
+		}
 		ev_runtime(m, ev);
 		return 0;
 	case DLB_EV_LOST:

@@ -25,6 +25,7 @@ void dlb_jt_free(struct dlb_jobs_trace *jt)
 	free(jt->tasks);
 	free(jt->jobs);
 	free(jt->unavail);
+	free(jt->tick_phase);
 	free(jt);
 }
 
@@ -114,6 +115,8 @@ int dlb_jt_write(FILE *f, const struct dlb_jobs_trace *jt)
 	fprintf(f, "# dlbench jobs trace: releases and demands of a run (docs/conformance.md)\n");
 	fprintf(f, "dlb-jobs-trace %d\ncpus %d\nt0 %" PRIu64 "\nend %" PRIu64 "\ntick %" PRIu64 "\n",
 		DLB_JT_VERSION, jt->nr_cpus, jt->t0, jt->end, jt->tick);
+	for (i = 0; jt->tick_phase && i < (size_t)jt->nr_cpus; i++)
+		fprintf(f, "tickphase %zu %" PRIu64 "\n", i, jt->tick_phase[i]);
 	fprintf(f, "kernel %s\nbackend %s\n", jt->kernel[0] ? jt->kernel : "-",
 		jt->backend[0] ? jt->backend : "-");
 	if (jt->model[0])
@@ -312,6 +315,23 @@ static int rd_flags(struct rd *r, struct dlb_jobs_trace *jt)
 	return 0;
 }
 
+/* tickphase CPU OFFSET (checked against tick and cpus once all is read) */
+static int rd_tickphase(struct rd *r, struct dlb_jobs_trace *jt)
+{
+	int cpu = 0;
+	u64 v = 0;
+
+	if (rd_int(r, "cpu", DLB_MAX_CPUS - 1, &cpu) || rd_u64(r, "phase", &v, false))
+		return -1;
+	if (!jt->tick_phase) {
+		jt->tick_phase = calloc(DLB_MAX_CPUS, sizeof(*jt->tick_phase));
+		if (!jt->tick_phase)
+			return dlb_err_set(r->err, DLB_EXIT_INTERNAL, "out of memory");
+	}
+	jt->tick_phase[cpu] = v;
+	return 0;
+}
+
 static int rd_unavail(struct rd *r, struct dlb_jobs_trace *jt)
 {
 	struct dlb_jt_unavail u;
@@ -344,7 +364,7 @@ static int rd_line(struct rd *r, char *line, struct dlb_jobs_trace *jt, bool *ha
 			char num[16];
 
 			snprintf(num, sizeof(num), "%d", v);
-			return rd_fail(r, "version %s: this tool reads versions 1 and 2", num);
+			return rd_fail(r, "version %s: this tool reads versions 1 to 3", num);
 		}
 		*have_version = true;
 		return 0;
@@ -361,6 +381,8 @@ static int rd_line(struct rd *r, char *line, struct dlb_jobs_trace *jt, bool *ha
 		return rd_u64(r, "end", &jt->end, false);
 	if (!strcmp(key, "tick"))
 		return rd_u64(r, "tick", &jt->tick, false);
+	if (!strcmp(key, "tickphase"))
+		return rd_tickphase(r, jt);
 	if (!strcmp(key, "kernel"))
 		return rd_rest(r, "kernel", jt->kernel, sizeof(jt->kernel)) ? -1 :
 			(!strcmp(jt->kernel, "-") ? (jt->kernel[0] = '\0', 0) : 0);
@@ -397,7 +419,7 @@ int dlb_jt_read(const char *path, struct dlb_jobs_trace **out, struct dlb_err *e
 	bool have_version = false;
 	char line[4096];
 	FILE *f;
-	int rc = 0;
+	int rc = 0, i;
 
 	f = fopen(path, "r");
 	if (!f)
@@ -419,6 +441,11 @@ int dlb_jt_read(const char *path, struct dlb_jobs_trace **out, struct dlb_err *e
 				 "'dlb-jobs-trace N' record)", path);
 	if (!rc && !jt->nr_cpus)
 		rc = dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: no 'cpus' record", path);
+	for (i = 0; !rc && jt->tick_phase && i < DLB_MAX_CPUS; i++)
+		if (jt->tick_phase[i] && (i >= jt->nr_cpus || jt->tick_phase[i] >= jt->tick))
+			rc = dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: tickphase %d %" PRIu64 ": %s",
+					 path, i, jt->tick_phase[i], i >= jt->nr_cpus ?
+					 "no such CPU (cpus)" : "not below the tick");
 	fclose(f);
 	if (rc) {
 		dlb_jt_free(jt);

@@ -247,8 +247,10 @@ static int replay_load(const char *path, struct replay *r, struct dlb_sim_opts *
 		return -1;
 	if (!r->cpus_given)
 		so->nr_cpus = r->jt->nr_cpus;
-	if (!r->tick_given)
+	if (!r->tick_given) {
 		so->tick_ns = r->jt->tick;
+		so->tick_phase = r->jt->tick_phase;	/* the traced CPUs' tick grid */
+	}
 	if (!r->model_given) {
 		why = dlb_sim_model_for(r->jt->backend, r->jt->kernel, r->jt->model, model,
 					sizeof(model));

@@ -408,16 +408,19 @@ static void replan(struct dlb_sim *sim, int cpu)
 	evq_push(sim, now + t->work_left, SE_CPU_WORK, cpu, gen);
 	if (sim->o.tick_ns) {
 		/*
-		 * Ticks fall on every multiple of tick_ns, whatever else
-		 * happens on the CPU: a pending tick stays valid across
-		 * re-plans (it carries no generation).  Otherwise the next
-		 * tick is the first multiple at or after now that has not
-		 * been handled yet: a re-plan at a multiple of the tick before
-		 * that tick's event must not push it a whole tick later
-		 * (issue 13, defect 2: test_sim_options.c: tick_split_work).
+		 * Ticks fall on every multiple of tick_ns (plus the CPU's
+		 * phase), whatever else happens on the CPU: a pending tick
+		 * stays valid across re-plans (it carries no generation).
+		 * Otherwise the next tick is the first one at or after now
+		 * that has not been handled yet: a re-plan at a tick's
+		 * instant before that tick's event must not push it a whole
+		 * tick later (issue 13, defect 2: test_sim_options.c:
+		 * tick_split_work).
 		 */
 		if (!sim->tick_next[cpu]) {
-			u64 next = (now + sim->o.tick_ns - 1) / sim->o.tick_ns * sim->o.tick_ns;
+			u64 ph = sim->o.tick_phase ? sim->o.tick_phase[cpu] : 0;
+			u64 next = now <= ph ? ph :
+				   ph + (now - ph + sim->o.tick_ns - 1) / sim->o.tick_ns * sim->o.tick_ns;
 
 			if (next <= sim->tick_last[cpu])
 				next = sim->tick_last[cpu] + sim->o.tick_ns;
@@ -826,6 +829,14 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 			    (unsigned long long)opts->rt_period_us);
 		return NULL;
 	}
+	for (ti = 0; opts->tick_phase && ti < opts->nr_cpus; ti++)
+		if (opts->tick_phase[ti] && opts->tick_phase[ti] >= opts->tick_ns) {
+			dlb_err_set(err, DLB_EXIT_BAD_INPUT, "tick phase of CPU %d: %llu ns is not "
+				    "below the tick (%llu ns)", ti,
+				    (unsigned long long)opts->tick_phase[ti],
+				    (unsigned long long)opts->tick_ns);
+			return NULL;
+		}
 	sim = calloc(1, sizeof(*sim));
 	if (!sim)
 		goto nomem;

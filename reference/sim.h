@@ -104,6 +104,10 @@ struct dlb_sim_opts {
 	/* accounting granularity: 0 = exact (hrtick at the budget's end);
 	 * else the tick period (kernel HZ=250: 4000000), budgets checked at ticks */
 	u64 tick_ns;
+	/* NULL, or per CPU (nr_cpus entries, each < tick_ns): that CPU's ticks
+	 * fall at tick_phase[cpu] + k * tick_ns (a replay's measured tick grid);
+	 * NULL: at k * tick_ns.  The caller keeps the array for the run. */
+	const u64 *tick_phase;
 
 	bool check;			/* check_sched_invariants() after every step */
 	bool timed;			/* time push/pull/find/set: default true */

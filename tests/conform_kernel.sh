@@ -6,7 +6,8 @@
 #    replay meets must be explained by an overrun; allowed: unexplained
 #    kernel-only misses up to 2 % of the jobs (a shared, noisy host: a vCPU
 #    descheduled mid-job is no scheduler decision), and 90 % of the jobs
-#    compared (the rest unmatched at the trace's ends);
+#    compared (the rest unmatched at the trace's ends); the jobs trace holds
+#    each CPU's tick grid (tickphase);
 #  - a planted overrun: a "run" of 200 us with a calibration of 1 ns per loop
 #    (a loop takes tens of ns) burns 5 to 12 ms against a 1 ms runtime and a
 #    5 ms deadline (a smaller one finishes inside the kernel's 4 ms tick, before
@@ -16,7 +17,7 @@
 #    CI's sanitizer pass with the plain pass beside it), unexplained at most
 #    one in ten (1 of 18 "waited" in a quiet CI: a timer's late wake-up).
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 7
 require need_root need_tracefs need_sched_deadline
 for t in dlb-analyze dlb-rtapp dlb-record; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
@@ -51,6 +52,14 @@ expect_eq "GFB set: conformance done, model of this kernel" \
 	"done the traced kernel's version "
 check "GFB set: unexplained kernel-only misses <= 2 % of $jobs jobs ($unx), >= 330 of 367 compared" \
 	test "${jobs:-0}" -ge 330 -a $((${unx:-99} * 50)) -le "${jobs:-0}"
+# every CPU ran DL tasks, so the trace shows each one's tick grid (its
+# sched_stat_runtime events at ticks): a tickphase record each, below the tick
+jt=$tmp/g/jobs-trace.txt
+tick=$(awk '$1 == "tick" { print $2 }' "$jt")
+# shellcheck disable=SC2016 # awk's program
+check "GFB set: the jobs trace has a tick phase below the tick ($tick ns) for every CPU ($(grep '^tickphase' "$jt" | tr '\n' ' '))" \
+	awk -v t="${tick:-0}" '$1 == "cpus" { c = $2 } $1 == "tickphase" && $3 < t { n++ }
+		END { exit !(t > 0 && n == c) }' "$jt"
 
 cat >"$tmp/planted.json" <<'WL'
 {

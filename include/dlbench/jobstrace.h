@@ -12,6 +12,8 @@
  *	t0 0
  *	end 1000000000
  *	tick 4000000
+ *	tickphase 0 1178591
+ *	tickphase 1 1178591
  *	kernel 6.18.44
  *	backend reference
  *	model mainline
@@ -29,6 +31,9 @@
  * hrtick, or unknown).  model (version 2, optional): the rules a reference
  * run ran, which its replay takes.  flags (version 2, optional): the
  * sched_flags the task was given, by name (dl_flag_name()), after its task.
+ * tickphase (version 3, optional, one per CPU): where the CPU's ticks fell,
+ * as an offset from t0 below tick: its ticks are at t0 + phase + k * tick
+ * (without it, at t0 + k * tick).
  * "-" is an unknown demand; "N+" the demand of a job the trace stopped in
  * (at least N: the replay runs it until its end).
  */
@@ -45,7 +50,8 @@
 #include "marker.h"
 #include "workload.h"
 
-#define DLB_JT_VERSION		2	/* reads 1 too: version 2 adds model and flags */
+#define DLB_JT_VERSION		3	/* reads 1 and 2 too: version 2 adds model and
+					   flags, version 3 tickphase */
 #define DLB_JT_UNKNOWN		UINT64_MAX	/* a demand the trace does not tell */
 
 /* Where the tasks' affinity came from (the trace does not carry it). */
@@ -83,6 +89,7 @@ struct dlb_jobs_trace {
 	u64 t0;
 	u64 end;			/* the trace's last instant; 0: unknown */
 	u64 tick;			/* budget accounting period; 0: exact */
+	u64 *tick_phase;		/* DLB_MAX_CPUS offsets from t0, < tick, or NULL: 0 */
 	char kernel[128];		/* uname -r of the traced machine, "" unknown */
 	char backend[16];		/* "kernel", "reference", "" unknown */
 	char model[24];			/* a reference run's rules, "" none (dlb_sim_opts.model) */

@@ -12,11 +12,15 @@
 
 static const char good[] =
 	"# dlbench jobs trace: releases and demands of a run (docs/conformance.md)\n"
-	"dlb-jobs-trace 2\n"
+	"dlb-jobs-trace 3\n"
 	"cpus 4\n"
 	"t0 1000\n"
 	"end 90000000\n"
 	"tick 4000000\n"
+	"tickphase 0 0\n"
+	"tickphase 1 1178591\n"
+	"tickphase 2 3999999\n"
+	"tickphase 3 0\n"
 	"kernel 6.18.44\n"
 	"backend kernel\n"
 	"model mainline:6.5\n"
@@ -75,6 +79,9 @@ static void test_round_trip(void **state)
 	assert_int_equal(jt->nr_cpus, 4);
 	assert_int_equal(jt->t0, 1000);
 	assert_int_equal(jt->tick, 4000000);
+	assert_non_null(jt->tick_phase);
+	assert_int_equal(jt->tick_phase[1], 1178591);
+	assert_int_equal(jt->tick_phase[2], 3999999);
 	assert_int_equal(jt->affinity, DLB_JT_AFF_WORKLOAD);
 	assert_string_equal(jt->model, "mainline:6.5");
 	assert_int_equal(jt->nr_tasks, 2);
@@ -101,7 +108,13 @@ static void test_bad_files(void **state)
 {
 	static const struct { const char *text, *msg; } cases[] = {
 		{ "cpus 2\n", ":1: not a jobs trace: the first record must be 'dlb-jobs-trace N'" },
-		{ "dlb-jobs-trace 3\n", ":1: version 3: this tool reads versions 1 and 2" },
+		{ "dlb-jobs-trace 4\n", ":1: version 4: this tool reads versions 1 to 3" },
+		{ "dlb-jobs-trace 3\ncpus 2\ntick 4000\ntickphase 1 4000\n",
+		  ": tickphase 1 4000: not below the tick" },
+		{ "dlb-jobs-trace 3\ncpus 2\ntickphase 0 5\n", ": tickphase 0 5: not below the tick" },
+		{ "dlb-jobs-trace 3\ncpus 2\ntick 4000\ntickphase 2 5\n",
+		  ": tickphase 2 5: no such CPU (cpus)" },
+		{ "dlb-jobs-trace 3\ncpus 2\ntickphase x 5\n", ":3: cpu: not a number of ns" },
 		{ "dlb-jobs-trace 1\n", ": no 'cpus' record" },
 		{ "dlb-jobs-trace 1\ncpus 2\nfoo 1\n", ":3: unknown record 'foo'" },
 		{ "dlb-jobs-trace 1\ncpus 2\njob 0 0 1 1 2 3 4\n",

@@ -49,6 +49,45 @@ static void test_tick_overrun(void **state)
 }
 
 /*
+ * The same with the CPU's ticks at 1 + 4k ms (tick_phase: a replay's
+ * measured tick grid): the overrun is caught at 5, not 4 (-3 ms); the
+ * replenishment at 10 pays it back twice (1 ms left, deadline 30), and the
+ * next tick, 13, finds 3 ms used (-2 ms).  A phase not below the tick is
+ * refused.
+ */
+static void test_tick_phase(void **state)
+{
+	struct workload *wl = wlb_new(25 * MS);
+	const u64 phase[1] = { 1 * MS }, bad[1] = { 4 * MS };
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+	struct dlb_err err = { 0 };
+
+	(void)state;
+	wlb_periodic(wl, "hog", 2 * MS, 10 * MS, 10 * MS, 50 * MS);
+	wlb_opts(&o, 1);
+	o.tick_ns = 4 * MS;
+	o.tick_phase = phase;
+	sim = wlb_sim(wl, &o, WLB_SWITCH | WLB_DL, &log);
+	wlb_expect_log(&log,
+		       "0 0 swapper/0>hog-0\n"
+		       "5000 throttle hog-0 -3000 10000\n"
+		       "5000 0 hog-0>swapper/0\n"
+		       "10000 repl hog-0 1000 30000\n"
+		       "10000 0 swapper/0>hog-0\n"
+		       "13000 throttle hog-0 -2000 30000\n"
+		       "13000 0 hog-0>swapper/0\n");
+	dlb_sim_free(sim);
+	o.tick_phase = bad;
+	assert_null(dlb_sim_create(wl, &o, &err));
+	assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
+	assert_string_equal(err.msg, "tick phase of CPU 0: 4000000 ns is not below the tick "
+			    "(4000000 ns)");
+	wlb_free(wl);
+}
+
+/*
  * Issue 13, defect 2: a tick is due at every multiple of the tick, whatever
  * else happens at that instant.  One 8 ms "runtime" event and two of 4 ms
  * are the same demand; with a 1 ms budget and 4 ms ticks both throttle at
@@ -504,6 +543,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tick_overrun),
+		cmocka_unit_test(test_tick_phase),
 		cmocka_unit_test(test_tick_split_work),
 		cmocka_unit_test(test_tick_cbs_isolation),
 		cmocka_unit_test(test_ctx_switch_overhead),
