@@ -9,7 +9,7 @@
 # arm64 cross toolchain, and under sanitizer builds (the guest's binaries are
 # built without sanitizers: the plain make check runs this).
 . "$(dirname "$0")/../../tests/lib.sh"
-plan 52
+plan 56
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d /tmp/dlb-guest-boot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -46,7 +46,18 @@ good() {
 	expect_eq "$name: kernel_stats: both pairs read; per CPU of 4: none left, schedules counted" \
 		"$(echo "$k" | grep -c '"sched_debug": true, "schedstat": true') $(echo "$k" | grep -o '"dl_nr_running_after": 0,' | wc -l) $(echo "$k" | grep -o '"sched_count": [1-9]' | wc -l)" \
 		"1 4 4"
+	# the conformance replay of a guest run: the guest kernel's model, most jobs
+	# compared, the kernel's own misses explained (overrun) but for one in ten
+	local J=$DLB_BUILD/tests/tools/json-get cj cu model
+	model=$(sed -n 's/^kernel=\([0-9]*\.[0-9]*\).*/mainline:\1/p' "$d/guest.txt")
+	expect_eq "$name: conformance done under the guest kernel's model" \
+		"$("$J" "$d/report.json" conformance.status conformance.model 2>&1 | tr '\n' ' ')" \
+		"done $model "
+	read -r cj cu < <("$J" "$d/report.json" conformance.run.jobs \
+		conformance.run.kernel_only_misses.unexplained 2>/dev/null | tr '\n' ' ')
 	jobs=$(sed -n 's/^# duration .* \([0-9]*\) jobs.*/\1/p' "$d/report.txt")
+	check "$name: conformance: >= 80 % of $jobs jobs compared ($cj), unexplained kernel-only misses <= 10 % (${cu:-?})" \
+		test "${cj:-0}" -ge $((${jobs:-1} * 4 / 5)) -a $((${cu:-99} * 10)) -le "${cj:-0}"
 	# structure, not timing (the vCPUs share 2 busy host cores: a 1 s run
 	# released 125 to 370 jobs here): the trace holds every job the generator
 	# began, and every thread ran at least MIN of them
