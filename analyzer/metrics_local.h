@@ -67,6 +67,14 @@ struct cpu {
 	u64 since;
 	u64 *rt_ts;			/* the first sched_stat_runtime times (tick grid) */
 	unsigned nr_rt_ts;
+	/* unavailable time (metrics_unavail.c) */
+	int hardirq, softirq;		/* handler depths */
+	bool stop;			/* the stop class runs */
+	bool ua_open;			/* an interval is open since ua_from */
+	u64 ua_from;
+	unsigned int ua_kind;
+	struct dlb_unavail *ua;
+	size_t nr_ua, cap_ua;
 };
 
 struct named_params {
@@ -130,6 +138,10 @@ void account_inversion(struct dlb_metrics *m, u64 ts);
 void job_finish(struct dlb_metrics *m, struct task *t, u64 end);
 void job_open_at_end(struct dlb_metrics *m, struct task *t);
 int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev);
+
+/* metrics_unavail.c: per CPU, the time DL tasks could not have had it; -1: allocation */
+int unavail_event(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev);
+void unavail_finish(struct dlb_metrics *m);
 
 /* metrics_sched.c: the scheduler's events (and dlb_metrics_event, which dispatches) */
 void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev);

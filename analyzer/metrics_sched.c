@@ -289,6 +289,8 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 	/* markers: only those a running writer writes about itself (ev_marker) */
 	if (ev->pid > 0 && ev->type != DLB_EV_SWITCH && ev->type != DLB_EV_MARKER)
 		implicit_switch_in(m, c, ev);
+	if (unavail_event(m, c, ev))
+		return -1;
 	switch (ev->type) {
 	case DLB_EV_SWITCH:
 		return ev_switch(m, c, ev);
