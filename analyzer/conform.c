@@ -101,7 +101,7 @@ struct dlb_conform {
 	char model[24];
 	const char *model_src;
 	bool asked;
-	char notes[4][192];
+	char notes[6][192];
 	int nr_notes;
 	struct tsum *tasks;		/* per jt task */
 	struct tsum all;
@@ -468,6 +468,42 @@ static int tick_grid(struct dlb_conform *c, const struct dlb_metrics *m)
 	return 0;
 }
 
+/*
+ * The CPU time the trace shows DL tasks could not have had (the jobs
+ * trace's unavail records, docs/conformance.md "Unavailable time"), from
+ * t0 on.  Interrupts are in only when the trace recorded their events.
+ */
+static int unavail(struct dlb_conform *c, const struct dlb_metrics *m)
+{
+	struct dlb_jt_unavail u;
+	const struct dlb_unavail *ua;
+	size_t n, i;
+	u64 sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < c->jt->nr_cpus; cpu++) {
+		ua = dlb_metrics_unavail(m, cpu, &n);
+		for (i = 0; i < n; i++) {
+			if (!dl_time_before(c->jt->t0, ua[i].to))
+				continue;
+			u = (struct dlb_jt_unavail){ .cpu = cpu, .from = ua[i].from, .to = ua[i].to,
+						     .kind = ua[i].kind };
+			if (dl_time_before(u.from, c->jt->t0))
+				u.from = c->jt->t0;
+			if (dlb_jt_add_unavail(c->jt, &u))
+				return -1;
+			sum += u.to - u.from;
+		}
+	}
+	if (!dlb_metrics_run(m)->irq_events && strcmp(c->jt->backend, "reference"))
+		note(c, "interrupt time not recorded (no irq_handler or softirq events in the "
+		     "trace): the replay gives it to the tasks");
+	if (c->jt->nr_unavail)
+		note(c, "%zu intervals (%.3f ms) of interrupts or the stop class, in which no "
+		     "DL task could run", c->jt->nr_unavail, (double)sum / 1e6);
+	return 0;
+}
+
 static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 		   const struct dlb_conform_opts *o, const char *kernel, const struct witness *w)
 {
@@ -514,6 +550,8 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	/* a reference run's accounting is exact unless it was asked otherwise */
 	if (o->backend && !strcmp(o->backend, "kernel"))
 		c->jt->tick = w->tick;
+	if (unavail(c, m))
+		return -1;
 	return c->jt->tick ? tick_grid(c, m) : 0;
 }
 

@@ -102,7 +102,7 @@ expect_eq "dlb-sim --replay of a workload: exit 2, where and why" "$rc $(head -n
 sed 's/^dlb-jobs-trace [0-9]*$/dlb-jobs-trace 7/' "$T/rand-000/jobs-trace.txt" >"$T/v7.txt"
 run "$BIN/dlb-sim" --replay "$T/v7.txt"
 expect_eq "dlb-sim --replay of version 7: exit 2" "$rc $(cat "$T/err")" \
-	"2 dlb-sim: $T/v7.txt:2: version 7: this tool reads versions 1 to 3"
+	"2 dlb-sim: $T/v7.txt:2: version 7: this tool reads versions 1 to 4"
 
 # A planted "waited for a CPU the oracle gave it": x and a pinned to CPU 0 when
 # the run was made, free in the workload.json the analysis reads (so in the
