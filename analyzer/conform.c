@@ -26,6 +26,7 @@
 struct cjob {
 	int tid;
 	u64 job, rel, wakeup, dl, begin, end, exec, inversion_ns;
+	u64 unavail_ns;		/* of exec, interrupt time: an unavail record's, not demand */
 	s64 lateness;
 	bool dl_known, exec_known, miss, overrun, open;
 	unsigned int migrations, throttles;
@@ -151,6 +152,7 @@ static void jobs_add(struct jobs *js, const struct dlb_job *j)
 	x->begin = j->begin;
 	x->end = j->end;
 	x->exec = j->exec;
+	x->unavail_ns = j->unavail_ns < j->exec ? j->unavail_ns : j->exec;
 	x->inversion_ns = j->inversion_ns;
 	x->lateness = j->lateness;
 	x->dl_known = j->dl_known;
@@ -346,7 +348,8 @@ static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
 
 		if (!k->dl_known)
 			continue;
-		j.demand = k->exec_known ? k->exec : DLB_JT_UNKNOWN;
+		/* the replay takes its CPU's interrupts from the unavail records */
+		j.demand = k->exec_known ? k->exec - k->unavail_ns : DLB_JT_UNKNOWN;
 		j.open = k->open;
 		j.asked = k->job < nlog ? log[k->job].c_duration * NSEC_PER_USEC : DLB_JT_UNKNOWN;
 		c->kin[c->jt->nr_jobs] = *k;

@@ -59,6 +59,7 @@ struct dlb_job {
 	u64 response;		/* end - rel */
 	u64 wakeup_lat;		/* begin - rel */
 	u64 exec;		/* c_j */
+	u64 unavail_ns;		/* of exec, the time its CPU was unavailable (interrupts) */
 	bool miss;
 	bool overrun;
 	u64 overrun_ns;		/* c_j - dl_runtime when overrun */

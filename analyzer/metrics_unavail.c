@@ -32,9 +32,10 @@ static void ua_close(struct cpu *c, u64 to)
 	struct dlb_unavail *last = c->nr_ua ? &c->ua[c->nr_ua - 1] : NULL;
 
 	c->ua_open = false;
+	c->ua_total += to - c->ua_from;
 	if (last && dl_time_before(c->ua_from, last->to + DLB_UNAVAIL_MERGE_NS)) {
-		if (dl_time_before(last->to, to))
-			last->to = to;
+		c->ua_total += c->ua_from - last->to;	/* the gap counts, as in the record */
+		last->to = to;
 		last->kind |= c->ua_kind;
 		return;
 	}
@@ -100,6 +101,36 @@ void unavail_finish(struct dlb_metrics *m)
 	for (i = 0; i < m->nr_cpus_alloc; i++)
 		if (m->cpus[i].ua_open)
 			ua_close(&m->cpus[i], m->last_ts);
+}
+
+/* The CPU's unavailable time up to @ts (not before its last change). */
+static u64 unavail_upto(const struct dlb_metrics *m, int cpu, u64 ts)
+{
+	const struct cpu *c;
+
+	if (cpu < 0 || cpu >= m->nr_cpus_alloc)
+		return 0;
+	c = &m->cpus[cpu];
+	return c->ua_total + (c->ua_open ? ts - c->ua_from : 0);
+}
+
+/*
+ * A job's exec is sched_switch accounting: it holds the interrupts taken
+ * while it ran.  ua_exec keeps that part, which the conformance replay
+ * gives back as unavail intervals rather than as the job's demand.
+ */
+void task_seg(struct dlb_metrics *m, struct task *t, u64 ts)
+{
+	t->seg_start = ts;
+	t->ua_seg = unavail_upto(m, t->cpu, ts);
+}
+
+void task_seg_exec(struct dlb_metrics *m, struct task *t, u64 end)
+{
+	if (t->cpu < 0 || !dl_time_before(t->seg_start, end))
+		return;
+	t->exec += end - t->seg_start;
+	t->ua_exec += unavail_upto(m, t->cpu, end) - t->ua_seg;
 }
 
 const struct dlb_unavail *dlb_metrics_unavail(const struct dlb_metrics *m, int cpu, size_t *n)

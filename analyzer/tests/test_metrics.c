@@ -442,6 +442,35 @@ static void test_unavail(void **state)
 }
 
 /*
+ * A job's exec holds the interrupts taken while it ran (7 us of its 80),
+ * not the stop class's time, during which it was switched out.
+ */
+static void test_unavail_job(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(0, 0, 100, "dlb_task: tid=100 name=a policy=deadline prio=0 "
+			"runtime=2000000 deadline=10000000 period=10000000"),
+		eb_wake(1, 0, 100, DLB_PRIO_DL),
+		named_switch(5, 0, 0, 120, 100, DLB_PRIO_DL, "a"),
+		eb_mark(10, 0, 100, "dlb_job: tid=100 job=0 event=begin rel=0 dl=10000000"),
+		eb_irq(20000, 0, DLB_EV_IRQ_ENTRY), eb_irq(25000, 0, DLB_EV_IRQ_EXIT),
+		named_switch(30, 0, 100, DLB_PRIO_DL, 18, DLB_PRIO_STOP, "migration/0"),
+		named_switch(40, 0, 18, DLB_PRIO_STOP, 100, DLB_PRIO_DL, "a"),
+		eb_irq(50000, 0, DLB_EV_SOFTIRQ_ENTRY), eb_irq(52000, 0, DLB_EV_SOFTIRQ_EXIT),
+		eb_mark(100, 0, 100, "dlb_job: tid=100 job=0 event=end"),
+		eb_switch(101, 0, 100, DLB_PRIO_DL, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	assert_int_equal(nr_jobs, 1);
+	assert_int_equal(jobs[0].exec, 80 * US);
+	assert_int_equal(jobs[0].unavail_ns, 7 * US);
+	dlb_metrics_free(m);
+}
+
+/*
  * A FIFO task's jobs (the reference writes release markers without dl=, the
  * task has no deadline): counted as jobs with response times, never as
  * misses, and its release does not make it an earliest-deadline waiter.
@@ -791,6 +820,7 @@ int main(void)
 		cmocka_unit_test(test_inversion_rank),
 		cmocka_unit_test(test_lost_events),
 		cmocka_unit_test(test_unavail),
+		cmocka_unit_test(test_unavail_job),
 		cmocka_unit_test(test_job_without_deadline),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_no_sched_switch),
