@@ -640,6 +640,7 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 	so.nr_cpus = c->jt->nr_cpus;
 	so.tick_ns = c->jt->tick;
 	so.tick_phase = c->jt->tick_phase;
+	dlb_sim_opts_unavail(&so, c->jt);
 	so.admission = false;		/* the run's tasks were admitted */
 	so.timed = false;
 	if (dlb_sim_opts_model(&so, c->model) < 0) {
