@@ -24,7 +24,8 @@
  *                        priority inversion;
  *   metrics_cbs.c        each task's CBS, replayed where the trace does not
  *                        show it;
- *   metrics_task.c       the tasks by tid, their names and given parameters.
+ *   metrics_task.c       the tasks by tid, their names and given parameters;
+ *   metrics_unavail.c    per CPU, the time interrupts and the stop class took.
  */
 #include <stdarg.h>
 #include <stdio.h>

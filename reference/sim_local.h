@@ -3,7 +3,8 @@
  * The simulator's insides, shared by its files: sim.c (the event queue,
  * the scheduler's callbacks, planning, the event loop, creation),
  * sim_thread.c (threads stepping through their events with the shared
- * interpreter) and sim_report.c (hooks, statistics, snapshots).
+ * interpreter), sim_report.c (hooks, statistics, snapshots) and
+ * sim_unavail.c (the CPUs' unavailable time).
  */
 #ifndef DLB_REF_SIM_LOCAL_H
 #define DLB_REF_SIM_LOCAL_H
