@@ -185,16 +185,24 @@ void rtapp_sched_limits(struct dl_param_limits *lim)
 static int explain_ebusy(struct dlb_err *err, const struct wl_task *t, int inst,
 			 const struct rtapp_admit_ctx *ctx)
 {
+	/*
+	 * total_bw first: on kernels without mainline's 41d4200b7103 (Debian's
+	 * 6.12) any access to the two sysctls below rebuilds the root domains
+	 * and drops the fair servers from total_bw (docs/kernel-findings.md,
+	 * finding 3), so read after them it would not be the total that refused.
+	 */
+	u64 kernel_total;
+	int have_total = read_kernel_total_bw(&kernel_total) == 0;
 	u64 rt_runtime = read_u64_file("/proc/sys/kernel/sched_rt_runtime_us", RT_RUNTIME_US_DEFAULT);
 	u64 rt_period = read_u64_file("/proc/sys/kernel/sched_rt_period_us", RT_PERIOD_US_DEFAULT);
 	/* 6.x: each CPU's fair server reserves 50 ms every 1000 ms of DL bandwidth. */
 	u64 fair = to_ratio(1000000000ULL, 50000000ULL);
 	u64 bw = to_ratio(dl_params_period(&t->dl), t->dl.runtime);
 	u64 total = dl_bw_capacity(ctx->cpus, rt_runtime, rt_period, 0);
-	u64 cap = dl_bw_capacity(ctx->cpus, rt_runtime, rt_period, fair), kernel_total;
+	u64 cap = dl_bw_capacity(ctx->cpus, rt_runtime, rt_period, fair);
 	char kern[160] = "";
 
-	if (read_kernel_total_bw(&kernel_total) == 0)
+	if (have_total)
 		snprintf(kern, sizeof(kern), "; the kernel's dl_bw total_bw for this root domain "
 			 "is %.3f (fair servers included)", dl_bw_to_double(kernel_total));
 	return dlb_err_set(err, DLB_EXIT_ENV,
