@@ -5,8 +5,9 @@
  * the generator's kernel backend and by the reference simulator alike.
  *
  * Grammar and what we support: docs/workload.md.  An rt-app key or event we
- * do not support is refused by name ("key 'taskgroup' is not supported yet");
- * a key rt-app does not know is refused as unknown; nothing is ignored.
+ * do not support is refused by name ("key 'nodes_membind' is not supported
+ * yet"); a key rt-app does not know is refused as unknown; nothing is
+ * ignored in silence (what rt-app ignores is accepted with a warning).
  */
 #ifndef DLBENCH_WORKLOAD_H
 #define DLBENCH_WORKLOAD_H
