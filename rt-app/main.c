@@ -385,7 +385,7 @@ static int uclamp_check(const struct rtapp_opts *o, const struct workload *wl,
 		return 0;
 	}
 	rc = rtapp_sched_uclamp_probe();
-	if (rc == EOPNOTSUPP || rc == EINVAL)
+	if (rc == EOPNOTSUPP || rc == EINVAL || rc == ENOSYS)
 		return rtapp_uclamp_explain(err, rc, t, -1);
 	return 0;
 }

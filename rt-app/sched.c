@@ -188,11 +188,12 @@ int rtapp_uclamp_explain(struct dlb_err *err, int errnum, const struct wl_task *
 		snprintf(who, sizeof(who), "task '%s'", t->name);
 	else
 		snprintf(who, sizeof(who), "task '%s' instance %d", t->name, inst);
-	if (errnum == EOPNOTSUPP || (inst < 0 && errnum == EINVAL))
+	if (errnum == EOPNOTSUPP || errnum == ENOSYS || (inst < 0 && errnum == EINVAL))
 		dlb_err_set(err, DLB_EXIT_ENV, "%s: util_min/util_max need utilization clamping, "
 			    "which this kernel does not have (%s); run without them, or on a "
 			    "kernel with uclamp", who, errnum == EOPNOTSUPP ?
-			    "CONFIG_UCLAMP_TASK; sched_setattr: EOPNOTSUPP" :
+			    "CONFIG_UCLAMP_TASK; sched_setattr: EOPNOTSUPP" : errnum == ENOSYS ?
+			    "no sched_setattr: ENOSYS" :
 			    "sched_setattr: EINVAL; uclamp came in Linux 5.3");
 	else if (errnum == EINVAL)
 		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: the kernel refused its util_min/util_max "

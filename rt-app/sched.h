@@ -90,13 +90,14 @@ int rtapp_sched_set_uclamp(const struct wl_task *t, const struct wl_uclamp *u);
 /*
  * Can this kernel clamp utilization?  0, or the errno of a helper thread
  * setting util_min 0 on itself (the caller's thread is not touched):
- * EOPNOTSUPP, built without CONFIG_UCLAMP_TASK; EINVAL, older than 5.3.
+ * EOPNOTSUPP, built without CONFIG_UCLAMP_TASK; EINVAL, older than 5.3;
+ * ENOSYS, no sched_setattr at all (the v4 patchset's kernels).
  */
 int rtapp_sched_uclamp_probe(void);
 
 /*
  * Explain failure @errnum of setting @t's clamps (instance @inst, -1: the
- * task before any thread): EOPNOTSUPP and a probe's EINVAL -> DLB_EXIT_ENV
+ * task before any thread): EOPNOTSUPP, ENOSYS, a probe's EINVAL -> DLB_EXIT_ENV
  * (this kernel cannot), EINVAL -> DLB_EXIT_BAD_INPUT, others DLB_EXIT_ENV.
  * Returns -1.
  */

@@ -99,6 +99,9 @@ static void test_uclamp_explain(void **state)
 	rtapp_uclamp_explain(&err, EINVAL, &t, -1);
 	assert_int_equal(err.code, DLB_EXIT_ENV);
 	assert_non_null(strstr(err.msg, "uclamp came in Linux 5.3"));
+	rtapp_uclamp_explain(&err, ENOSYS, &t, 0);
+	assert_int_equal(err.code, DLB_EXIT_ENV);
+	assert_non_null(strstr(err.msg, "(no sched_setattr: ENOSYS)"));
 	/* a thread's EINVAL: its clamps, with those it has, are refused */
 	rtapp_uclamp_explain(&err, EINVAL, &t, 2);
 	assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
