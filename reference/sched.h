@@ -371,6 +371,16 @@ struct dl_model {
 	 * clears dl_throttled and lets the wake-up rule decide.
 	 */
 	bool replenish_sleeper;
+	/*
+	 * rt_mutex_setprio() boosts a -deadline owner only for a -deadline
+	 * top waiter and hands down its pi_se (5.10, 2279f540ea7d, "sched/
+	 * deadline: Fix priority inheritance with multiple scheduling
+	 * classes").  Before, any top waiter with an earlier dl.deadline
+	 * boosted: an RT waiter's unused 0 did, and the owner, boosted on its
+	 * own parameters, was never throttled until it unlocked.  v4 keeps the
+	 * fixed rule (a seed bug fix, docs/reference.md).
+	 */
+	bool pi_se;
 };
 
 /*

@@ -724,17 +724,23 @@ static void rt_mutex_setprio(struct task_struct *p, int prio)
 	 * whatever that task is.  An RT top waiter's dl.deadline is unused
 	 * (0), so a throttled -deadline owner was "boosted" by an RT waiter,
 	 * un-throttled and, boosted, never throttled again until it unlocked
-	 * (test_golden.c: inheritance_rt_waiter).  As mainline 5.11
-	 * (2279f540ea7d): only a -deadline top waiter boosts, "pi_task &&
+	 * (test_golden.c: inheritance_rt_waiter).  As mainline 5.10
+	 * (2279f540ea7d; dl_model.pi_se): only a -deadline top waiter boosts, "pi_task &&
 	 * dl_prio(pi_task->prio) && dl_entity_preempt(&pi_task->dl, &p->dl)",
 	 * and in a chain that is the -deadline task at its end.
 	 */
 	if (dl_prio(prio)) {
 		struct task_struct *pi_task = pi_dl_top_task(p);
 
+		/*
+		 * [mainline 3.14 to 5.9, model hook] "pi_task &&
+		 * dl_entity_preempt(&pi_task->dl, &p->dl)": any top waiter.
+		 */
+		bool dl_waiter = rq->s->model->pi_se ?
+			pi_task && dl_prio(pi_task->normal_prio) : pi_task != NULL;
+
 		if (!dl_prio(p->normal_prio) ||
-		    (pi_task && dl_prio(pi_task->normal_prio) &&
-		     dl_time_before(pi_task->dl.deadline, p->dl.deadline))) {
+		    (dl_waiter && dl_time_before(pi_task->dl.deadline, p->dl.deadline))) {
 			p->dl.dl_boosted = 1;
 			p->dl.dl_throttled = 0;
 			enqueue_flag = ENQUEUE_REPLENISH;

@@ -1644,6 +1644,7 @@ const struct dl_model dl_model_v4 = {
 	.timer_expiry		= dl_timer_expiry_deadline,
 	/* admission as this machine's kernel counts it (docs/reference.md) */
 	.fair_server_bw		= DL_FAIR_SERVER_BW,
+	.pi_se			= true,
 };
 
 const struct sched_class dl_sched_class = {

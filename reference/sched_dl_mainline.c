@@ -724,6 +724,7 @@ void dl_model_mainline(unsigned int version, struct dl_model *m)
 	m->grub = version >= DL_KVER(4, 13);
 	m->replenish_sleeper = version >= DL_KVER(4, 2);
 	m->grub_max_bw = version >= DL_KVER(6, 5);
+	m->pi_se = version >= DL_KVER(5, 10);
 	if (version >= DL_KVER(6, 12)) {
 		m->dl_server_start = dl_server_start;
 		m->dl_server_stop = dl_server_stop;
