@@ -360,8 +360,8 @@ struct dl_model {
 	/*
 	 * GRUB reclaiming (4.13): running_bw/this_bw per rq, the inactive
 	 * timer, grub_reclaim() for SCHED_FLAG_RECLAIM tasks (sched_dl_mainline.c).
-	 * grub_max_bw: grub_reclaim() scales by max_bw (6.5, "sched/deadline:
-	 * Fix reclaim inconsistency with GRUB") instead of by 1.
+	 * grub_max_bw: grub_reclaim() scales by max_bw (6.5, 6a9d623aad89 "sched/deadline:
+	 * Fix bandwidth reclaim equation in GRUB") instead of by 1.
 	 */
 	bool grub, grub_max_bw;
 	/*

@@ -643,8 +643,8 @@ void inactive_task_timer(struct sched *s, struct task_struct *p)
 
 /*
  * grub_reclaim(): the runtime a reclaiming task is charged for @delta of
- * execution, dq = -max{u, (Umax - Uinact - Uextra)} / Umax dt (6.5, "Fix
- * reclaim inconsistency with GRUB"); before 6.5 (4.13's text)
+ * execution, dq = -max{u, (Umax - Uinact - Uextra)} / Umax dt (6.5, 6a9d623aad89
+ * "Fix bandwidth reclaim equation in GRUB"); before 6.5 (4.13's text)
  * dq = -max{u / Umax, (1 - Uinact - Uextra)} dt.  Uinact = this_bw -
  * running_bw, Uextra = extra_bw; compared, not subtracted, so that no
  * difference goes negative.

@@ -295,7 +295,7 @@ static void test_fair_server_dl_hog(void **state)
  *   and runs 100-195.168: Umax = 95% of the CPU, the GRUB bound
  *   (1 - (Umax - Uact)) / (1 / Umax) reached when x is the only one.
  * 6.5 (no fair server): u_inact 0, extra_bw 891290: the same 110181.
- * 4.13 to 6.4 (before 6.5's "Fix reclaim inconsistency with GRUB"):
+ * 4.13 to 6.4 (before 6.5's "Fix bandwidth reclaim equation in GRUB"):
  *   u_act_min = 110181; u_inact + extra_bw = 891290 is not above
  *   2^20 - 110181 = 938395, so u_act = 2^20 - 0 - 891290 = 157286:
  *   ceil(10^7 * 2^20 / 157286) = 66666667 ns, throttled at 66.667 ms.
