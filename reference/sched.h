@@ -372,15 +372,15 @@ struct dl_model {
 	 */
 	bool replenish_sleeper;
 	/*
-	 * rt_mutex_setprio() boosts a -deadline owner only for a -deadline
-	 * top waiter and hands down its pi_se (5.10, 2279f540ea7d, "sched/
-	 * deadline: Fix priority inheritance with multiple scheduling
-	 * classes").  Before, any top waiter with an earlier dl.deadline
-	 * boosted: an RT waiter's unused 0 did, and the owner, boosted on its
-	 * own parameters, was never throttled until it unlocked.  v4 keeps the
+	 * rt_mutex_setprio() boosts a -deadline owner only for a top waiter
+	 * that runs at -deadline priority, "dl_prio(pi_task->prio)" (5.8,
+	 * 740797ce3a12, "sched/core: Fix PI boosting between RT and DEADLINE
+	 * tasks").  Before, any top waiter with an earlier dl.deadline boosted:
+	 * an RT waiter's unused 0 did, and the owner, boosted on its own
+	 * parameters, was never throttled until it unlocked.  v4 keeps the
 	 * fixed rule (a seed bug fix, docs/reference.md).
 	 */
-	bool pi_se;
+	bool pi_boost_dl_waiter;
 };
 
 /*
