@@ -211,10 +211,10 @@ const struct dlb_run_metrics *dlb_metrics_run(const struct dlb_metrics *m);
 
 /*
  * The times of the first DLB_TICK_SAMPLES sched_stat_runtime events on
- * @cpu (of any task), in trace order; *@n of them (0 in jobs_only mode, or
- * without such events).  The kernel charges the running task at every tick,
- * so these times hold the CPU's tick grid (the conformance replay's
- * tickphase, docs/conformance.md).
+ * @cpu charged to -deadline tasks, in trace order; *@n of them (0 in
+ * jobs_only mode, or without such events).  The kernel charges the running
+ * task at every tick, so these times hold the CPU's tick grid (the
+ * conformance replay's tickphase, docs/conformance.md).
  */
 #define DLB_TICK_SAMPLES	2048
 const u64 *dlb_metrics_runtime_times(const struct dlb_metrics *m, int cpu, size_t *n);

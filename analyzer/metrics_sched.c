@@ -309,7 +309,12 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 		ev_exit(m, ev);
 		return 0;
 	case DLB_EV_RUNTIME:
-		if (!m->opts.jobs_only && c->nr_rt_ts < DLB_TICK_SAMPLES) {
+		/*
+		 * The tick grid from the charges of -deadline tasks only: other
+		 * tasks' come at every wake-up and exit as well, and on a busy
+		 * machine (short-lived processes) they drowned the ticks.
+		 */
+		if (!m->opts.jobs_only && c->curr_dl && c->nr_rt_ts < DLB_TICK_SAMPLES) {
 			if (!c->rt_ts && !(c->rt_ts = malloc(DLB_TICK_SAMPLES * sizeof(*c->rt_ts))))
 				return -1;
 			c->rt_ts[c->nr_rt_ts++] = ev->ts;

@@ -371,6 +371,16 @@ struct dl_model {
 	 * clears dl_throttled and lets the wake-up rule decide.
 	 */
 	bool replenish_sleeper;
+	/*
+	 * rt_mutex_setprio() boosts a -deadline owner only for a top waiter
+	 * that runs at -deadline priority, "dl_prio(pi_task->prio)" (5.8,
+	 * 740797ce3a12, "sched/core: Fix PI boosting between RT and DEADLINE
+	 * tasks").  Before, any top waiter with an earlier dl.deadline boosted:
+	 * an RT waiter's unused 0 did, and the owner, boosted on its own
+	 * parameters, was never throttled until it unlocked.  v4 keeps the
+	 * fixed rule (a seed bug fix, docs/reference.md).
+	 */
+	bool pi_boost_dl_waiter;
 };
 
 /*

@@ -724,16 +724,20 @@ static void rt_mutex_setprio(struct task_struct *p, int prio)
 	 * whatever that task is.  An RT top waiter's dl.deadline is unused
 	 * (0), so a throttled -deadline owner was "boosted" by an RT waiter,
 	 * un-throttled and, boosted, never throttled again until it unlocked
-	 * (test_golden.c: inheritance_rt_waiter).  As mainline 5.11
-	 * (2279f540ea7d): only a -deadline top waiter boosts, "pi_task &&
-	 * dl_prio(pi_task->prio) && dl_entity_preempt(&pi_task->dl, &p->dl)",
-	 * and in a chain that is the -deadline task at its end.
+	 * (test_golden.c: inheritance_rt_waiter).  As mainline 5.8
+	 * (740797ce3a12, "sched/core: Fix PI boosting between RT and DEADLINE
+	 * tasks"): only a top waiter at -deadline priority boosts, and in a
+	 * chain that is the -deadline task at its end (pi_dl_top_task()).
 	 */
 	if (dl_prio(prio)) {
 		struct task_struct *pi_task = pi_dl_top_task(p);
 
+		/*
+		 * [mainline 3.14 to 5.7, model hook] without "dl_prio(pi_task->prio)":
+		 * any top waiter with an earlier dl.deadline boosts.
+		 */
 		if (!dl_prio(p->normal_prio) ||
-		    (pi_task && dl_prio(pi_task->normal_prio) &&
+		    (pi_task && (dl_prio(pi_task->prio) || !rq->s->model->pi_boost_dl_waiter) &&
 		     dl_time_before(pi_task->dl.deadline, p->dl.deadline))) {
 			p->dl.dl_boosted = 1;
 			p->dl.dl_throttled = 0;

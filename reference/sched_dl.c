@@ -728,10 +728,10 @@ static void dequeue_dl_entity(struct sched_dl_entity *dl_se)
  * uses.  The draft takes p->pi_top_task, but in a chain (-deadline c waits
  * for fair b, which waits for fair a) a's top waiter b is itself only
  * boosted, with no -deadline parameters of its own: the draft replenishes a
- * from nothing (BUG_ON(pi_se->dl_runtime <= 0)), mainline 3.14 to 5.10 hit
+ * from nothing (BUG_ON(pi_se->dl_runtime <= 0)), mainline 3.14 to 5.9 hit
  * the BUG_ON of the de-boost case below, and our early return left a in the
  * class on no queue, its CPU idle for good (issue 13, defect 1;
- * test_golden.c: inheritance_chain).  Mainline 5.11 (commit 2279f540ea7d,
+ * test_golden.c: inheritance_chain).  Mainline 5.10 (commit 2279f540ea7d,
  * "sched/deadline: Fix priority inheritance with multiple scheduling
  * classes") hands the -deadline parameters down the chain (dl_se->pi_se =
  * pi_task->dl.pi_se); we follow the chain of boosted top waiters to the
@@ -1644,6 +1644,7 @@ const struct dl_model dl_model_v4 = {
 	.timer_expiry		= dl_timer_expiry_deadline,
 	/* admission as this machine's kernel counts it (docs/reference.md) */
 	.fair_server_bw		= DL_FAIR_SERVER_BW,
+	.pi_boost_dl_waiter	= true,
 };
 
 const struct sched_class dl_sched_class = {

@@ -25,8 +25,12 @@
  *         both in 6.12): dl_server_start/stop/update/timer below, and
  *         __pick_task_dl() in sched_dl.c.
  *   4.2   dl_task_timer() replenishes a throttled task that is not queued;
- *   4.13  GRUB reclaiming (SCHED_FLAG_RECLAIM), grub_reclaim() of 6.5 from 6.5.
- * Not modelled: the pi_se chain, mainline's dl_runtime_exceeded()
+ *   4.13  GRUB reclaiming (SCHED_FLAG_RECLAIM), grub_reclaim() of 6.5 from 6.5;
+ *   5.8   rt_mutex_setprio() (core.c) boosts a -deadline owner only for a
+ *         top waiter at -deadline priority (dl_model.pi_boost_dl_waiter).
+ * Not modelled: 5.10's pi_se chain between -deadline tasks (here an owner
+ * takes its direct -deadline top waiter's parameters, even when that
+ * waiter is itself boosted), mainline's dl_runtime_exceeded()
  * without the v4 deadline-miss charge; for the fair server: idle time
  * counted as its runtime (dl_server_update_idle_time(); a CPU with a
  * runnable fair task is never idle here), 6.17's lazy stop (cccb45d7c429:
@@ -724,6 +728,7 @@ void dl_model_mainline(unsigned int version, struct dl_model *m)
 	m->grub = version >= DL_KVER(4, 13);
 	m->replenish_sleeper = version >= DL_KVER(4, 2);
 	m->grub_max_bw = version >= DL_KVER(6, 5);
+	m->pi_boost_dl_waiter = version >= DL_KVER(5, 8);
 	if (version >= DL_KVER(6, 12)) {
 		m->dl_server_start = dl_server_start;
 		m->dl_server_stop = dl_server_stop;

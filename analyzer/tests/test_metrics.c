@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "../conform.h"
 #include "../metrics.h"
 #include "evbuild.h"
 
@@ -809,6 +810,43 @@ static void test_rtapp_upstream(void **state)
 	dlb_metrics_free(m);
 }
 
+
+/*
+ * The tick grid's samples (dlb_metrics_runtime_times(), the conformance
+ * replay's tickphase) are the -deadline tasks' charges only.  One CPU, 20
+ * periods of 4 ms: the DL task 100 runs 0..1500 µs of each, charged at the
+ * tick (1000) and as it switches out (1500); a fair task 200 runs the rest,
+ * charged every 50 µs (a machine busy with short-lived processes).  With
+ * every task's charges the fair ones (1000 of 1040) hide the ticks and no
+ * grid is found; with the DL task's, 40 samples and the grid at 1000 µs.
+ */
+static void test_tick_samples_dl_only(void **state)
+{
+	struct dlb_event evs[20 * 54];
+	struct dlb_metrics *m = mk();
+	const u64 *ts;
+	u64 phase = 0, t;
+	size_t n = 0, i;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 20; k++) {
+		t = 4000 * (u64)k;
+		evs[n++] = eb_switch(t, 0, 200, 120, 0, 100, R);
+		evs[n++] = eb_runtime(t + 1000, 0, 100, 1000);
+		evs[n++] = eb_runtime(t + 1500, 0, 100, 500);
+		evs[n++] = eb_switch(t + 1500, 0, 100, R, 1, 200, 120);
+		for (i = 0; i < 50; i++)
+			evs[n++] = eb_runtime(t + 1500 + 50 * (i + 1) - 25, 0, 200, 50);
+	}
+	feed(m, evs, n);
+	ts = dlb_metrics_runtime_times(m, 0, &n);
+	assert_int_equal(n, 40);
+	assert_int_equal(dlb_tick_phase(ts, n, 0, 4000 * US, &phase), 1);
+	assert_int_equal(phase, 1000 * US);
+	dlb_metrics_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -830,6 +868,7 @@ int main(void)
 		cmocka_unit_test(test_rtapp10_wakeup_guards),
 		cmocka_unit_test(test_rtapp10_no_params),
 		cmocka_unit_test(test_rtapp_upstream),
+		cmocka_unit_test(test_tick_samples_dl_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

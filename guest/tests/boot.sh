@@ -9,7 +9,7 @@
 # arm64 cross toolchain, and under sanitizer builds (the guest's binaries are
 # built without sanitizers: the plain make check runs this).
 . "$(dirname "$0")/../../tests/lib.sh"
-plan 56
+plan 60
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d /tmp/dlb-guest-boot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -105,6 +105,10 @@ broken boot-panic 4 "panicked at boot, before /init" --append rdinit=/dlb-none
 check "boot-panic: booted again once, the first panic kept" \
 	test -s "$tmp/boot-panic/console-boot-panic-1.log" -a ! -e "$tmp/boot-panic/console-boot-panic-2.log"
 check "boot-panic: said both boots panicked" grep -q "guest kernel panicked after" "$tmp/boot-panic.err"
+# the emulator's stale int3 after /init started: booted again as well
+broken int3 4 "panicked on an int3 the emulator ran" --append dlb_test=int3
+check "int3: booted again once, the first panic kept" \
+	test -s "$tmp/int3/console-boot-panic-1.log" -a ! -e "$tmp/int3/console-boot-panic-2.log"
 broken hang 4 "did not power off within 20s" --append dlb_test=hang --timeout 20
 broken disk-full 4 "did not fit the results disk" --append dlb_test=fill --disk-mb 2
 

@@ -13,6 +13,7 @@
 #include "dlbench/exitcode.h"
 
 #include "wlbuild.h"
+#include "wlpi.h"
 
 static struct dlb_sim_task_stats stats(struct dlb_sim *sim, size_t i)
 {
@@ -505,64 +506,23 @@ static void test_inheritance_fair_owner(void **state)
 }
 
 /*
- * A chain through a task that is not -deadline (issue 13, defect 1), 1 CPU:
- * fair a holds l1 (6 ms of work); fair b (from 1 ms) takes l2, then blocks
- * on l1 when it first runs at 3 (a's fair slice ends); -deadline c (2 ms
- * every 10 ms, from 4) blocks on l2.  c boosts b, and b, blocked on l1,
- * boosts a: a's top waiter is b, itself boosted, not a -deadline task.  a
- * must run with c's parameters at the end of the chain (runtime 2 ms,
- * deadline 14): it ends its work at 6 and hands l1 to b, b runs its 1 ms
- * and hands l2 to c, c ends its job at 8.  Before the fix enqueue_task_dl()
- * returned early for a (its top waiter b has no -deadline normal_prio): a
- * was in the -deadline class on no queue, the CPU idled from 4 for good
- * and c finished no job.
+ * A chain through tasks that are not -deadline (wlpi.h: wlpi_chain(), its
+ * schedule and why).  Before the fix enqueue_task_dl() returned early for
+ * a (its top waiter b has no -deadline normal_prio): a was in the
+ * -deadline class on no queue, the CPU idled from 4 for good and c
+ * finished no job.
  */
 static void test_inheritance_chain(void **state)
 {
-	struct workload *wl = wlb_new(30 * MS);
+	struct workload *wl = wlpi_chain();
 	struct dlb_sim_opts o;
 	struct wlb_log log;
 	struct dlb_sim *sim;
-	int a, b, c, l1, l2, tm;
 
 	(void)state;
-	l1 = wlb_res(wl, "l1", WL_RES_MUTEX);
-	l2 = wlb_res(wl, "l2", WL_RES_MUTEX);
-	tm = wlb_res(wl, "tc", WL_RES_TIMER);
-	a = wlb_task(wl, "a", WL_POLICY_OTHER, 0, 0, 0);
-	wlb_ev(wl, a, WL_EV_LOCK, 0, l1);
-	wlb_ev(wl, a, WL_EV_RUN, 6 * MS, -1);
-	wlb_ev(wl, a, WL_EV_UNLOCK, 0, l1);
-	wlb_ev(wl, a, WL_EV_SLEEP, 300 * MS, -1);
-	b = wlb_task(wl, "b", WL_POLICY_OTHER, 0, 0, 0);
-	wl->tasks[b].delay_ns = 1 * MS;
-	wlb_ev(wl, b, WL_EV_LOCK, 0, l2);
-	wlb_ev(wl, b, WL_EV_LOCK, 0, l1);
-	wlb_ev(wl, b, WL_EV_RUN, 1 * MS, -1);
-	wlb_ev(wl, b, WL_EV_UNLOCK, 0, l1);
-	wlb_ev(wl, b, WL_EV_UNLOCK, 0, l2);
-	wlb_ev(wl, b, WL_EV_SLEEP, 300 * MS, -1);
-	c = wlb_task(wl, "c", WL_POLICY_DEADLINE, 2 * MS, 10 * MS, 10 * MS);
-	wl->tasks[c].delay_ns = 4 * MS;
-	wlb_ev(wl, c, WL_EV_LOCK, 0, l2);
-	wlb_ev(wl, c, WL_EV_RUN, 1 * MS, -1);
-	wlb_ev(wl, c, WL_EV_UNLOCK, 0, l2);
-	wlb_ev(wl, c, WL_EV_TIMER, 10 * MS, tm);
 	wlb_opts(&o, 1);
 	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
-	wlb_expect_log(&log,
-		       "0 0 swapper/0>a-0\n"
-		       "3000 0 a-0>b-1\n"
-		       "3000 0 b-1>a-0\n"
-		       "4000 0 a-0>c-2\n"
-		       "4000 0 c-2>a-0\n"
-		       "6000 0 a-0>b-1\n"
-		       "7000 0 b-1>c-2\n"
-		       "8000 0 c-2>swapper/0\n"
-		       "14000 0 swapper/0>c-2\n"
-		       "15000 0 c-2>swapper/0\n"
-		       "24000 0 swapper/0>c-2\n"
-		       "25000 0 c-2>swapper/0\n");
+	wlb_expect_log(&log, WLPI_CHAIN_SCHED);
 	assert_int_equal(stats(sim, 2).jobs, 3);
 	assert_int_equal(stats(sim, 2).jobs_missed, 0);
 	dlb_sim_free(sim);
@@ -622,49 +582,23 @@ static void test_inheritance_boost_preempts(void **state)
 }
 
 /*
- * Only a -deadline waiter boosts a -deadline owner: o (1 ms every 10 ms)
- * holds m for 3 ms of work and is throttled at 1 until 10; FIFO r blocks on
- * m at 2.  r's priority is below o's, o inherits nothing and stays
- * throttled: it runs 10-11 and 20-21, unlocks at 21, and r runs then.  The
- * draft compared r's unused deadline (0) with o's, "boosted" o, which
- * un-throttled it and, never throttled while boosted, let it run 2 to 4:
- * 2 ms over its reservation.
+ * Only a -deadline waiter boosts a -deadline owner (wlpi.h:
+ * wlpi_rt_waiter()): r's priority is below o's, o inherits nothing and
+ * stays throttled until 10.  The draft compared r's unused deadline (0)
+ * with o's, "boosted" o, which un-throttled it and, never throttled while
+ * boosted, let it run 2 to 4: 2 ms over its reservation.
  */
 static void test_inheritance_rt_waiter(void **state)
 {
-	struct workload *wl = wlb_new(30 * MS);
+	struct workload *wl = wlpi_rt_waiter();
 	struct dlb_sim_opts o;
 	struct wlb_log log;
 	struct dlb_sim *sim;
-	int ow, r, m, tm;
 
 	(void)state;
-	m = wlb_res(wl, "m", WL_RES_MUTEX);
-	tm = wlb_res(wl, "to", WL_RES_TIMER);
-	ow = wlb_task(wl, "o", WL_POLICY_DEADLINE, 1 * MS, 10 * MS, 10 * MS);
-	wlb_ev(wl, ow, WL_EV_LOCK, 0, m);
-	wlb_ev(wl, ow, WL_EV_RUN, 3 * MS, -1);
-	wlb_ev(wl, ow, WL_EV_UNLOCK, 0, m);
-	wlb_ev(wl, ow, WL_EV_TIMER, 100 * MS, tm);
-	r = wlb_task(wl, "r", WL_POLICY_FIFO, 0, 0, 0);
-	wl->tasks[r].priority = 50;
-	wl->tasks[r].delay_ns = 2 * MS;
-	wlb_ev(wl, r, WL_EV_LOCK, 0, m);
-	wlb_ev(wl, r, WL_EV_RUN, 1 * MS, -1);
-	wlb_ev(wl, r, WL_EV_UNLOCK, 0, m);
-	wlb_ev(wl, r, WL_EV_SLEEP, 300 * MS, -1);
 	wlb_opts(&o, 1);
 	sim = wlb_sim(wl, &o, WLB_SCHED, &log);
-	wlb_expect_log(&log,
-		       "0 0 swapper/0>o-0\n"
-		       "1000 0 o-0>swapper/0\n"
-		       "2000 0 swapper/0>r-1\n"
-		       "2000 0 r-1>swapper/0\n"
-		       "10000 0 swapper/0>o-0\n"
-		       "11000 0 o-0>swapper/0\n"
-		       "20000 0 swapper/0>o-0\n"
-		       "21000 0 o-0>r-1\n"
-		       "22000 0 r-1>swapper/0\n");
+	wlb_expect_log(&log, WLPI_RT_WAITER_NO_BOOST);
 	dlb_sim_free(sim);
 	wlb_free(wl);
 }
