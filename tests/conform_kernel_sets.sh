@@ -80,7 +80,40 @@ rc=$?
 check "Dhall set: the run completes, conformance done (exit $rc, $("$J" "$tmp/d/report.json" conformance.status 2>&1))" \
 	test "$rc" -eq 0 -a "$("$J" "$tmp/d/report.json" conformance.status 2>/dev/null)" = "done"
 grep '^# conformance' "$tmp/d/report.txt" 2>/dev/null | sed 's/^/# /'
-misses_all "Dhall set: heavy" "$(per_task "$tmp/d" heavy)"
+# Dhall's effect on the run's own arrivals and demands, worked out here from
+# the jobs trace: the lights (earlier deadlines) each take a CPU from their
+# wake-up for their demand; the heavy job runs from its wake-up, stalled only
+# while both lights run, and misses if it ends after its deadline (a first
+# order: no budget, no interrupts).  Jobs whose demand is unknown or over its
+# runtime are left out.  Prints "jobs predicted_misses".
+read -r dj dp < <(awk -F'[ ,]' '
+	FNR == NR && $1 == "task" { name[$2] = $8; rt[$2] = $4 }
+	FNR == NR && $1 == "job" { w[$2, $3] = $5; dl[$2, $3] = $6; d[$2, $3] = $7; nj[$2] = $3 + 1 }
+	END {
+		for (t in name) if (name[t] ~ /^heavy/) h = t; else l[nl++] = t
+		for (k = 0; k < nj[h]; k++) {
+			ok = 1
+			split(h " " l[0] " " l[1], ts, " ")
+			for (i = 1; i <= 3; i++)
+				if (!((ts[i], k) in d) || d[ts[i], k] !~ /^[0-9]+$/ || d[ts[i], k] + 0 > rt[ts[i]] + 0) ok = 0
+			if (!ok) continue
+			a0 = w[l[0], k]; e0 = a0 + d[l[0], k]; a1 = w[l[1], k]; e1 = a1 + d[l[1], k]
+			bs = a0 > a1 ? a0 : a1; be = e0 < e1 ? e0 : e1
+			s = w[h, k]; f = s + d[h, k]
+			if (bs < be && bs < f && be > s) f += be - (bs > s ? bs : s)
+			n++; p += f > dl[h, k]
+		}
+		print n + 0, p + 0
+	}' "$tmp/d/jobs-trace.txt" 2>/dev/null)
+# the set misses every heavy job when the jobs run and arrive as designed; on
+# a loaded machine they may not (calibrated work run shorter, releases apart),
+# and then G-EDF itself predicts fewer misses: said, not failed
+if [ $((${dp:-0} * 5)) -ge $((${dj:-1} * 4)) ]; then
+	misses_all "Dhall set: heavy" "$(per_task "$tmp/d" heavy)"
+else
+	skip "Dhall set: heavy: misses every job on the kernel and in the replay" \
+		"on this run's arrivals and demands Dhall's effect predicts ${dp:-?} heavy misses of ${dj:-?} jobs, not all (load: work ran shorter or releases apart)"
+fi
 meets_all "Dhall set: light" "$(per_task "$tmp/d" light)"
 check_dl_bw "Dhall set" "$tmp/d/summary.json"
 
