@@ -340,6 +340,54 @@ static void test_fair_server_idle_time(void **state)
 }
 
 /*
+ * A server woken with its budget spent (simulator, mainline 6.12+): f
+ * repeats {run 1, sleep 29, run 10} ms, a FIFO hog r from 35, on 1 CPU.
+ * The server (deadline 1000, 50 ms, timer at 950 from 0): f's 0-1 leaves
+ * 49; the idle 1-30 is charged at f's wake-up (20 left: 20 / 970 keeps
+ * deadline 1000), f runs 30-35 in the background (15 left); the zero-
+ * laxity timer, pushed to 1000 - 15 = 985, finds the fair class starved:
+ * deadline 1985, 50 ms, dl_defer_running.  f runs 985-991 (44 left) and
+ * sleeps.  From here each wake-up finds no CBS overflow (44 / 965, 33 /
+ * 925, 22 / 885, 11 / 845) and the server runs f at once: 1020-1031,
+ * 1060-1071, 1100-1111, 1140-1151, which spends the budget exactly.
+ * 6.12-6.16 (stopped at each sleep): at 1180 the wake-up's CBS test sees
+ * runtime 0 (no overflow) and queues the server unthrottled; f runs until
+ * time passes (1 ns here), then the server is throttled until its next
+ * period 1985.  6.17+: the server, throttled at 1151 and never stopped,
+ * runs f at 1985.  The simulator used to plan the throttle at 1180 itself,
+ * where update_curr_dl_se() charges nothing: the same instant for ever.
+ */
+static void test_fair_server_spent_wakeup(void **state)
+{
+	struct workload *wl = wlb_new(1990 * MS);
+	int f = wlb_task(wl, "f", WL_POLICY_OTHER, 0, 0, 0);
+	int r = wlb_task(wl, "r", WL_POLICY_FIFO, 0, 0, 0);
+	const char *head =
+		"0 0 swapper/0>f-0\n1000 0 f-0>swapper/0\n"
+		"30000 0 swapper/0>f-0\n35000 0 f-0>r-1\n"
+		"985000 0 r-1>f-0\n991000 0 f-0>r-1\n"
+		"1020000 0 r-1>f-0\n1031000 0 f-0>r-1\n"
+		"1060000 0 r-1>f-0\n1071000 0 f-0>r-1\n"
+		"1100000 0 r-1>f-0\n1111000 0 f-0>r-1\n"
+		"1140000 0 r-1>f-0\n1151000 0 f-0>r-1\n";
+	char want[1024];
+
+	(void)state;
+	wlb_ev(wl, f, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, f, WL_EV_SLEEP, 29 * MS, -1);
+	wlb_ev(wl, f, WL_EV_RUN, 10 * MS, -1);
+	wl->tasks[r].priority = 50;
+	wl->tasks[r].delay_ns = 35 * MS;
+	wlb_ev(wl, r, WL_EV_RUN, 2000 * MS, -1);
+	snprintf(want, sizeof(want), "%s%s", head,
+		 "1180000 0 r-1>f-0\n1180000 0 f-0>r-1\n1985000 0 r-1>f-0\n");
+	run_expect(wl, "mainline:6.12", want);
+	snprintf(want, sizeof(want), "%s%s", head, "1985000 0 r-1>f-0\n");
+	run_expect(wl, "mainline", want);
+	wlb_free(wl);
+}
+
+/*
  * The fair server against a -deadline hog h (admission off: runtime =
  * period = 10 ms) and a fair f, both from 0, for 10 s (ms below).  The
  * server, deadline 1000 from 0, waits for zero laxity (950), then takes a
@@ -593,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_fair_server_dl_hog),
 		cmocka_unit_test(test_fair_server_lazy_stop),
 		cmocka_unit_test(test_fair_server_idle_time),
+		cmocka_unit_test(test_fair_server_spent_wakeup),
 		cmocka_unit_test(test_grub_reclaim),
 		cmocka_unit_test(test_replenish_sleeper),
 		cmocka_unit_test(test_pi_rt_waiter),
