@@ -33,6 +33,8 @@ int dlb_interp_init(struct dlb_interp *it, const struct workload *wl, const stru
 	it->cpus = task->has_cpus ? &task->cpus : NULL;
 	/* the backend put the thread in the task's taskgroup, if it has one */
 	it->taskgroup = task->taskgroup;
+	/* ... and set the task's clamps with its policy */
+	it->uclamp_phase = -1;
 	if (it->phase_cpus && !ops->set_affinity)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task %s: cpus in a phase: not "
 				   "supported by this backend", task->name);
@@ -368,6 +370,22 @@ static int phase_taskgroup(struct dlb_interp *it)
 	return it->ops->set_taskgroup(it, tg);
 }
 
+/*
+ * rt-app's set_thread_param() at each phase: a phase with clamps sets them
+ * unless they were the last set (a phase looping, or a task whose other
+ * phases have none, sets them once); a phase without keeps the thread's.
+ */
+static int phase_uclamp(struct dlb_interp *it)
+{
+	const struct wl_uclamp *u = &it->task->phases[it->phase].uclamp;
+
+	if (it->ev || it->ploop || !wl_uclamp_set(u) || it->uclamp_phase == (int)it->phase ||
+	    !it->ops->set_uclamp)
+		return DLB_INTERP_DONE;
+	it->uclamp_phase = (int)it->phase;
+	return it->ops->set_uclamp(it, u);
+}
+
 int dlb_interp_step(struct dlb_interp *it)
 {
 	unsigned long n = 0;
@@ -393,6 +411,8 @@ int dlb_interp_step(struct dlb_interp *it)
 		rc = phase_affinity(it);
 		if (rc == DLB_INTERP_DONE)
 			rc = phase_taskgroup(it);
+		if (rc == DLB_INTERP_DONE)
+			rc = phase_uclamp(it);
 		if (rc != DLB_INTERP_DONE)
 			return rc;
 		/* a sporadic task's job is released by the resume, not before the suspend */

@@ -140,6 +140,14 @@ static void dump_taskgroup(FILE *f, const struct workload *wl, int tg)
 	dump_str(f, wl->taskgroups[tg]);
 }
 
+static void dump_uclamp(FILE *f, const struct wl_uclamp *u)
+{
+	if (u->has_min)
+		fprintf(f, " util_min=%u", u->min);
+	if (u->has_max)
+		fprintf(f, " util_max=%u", u->max);
+}
+
 static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct wl_task *t)
 {
 	size_t p, e;
@@ -160,6 +168,7 @@ static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct
 	dump_cpus(f, t->has_cpus ? &t->cpus : NULL);
 	fprintf(f, " delay_ns=%llu", (unsigned long long)t->delay_ns);
 	dump_taskgroup(f, wl, t->taskgroup);
+	dump_uclamp(f, &t->uclamp);
 	fputs(t->forked ? " forked\n" : "\n", f);
 	for (p = 0; p < t->nr_phases; p++) {
 		const struct wl_phase *ph = &t->phases[p];
@@ -172,6 +181,7 @@ static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct
 			dump_cpus(f, &ph->cpus);
 		}
 		dump_taskgroup(f, wl, ph->taskgroup);
+		dump_uclamp(f, &ph->uclamp);
 		fputc('\n', f);
 		for (e = 0; e < ph->nr_events; e++)
 			dump_event(f, wl, e, &ph->events[e]);

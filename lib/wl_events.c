@@ -34,14 +34,14 @@ const char *const wl_ev_names[] = {
 
 /* rt-app task keys we do not implement: refused by name. */
 const char *const wl_task_unsupported[] = {
-	"nodes_membind", "membind_nodes", "util_min", "util_max", "period",
+	"nodes_membind", "membind_nodes", "period",
 	"deadline", "lock_order", "resources", NULL
 };
 
 /* rt-app lets a phase change the task's properties; we do not, yet. */
 const char *const wl_phase_unsupported[] = {
 	"nodes_membind", "membind_nodes", "policy", "priority", "dl-runtime",
-	"dl-period", "dl-deadline", "dl-flags", "util_min", "util_max", NULL
+	"dl-period", "dl-deadline", "dl-flags", NULL
 };
 
 /*

@@ -31,6 +31,7 @@ struct wl_loc;
 #define WL_US_MAX		(INT64_MAX / NSEC_PER_USEC)
 #define WL_MEM_BUF_DEFAULT	(4ULL << 20)	/* rt-app's DEFAULT_MEM_BUF_SIZE */
 #define WL_PRIO_RT_DEFAULT	10		/* rt-app's DEFAULT_THREAD_PRIORITY */
+#define WL_UCLAMP_MAX		1024		/* the kernel's SCHED_CAPACITY_SCALE */
 
 /* One load: the file, its locator, the model being built, the error. */
 struct wl_ctx {

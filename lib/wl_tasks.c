@@ -13,10 +13,12 @@
 
 static const char *const task_keys[] = {
 	"instance", "loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline",
-	"dl-flags", "cpus", "delay", "taskgroup", "phases", NULL
+	"dl-flags", "cpus", "delay", "taskgroup", "util_min", "util_max", "phases", NULL
 };
 
-static const char *const phase_keys[] = { "loop", "cpus", "taskgroup", NULL };
+static const char *const phase_keys[] = {
+	"loop", "cpus", "taskgroup", "util_min", "util_max", NULL
+};
 
 /* loop: -1 (forever) or a count >= 1. */
 static int get_loop(struct wl_ctx *c, const char *path, struct json_object *v, int *loop)
@@ -133,10 +135,89 @@ static int parse_taskgroup(struct wl_ctx *c, const struct wl_task *t, const char
 	return *out < 0 ? -1 : 0;
 }
 
+/*
+ * "util_min" or "util_max" (rt-app's parse_sched_data): -1, rt-app's "no
+ * change", or a clamp of 0..1024.  rt-app refuses more than 1024 ("Invalid
+ * util_min"); below -1 is no clamp either.
+ */
+static int parse_util(struct wl_ctx *c, const char *path, const char *key, struct json_object *v,
+		      bool *has, unsigned int *out)
+{
+	int64_t n;
+
+	if (wl_want_type(c, path, v, json_type_int, "an integer (0..1024, or -1)"))
+		return -1;
+	n = json_object_get_int64(v);
+	if (n == -1)
+		return 0;
+	if (n < 0 || n > WL_UCLAMP_MAX)
+		return wl_ctx_fail(c, path, AT_VAL, "%s %lld is out of range: a utilization clamp "
+				   "is 0..%d (SCHED_CAPACITY_SCALE), or -1 to leave it unset", key,
+				   (long long)n, WL_UCLAMP_MAX);
+	*has = true;
+	*out = (unsigned int)n;
+	return 0;
+}
+
+/*
+ * The clamps of a task or a phase at @path, the one validator of both:
+ * each value, then the pair, as the kernel's uclamp_validate() refuses a
+ * min above the max (EINVAL).  @umin, @umax: the values, NULL if absent.
+ */
+static int parse_uclamp(struct wl_ctx *c, const char *path, struct json_object *umin,
+			struct json_object *umax, struct wl_uclamp *u)
+{
+	char kpath[WL_PATH_MAX];
+
+	wl_path_child(kpath, path, "util_min");
+	if (umin && parse_util(c, kpath, "util_min", umin, &u->has_min, &u->min))
+		return -1;
+	if (umax) {
+		char mpath[WL_PATH_MAX];
+
+		wl_path_child(mpath, path, "util_max");
+		if (parse_util(c, mpath, "util_max", umax, &u->has_max, &u->max))
+			return -1;
+	}
+	if (u->has_min && u->has_max && u->min > u->max)
+		return wl_ctx_fail(c, kpath, AT_VAL, "util_min %u is above util_max %u (the kernel "
+				   "refuses such a clamp: EINVAL)", u->min, u->max);
+	return 0;
+}
+
+/* The key of @u to blame: util_min if it is set, else util_max. */
+static const char *uclamp_key(const struct wl_uclamp *u)
+{
+	return u->has_min ? "util_min" : "util_max";
+}
+
+/*
+ * A phase's clamps on a SCHED_DEADLINE task: rt-app sets the phase's
+ * sched_data as it starts, with the task's policy and no runtime
+ * (set_thread_param -> _set_thread_deadline: EINVAL, exit), and it applies
+ * clamps to no SCHED_DEADLINE task anyway: refused.
+ */
+static int phase_uclamp(struct wl_ctx *c, const struct wl_task *t, const char *path,
+			struct json_object *umin, struct json_object *umax, struct wl_phase *ph)
+{
+	char kpath[WL_PATH_MAX];
+
+	if (parse_uclamp(c, path, umin, umax, &ph->uclamp))
+		return -1;
+	if (!wl_uclamp_set(&ph->uclamp) || t->policy != WL_POLICY_DEADLINE)
+		return 0;
+	wl_path_child(kpath, path, uclamp_key(&ph->uclamp));
+	return wl_ctx_fail(c, kpath, AT_KEY, "%s in a phase of a SCHED_DEADLINE task is not "
+			   "supported: rt-app fails there (the phase sets SCHED_DEADLINE again, "
+			   "with no runtime) and applies no clamp to SCHED_DEADLINE; drop it, or "
+			   "use another policy", uclamp_key(&ph->uclamp));
+}
+
 static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *path,
 		       struct json_object *o, bool in_task, struct wl_phase *ph)
 {
 	const char *const *lists[] = { in_task ? task_keys : phase_keys, wl_ev_names, NULL };
+	struct json_object *umin = NULL, *umax = NULL;
 	char kpath[WL_PATH_MAX];
 	size_t n = 0;
 	int d;
@@ -188,6 +269,14 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 					return -1;
 				continue;
 			}
+			if (!in_task && !strcmp(key, "util_min")) {
+				umin = v;
+				continue;
+			}
+			if (!in_task && !strcmp(key, "util_max")) {
+				umax = v;
+				continue;
+			}
 			if (!in_task && wl_in_list(key, wl_phase_unsupported))
 				return wl_ctx_fail(c, kpath, AT_KEY, "key '%s' in a phase is not supported "
 						   "yet%s", key, wl_in_list(key, wl_task_unsupported) ? "" :
@@ -208,7 +297,8 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 		if (wl_parse_event(c, t, kpath, v, ev->type, ev))
 			return -1;
 	}
-	return 0;
+	/* a task without phases: its clamps are the task's (parse_task) */
+	return in_task ? 0 : phase_uclamp(c, t, path, umin, umax, ph);
 }
 
 static int parse_priority(struct wl_ctx *c, const char *path, struct json_object *v,
@@ -493,6 +583,7 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 	const char *const *lists[] = { task_keys, wl_ev_names, NULL };
 	char path[WL_PATH_MAX], kpath[WL_PATH_MAX];
 	struct json_object *prio = NULL, *phases = NULL, *loop = NULL, *tg = NULL;
+	struct json_object *umin = NULL, *umax = NULL;
 	struct wl_dl_keys dk = { NULL, NULL, NULL, NULL };
 	const char *first_event = NULL;
 	int r, l;
@@ -533,6 +624,10 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 			loop = v;
 		} else if (!strcmp(key, "taskgroup")) {
 			tg = v;
+		} else if (!strcmp(key, "util_min")) {
+			umin = v;
+		} else if (!strcmp(key, "util_max")) {
+			umax = v;
 		} else {
 			return wl_fail_unknown(c, kpath, key, "key or event", " in task", lists);
 		}
@@ -542,6 +637,16 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 		return -1;
 	if (parse_dl(c, path, &dk, t))
 		return -1;
+	if (parse_uclamp(c, path, umin, umax, &t->uclamp))
+		return -1;
+	if (wl_uclamp_set(&t->uclamp) && t->policy == WL_POLICY_DEADLINE) {
+		/* rt-app's set_thread_param: no _set_thread_uclamp for deadline */
+		wl_path_child(kpath, path, uclamp_key(&t->uclamp));
+		memset(&t->uclamp, 0, sizeof(t->uclamp));
+		if (wl_ctx_warn(c, kpath, AT_KEY, "ignored on SCHED_DEADLINE, as rt-app does (it "
+				"applies clamps to FIFO, RR and fair tasks only)"))
+			return -1;
+	}
 	/* after the policy, which decides whether a taskgroup is allowed */
 	wl_path_child(kpath, path, "taskgroup");
 	t->taskgroup = -1;

@@ -251,6 +251,7 @@ static int replay_load(const char *path, struct replay *r, struct dlb_sim_opts *
 		so->tick_ns = r->jt->tick;
 		so->tick_phase = r->jt->tick_phase;	/* the traced CPUs' tick grid */
 	}
+	dlb_sim_opts_unavail(so, r->jt);	/* interrupts and the stop class */
 	if (!r->model_given) {
 		why = dlb_sim_model_for(r->jt->backend, r->jt->kernel, r->jt->model, model,
 					sizeof(model));
@@ -387,6 +388,10 @@ static int main_run(int argc, char **argv)
 	if (wl_taskgroup_task(wl))
 		fprintf(stderr, "%s: warning: task '%s': taskgroup has no effect on the reference "
 			"(it has no group scheduling)\n", prog, wl_taskgroup_task(wl)->name);
+	if (wl_uclamp_task(wl))
+		fprintf(stderr, "%s: warning: task '%s': util_min/util_max have no effect on the "
+			"reference (it has no utilization clamping: no CPU frequency or capacity "
+			"model)\n", prog, wl_uclamp_task(wl)->name);
 	if (wl_reclaim_task(wl) && !strcmp(so.model, "v4"))
 		fprintf(stderr, "%s: warning: task '%s': dl-flags \"reclaim\" is ignored: the v4 "
 			"rules have no GRUB (use --model mainline)\n", prog, wl_reclaim_task(wl)->name);

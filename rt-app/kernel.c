@@ -154,7 +154,12 @@ static int thread_setup(struct rtapp_thread *th)
 		}
 	}
 	th->setup_what = "policy";
-	return rtapp_sched_set_self(t, &run->opts->abi);
+	rc = rtapp_sched_set_self(t, &run->opts->abi);
+	if (rc || !wl_uclamp_set(&t->uclamp))
+		return rc;
+	/* rt-app's set_thread_param: the clamps after the policy */
+	th->setup_what = "uclamp";
+	return rtapp_sched_set_uclamp(t, &t->uclamp);
 }
 
 static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct dlb_err *err);
@@ -404,6 +409,11 @@ static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
 			    "%s (the thread stopped there)", th->task->name, th->instance,
 			    th->run->wl->taskgroups[th->taskgroup_failed],
 			    dlb_strerror(th->taskgroup_errno));
+	if (th->uclamp_errno && err && !err->msg[0])
+		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "task %s thread %d: phase '%s': setting "
+			    "util_min/util_max: %s (the thread stopped there)", th->task->name,
+			    th->instance, th->task->phases[th->it.uclamp_phase].name,
+			    dlb_strerror(th->uclamp_errno));
 	if (th->log && fclose(th->log))
 		rtapp_thread_write_failed(th, th->log_name);
 	if (th->out_errno && err && !err->msg[0])
@@ -529,6 +539,8 @@ static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct 
 		ctx.cpus = dlb_cpumask_weight(&th->task->cpus);
 	if (!strcmp(th->setup_what, "policy"))
 		return rtapp_sched_explain(err, th->setup_errno, th->task, th->instance, &ctx);
+	if (!strcmp(th->setup_what, "uclamp"))
+		return rtapp_uclamp_explain(err, th->setup_errno, th->task, th->instance);
 	if (!strcmp(th->setup_what, "taskgroup"))
 		return dlb_err_set(err, DLB_EXIT_ENV, "task '%s' instance %d: cannot join taskgroup "
 				   "'%s' (%s): %s", th->task->name, th->instance,

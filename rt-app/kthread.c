@@ -315,6 +315,23 @@ static int op_set_taskgroup(struct dlb_interp *it, int tg)
 	return go_on(th);
 }
 
+/*
+ * A phase's clamps (rt-app's _set_thread_uclamp): main() asked the kernel
+ * before the run whether it clamps at all; should it refuse these now
+ * (a min above the max the thread has), the thread stops, named.
+ */
+static int op_set_uclamp(struct dlb_interp *it, const struct wl_uclamp *u)
+{
+	struct rtapp_thread *th = th_of(it);
+	int rc = rtapp_sched_set_uclamp(th->task, u);
+
+	if (rc) {
+		th->uclamp_errno = rc;
+		return DLB_INTERP_STOP;
+	}
+	return go_on(th);
+}
+
 static struct dlb_interp_timer *op_timer_get(struct dlb_interp *it, int res)
 {
 	struct rtapp_res *r = &th_of(it)->run->res[res];
@@ -421,6 +438,7 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
 	.fork		= op_fork,
 	.set_affinity	= op_set_affinity,
 	.set_taskgroup	= op_set_taskgroup,
+	.set_uclamp	= op_set_uclamp,
 	.timer_get	= op_timer_get,
 	.timer_put	= op_timer_put,
 	.job_begin	= op_job_begin,

@@ -362,6 +362,34 @@ static void taskgroup_warning(const struct rtapp_opts *o, const struct workload 
 			"backend (it has no group scheduling)\n", prog, t->name);
 }
 
+/*
+ * "util_min"/"util_max" (uclamp): the kernel backend sets them as rt-app
+ * does (rt-app/sched.c), and a kernel that cannot clamp refuses the run
+ * before any thread starts (rt-app exits at the first thread's
+ * sched_setattr; a phase's clamps would fail mid-run).  The reference has
+ * no utilization clamping, nothing for a clamp to act on: said once.
+ */
+static int uclamp_check(const struct rtapp_opts *o, const struct workload *wl,
+			struct dlb_err *err)
+{
+	const struct wl_task *t = wl_uclamp_task(wl);
+	int rc;
+
+	if (!t)
+		return 0;
+	if (o->backend == RTAPP_BACKEND_REFERENCE) {
+		if (!o->quiet)
+			fprintf(stderr, "%s: warning: task '%s': util_min/util_max have no effect "
+				"on the reference backend (it has no utilization clamping: no CPU "
+				"frequency or capacity model)\n", prog, t->name);
+		return 0;
+	}
+	rc = rtapp_sched_uclamp_probe();
+	if (rc == EOPNOTSUPP || rc == EINVAL || rc == ENOSYS)
+		return rtapp_uclamp_explain(err, rc, t, -1);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct rtapp_opts o = { .backend = RTAPP_BACKEND_KERNEL };
@@ -398,6 +426,10 @@ int main(int argc, char **argv)
 		flags_warning(&o, wl);
 	if (!o.quiet)
 		taskgroup_warning(&o, wl);
+	if (uclamp_check(&o, wl, &err)) {
+		wl_free(wl);
+		return fail(err.code, "%s", err.msg);
+	}
 	/* -m on the kernel: checked before anything is created or started */
 	if (o.cpus && o.backend == RTAPP_BACKEND_KERNEL && rtapp_cpus_limit(wl, o.cpus, &err)) {
 		wl_free(wl);

@@ -120,6 +120,7 @@ struct rtapp_thread {
 	int affinity_errno;		/* a phase's cpus failed mid-run: the thread stopped */
 	int taskgroup_errno;		/* a phase's taskgroup failed mid-run: stopped too */
 	int taskgroup_failed;		/* ... which one (index in wl->taskgroups) */
+	int uclamp_errno;		/* a phase's clamps failed mid-run (it.uclamp_phase's) */
 	int io_errno;			/* an iorun write failed (the first error) */
 
 	struct dlb_interp it;		/* the events, the jobs (include/dlbench/interp.h) */

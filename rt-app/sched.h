@@ -22,8 +22,20 @@
 #define SCHED_FLAG_RESET_ON_FORK	0x01
 #define SCHED_FLAG_RECLAIM		0x02
 #define SCHED_FLAG_DL_OVERRUN		0x04
+#define SCHED_FLAG_KEEP_POLICY		0x08
+#define SCHED_FLAG_KEEP_PARAMS		0x10
+#define SCHED_FLAG_KEEP_ALL		(SCHED_FLAG_KEEP_POLICY | SCHED_FLAG_KEEP_PARAMS)
+#define SCHED_FLAG_UTIL_CLAMP_MIN	0x20
+#define SCHED_FLAG_UTIL_CLAMP_MAX	0x40
 
-/* The mainline ABI (48 bytes; SCHED_ATTR_SIZE_VER0). */
+#define SCHED_ATTR_SIZE_VER0		48	/* the first (3.14) */
+#define SCHED_ATTR_SIZE_VER1		56	/* + the utilization clamps (5.3) */
+
+/*
+ * The mainline ABI.  Policy changes pass SCHED_ATTR_SIZE_VER0, as they
+ * always did; only the clamps need VER1 (the kernel refuses the clamp
+ * flags with a smaller size: sched_copy_attr).
+ */
 struct rtapp_sched_attr {
 	u32 size;
 	u32 sched_policy;
@@ -33,6 +45,8 @@ struct rtapp_sched_attr {
 	u64 sched_runtime;
 	u64 sched_deadline;
 	u64 sched_period;
+	u32 sched_util_min;		/* VER1 */
+	u32 sched_util_max;
 };
 
 /* The v4 patchset's ABI (sched_setscheduler2). */
@@ -64,6 +78,30 @@ long rtapp_nr_setscheduler2_default(void);
  * failing call (the thread keeps its old policy then).
  */
 int rtapp_sched_set_self(const struct wl_task *t, const struct rtapp_sched_abi *abi);
+
+/*
+ * Set the calling thread's utilization clamps: those @u sets, keeping the
+ * others and its policy (rt-app's _set_thread_uclamp: SCHED_FLAG_KEEP_ALL
+ * | SCHED_FLAG_UTIL_CLAMP_MIN / _MAX, with @t's policy and priority).
+ * Returns 0 or the errno (EOPNOTSUPP: a kernel without CONFIG_UCLAMP_TASK).
+ */
+int rtapp_sched_set_uclamp(const struct wl_task *t, const struct wl_uclamp *u);
+
+/*
+ * Can this kernel clamp utilization?  0, or the errno of a helper thread
+ * setting util_min 0 on itself (the caller's thread is not touched):
+ * EOPNOTSUPP, built without CONFIG_UCLAMP_TASK; EINVAL, older than 5.3;
+ * ENOSYS, no sched_setattr at all (the v4 patchset's kernels).
+ */
+int rtapp_sched_uclamp_probe(void);
+
+/*
+ * Explain failure @errnum of setting @t's clamps (instance @inst, -1: the
+ * task before any thread): EOPNOTSUPP, ENOSYS, a probe's EINVAL -> DLB_EXIT_ENV
+ * (this kernel cannot), EINVAL -> DLB_EXIT_BAD_INPUT, others DLB_EXIT_ENV.
+ * Returns -1.
+ */
+int rtapp_uclamp_explain(struct dlb_err *err, int errnum, const struct wl_task *t, int inst);
 
 /*
  * The running kernel's period limits (sysctl kernel.sched_deadline_period_

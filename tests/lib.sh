@@ -62,6 +62,10 @@ need_sched_deadline() {
 	fi
 	DLB_SKIP_REASON="SCHED_DEADLINE unusable here (chrt -d refused)"; return 1
 }
+need_proc_sched() {
+	[ -r /proc/self/sched ] && return 0
+	DLB_SKIP_REASON="no /proc/PID/sched (kernel without SCHED_DEBUG)"; return 1
+}
 tracefs_dir() {
 	local d
 	for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do

@@ -47,12 +47,13 @@ pinned() {
 	expect_eq "$name: no partition left, the root's CPUs whole" \
 		"$(sed -n 's/^cpusets_left=//p; s/^cpuset_root_cpus=//p; s/^cpuset_root_load_balance=/lb /p' "$g" 2>/dev/null | tr '\n' ' ')" \
 		"0 0-1 $([ "$want" = v1 ] && echo "lb 1 ")"
-	# the boot state: ok (no fair servers on 6.1), or the 6.12 finding (0 at
-	# boot, the fair servers' 0.05 x 2^20 per CPU once repaired) recorded
-	boot=$(sed -n 's/^boot_dl_accounting=//p; s/^boot_dl_total_bw=/boot /p; s/^boot_dl_total_bw_repaired=/repaired /p' "$g" 2>/dev/null | tr '\n' ' ')
+	# the boot state: ok (no fair servers on 6.1), or the 6.12 finding (the
+	# fair servers' 0.05 x 2^20 per CPU at first, 0 once /init has read
+	# sched_rt_runtime_us, and again once repaired) recorded
+	boot=$(sed -n 's/^boot_dl_accounting=//p; s/^boot_dl_total_bw_first=/first /p; s/^boot_dl_total_bw=/boot /p; s/^boot_dl_total_bw_repaired=/repaired /p' "$g" 2>/dev/null | tr '\n' ' ')
 	expect_eq "$name: boot DL accounting checked by /init, said on stderr when a finding" \
-		"$boot$(grep -c '^run-guest.sh: kernel finding at boot, repaired before the run: ' "$tmp/$name.err")" \
-		"boot 0 $([ "$wboot" = finding_repaired ] && echo "repaired 104856 ")$wboot $([ "$wboot" = finding_repaired ] && echo 1 || echo 0)"
+		"$boot$(grep -c '^run-guest.sh: kernel finding at boot, repaired before the run: reading sched_rt_runtime_us and sched_rt_period_us dropped the fair servers' "$tmp/$name.err")" \
+		"$([ "$wboot" = finding_repaired ] && echo "first 104856 boot 0 repaired 104856 " || echo "first 0 boot 0 ")$wboot $([ "$wboot" = finding_repaired ] && echo 1 || echo 0)"
 	# the run's own accounting: as it found it (the repair came before)
 	before=$(sed -n 's/^dl_total_bw_before=//p' "$g" 2>/dev/null)
 	after=$(sed -n 's/^dl_total_bw_after=//p' "$g" 2>/dev/null)

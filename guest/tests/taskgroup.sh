@@ -10,18 +10,7 @@
 # (the guest's binaries are static and unsanitized).
 . "$(dirname "$0")/../../tests/lib.sh"
 plan 6
-RG=$DLB_SRC/guest/run-guest.sh
-export DLB_GUEST_BOOT_RETRIES=${DLB_GUEST_BOOT_RETRIES:-1}	# as guest/tests/lib.sh says
-if [ -n "${ASAN_OPTIONS:-}" ] || [[ $DLB_BUILD == *-san ]]; then
-	skip_rest "sanitizer build: guest binaries are static and unsanitized (plain make check runs this)"
-	exit 0
-fi
-command -v qemu-system-x86_64 >/dev/null ||
-	{ skip_rest "qemu-system-x86_64 not installed (tools/deps.sh --qemu)"; exit 0; }
-X86=$("$DLB_SRC/tools/kernels.sh" --path 6.12-amd64 2>/dev/null) ||
-	{ skip_rest "kernel 6.12-amd64 not fetched (tools/kernels.sh)"; exit 0; }
-make -s -C "$DLB_SRC" guest-x86_64 >/dev/null 2>&1 ||
-	{ skip_rest "make guest-x86_64 fails"; exit 0; }
+. "$(dirname "$0")/lib-x86.sh"
 tmp=$(mktemp -d /tmp/dlb-guest-tg.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/w.json" <<'JSON'

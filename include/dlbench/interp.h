@@ -126,6 +126,14 @@ struct dlb_interp_ops {
 	 * backend without group scheduling leaves it NULL.
 	 */
 	int (*set_taskgroup)(struct dlb_interp *it, int tg);
+	/*
+	 * A phase with its own clamps ("util_min"/"util_max") starts, and the
+	 * clamps the thread set last are not this phase's: set those @u sets,
+	 * keep the others (rt-app's set_thread_param sets a phase's
+	 * sched_data unless it is the one set last).  Optional: a backend
+	 * without utilization clamping leaves it NULL.
+	 */
+	int (*set_uclamp)(struct dlb_interp *it, const struct wl_uclamp *u);
 	/* a timer shared by every thread using @res ("ref" not "unique..."), held until put */
 	struct dlb_interp_timer *(*timer_get)(struct dlb_interp *it, int res);
 	void (*timer_put)(struct dlb_interp *it, int res);	/* optional */
@@ -154,6 +162,7 @@ struct dlb_interp {
 	bool phase_cpus;		/* a phase has "cpus": affinity follows the phases */
 	const struct dlb_cpumask *cpus;	/* the affinity the thread has now, NULL: all */
 	int taskgroup;			/* the thread's taskgroup now, -1: where it started */
+	int uclamp_phase;		/* the phase whose clamps it set last, -1: the task's */
 	u64 t_first;			/* run start + delay: rt-app's t_first */
 	struct dlb_interp_timer *timers;	/* per resource: this thread's "unique" timers */
 

@@ -5,8 +5,9 @@
  * the generator's kernel backend and by the reference simulator alike.
  *
  * Grammar and what we support: docs/workload.md.  An rt-app key or event we
- * do not support is refused by name ("key 'taskgroup' is not supported yet");
- * a key rt-app does not know is refused as unknown; nothing is ignored.
+ * do not support is refused by name ("key 'nodes_membind' is not supported
+ * yet"); a key rt-app does not know is refused as unknown; nothing is
+ * ignored in silence (what rt-app ignores is accepted with a warning).
  */
 #ifndef DLBENCH_WORKLOAD_H
 #define DLBENCH_WORKLOAD_H
@@ -71,6 +72,18 @@ enum wl_res_type {
 	WL_RES_MEMCHASE,
 };
 
+/*
+ * Utilization clamps (rt-app's "util_min" / "util_max", the kernel's uclamp,
+ * sched_attr.sched_util_{min,max}): 0..1024 (SCHED_CAPACITY_SCALE).  A
+ * clamp not set (absent, or rt-app's -1) is left as the thread has it.
+ * rt-app applies them to FIFO, RR and fair tasks, never to SCHED_DEADLINE
+ * ones: the loader keeps none on a DL task (docs/workload.md, "util_min").
+ */
+struct wl_uclamp {
+	bool has_min, has_max;
+	unsigned int min, max;
+};
+
 /* Where something was in the JSON file, for errors after parsing. */
 struct wl_pos {
 	int line;		/* 1-based; 0 if unknown */
@@ -108,6 +121,7 @@ struct wl_phase {
 	struct dlb_cpumask cpus;
 	int taskgroup;		/* "taskgroup": index in wl->taskgroups the thread moves
 				 * to as the phase starts; -1: it stays where it is */
+	struct wl_uclamp uclamp;	/* set as the phase starts, kept after it */
 	size_t nr_events;
 	struct wl_event *events;
 	struct wl_pos pos;
@@ -126,6 +140,7 @@ struct wl_task {
 	struct dlb_cpumask cpus;
 	u64 delay_ns;		/* "delay" before the first phase */
 	int taskgroup;		/* "taskgroup": index in wl->taskgroups, -1: none */
+	struct wl_uclamp uclamp;	/* set with the policy, at the thread's start */
 	size_t nr_phases;
 	struct wl_phase *phases;
 	struct wl_pos pos;
@@ -222,6 +237,15 @@ const struct wl_task *wl_taskgroup_task(const struct workload *wl);
 
 /* The first task asking for SCHED_FLAG_RECLAIM ("dl-flags": ["reclaim"]), or NULL. */
 const struct wl_task *wl_reclaim_task(const struct workload *wl);
+
+/* Does @u set a clamp? */
+static inline bool wl_uclamp_set(const struct wl_uclamp *u)
+{
+	return u->has_min || u->has_max;
+}
+
+/* The first task with a utilization clamp (on the task or a phase), or NULL. */
+const struct wl_task *wl_uclamp_task(const struct workload *wl);
 
 /* The first task with a custom slice ("dl-runtime" on a fair task), or NULL. */
 const struct wl_task *wl_slice_task(const struct workload *wl);

@@ -20,6 +20,7 @@ struct toy {
 	u64 run_wall;			/* the last job's run_wall_ns, at its end */
 	struct dlb_interp_timer shared;
 	char trace[4096];
+	char uclamp[256];		/* the clamps set, "uPHASE:MIN/MAX " each */
 };
 
 static struct toy *toy_of(struct dlb_interp *it)
@@ -120,6 +121,16 @@ static void toy_job_end(struct dlb_interp *it)
 	toy_of(it)->run_wall = it->run_wall_ns;
 }
 
+static int toy_set_uclamp(struct dlb_interp *it, const struct wl_uclamp *u)
+{
+	struct toy *t = toy_of(it);
+	size_t n = strlen(t->uclamp);
+
+	snprintf(t->uclamp + n, sizeof(t->uclamp) - n, "u%zu:%d/%d ", it->phase,
+		 u->has_min ? (int)u->min : -1, u->has_max ? (int)u->max : -1);
+	return DLB_INTERP_DONE;
+}
+
 static const struct dlb_interp_ops toy_ops = {
 	.now		= toy_now,
 	.run		= toy_run,
@@ -133,6 +144,7 @@ static const struct dlb_interp_ops toy_ops = {
 	.suspend	= toy_suspend,
 	.resume		= toy_void,
 	.timer_get	= toy_timer_get,
+	.set_uclamp	= toy_set_uclamp,
 	.job_begin	= toy_job_begin,
 	.job_end	= toy_job_end,
 };
@@ -255,6 +267,39 @@ static void test_loops_and_log(void **state)
 	wl_free(wl);
 }
 
+/*
+ * A phase's clamps are set as it starts unless they were the last set, as
+ * rt-app's set_thread_param: p0 once per task loop (not again for its own
+ * second pass), p1 (none) keeps them, p2 sets its own; in the second task
+ * "a" (clamps) then "b" (none) loop, and "a"'s are set once in the run.
+ */
+static void test_phase_uclamp(void **state)
+{
+	struct workload *wl = load(
+		"{ \"global\": { \"calibration\": 100 }, \"tasks\": { \"t\": { \"loop\": 2, "
+		"\"util_min\": 10, \"phases\": { "
+		"\"p0\": { \"loop\": 2, \"util_min\": 100, \"run\": 1000 }, "
+		"\"p1\": { \"run\": 1000 }, "
+		"\"p2\": { \"util_min\": -1, \"util_max\": 900, \"run\": 1000 } } }, "
+		"\"u\": { \"loop\": 3, \"phases\": { \"a\": { \"util_max\": 5, \"run\": 1000 }, "
+		"\"b\": { \"run\": 1000 } } } } }");
+	struct toy t;
+	struct dlb_err err;
+
+	(void)state;
+	assert_int_equal(toy_run_task(&t, wl), DLB_INTERP_EXIT);
+	assert_string_equal(t.uclamp, "u0:100/-1 u2:-1/900 u0:100/-1 u2:-1/900 ");
+	dlb_interp_fini(&t.it);
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(dlb_interp_init(&t.it, wl, &wl->tasks[1], &toy_ops, &err), 0);
+	dlb_interp_start(&t.it, 0);
+	assert_int_equal(dlb_interp_step(&t.it), DLB_INTERP_EXIT);
+	assert_int_equal(t.it.jobs, 6);
+	assert_string_equal(t.uclamp, "u0:-1/5 ");
+	dlb_interp_fini(&t.it);
+	wl_free(wl);
+}
+
 /* A run that blocks (the simulator's) is consumed when the step is called again. */
 static void test_blocked_run(void **state)
 {
@@ -335,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_sporadic),
 		cmocka_unit_test(test_loops_and_log),
 		cmocka_unit_test(test_blocked_run),
+		cmocka_unit_test(test_phase_uclamp),
 		cmocka_unit_test(test_run_wall),
 		cmocka_unit_test(test_livelock),
 	};

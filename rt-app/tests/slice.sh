@@ -19,10 +19,6 @@ W_OLD="dlb-rtapp: warning: task 'sliced': dl-runtime (a custom slice) is ignored
 expect_eq "reference: run exits 0" "$?" 0
 check "reference: says the slice has no effect" grep -qxF "$W_REF" "$TMP/ref.out"
 
-need_proc_sched() {
-	[ -r /proc/self/sched ] && return 0
-	DLB_SKIP_REASON="no /proc/PID/sched (kernel without SCHED_DEBUG)"; return 1
-}
 require need_root need_proc_sched
 exec 9>/tmp/dlbench-kernel.lock
 flock 9

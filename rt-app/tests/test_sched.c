@@ -3,6 +3,7 @@
 #include "dlb_test.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "dlbench/exitcode.h"
@@ -82,10 +83,39 @@ static void test_enosys(void **state)
 			    "(ENOSYS): no SCHED_DEADLINE here; try --backend reference");
 }
 
+/* util_min/util_max: no uclamp is the environment's; a refusal of the values is the input's. */
+static void test_uclamp_explain(void **state)
+{
+	struct wl_task t = { .name = "b", .policy = WL_POLICY_OTHER };
+	struct dlb_err err;
+
+	(void)state;
+	assert_int_equal(rtapp_uclamp_explain(&err, EOPNOTSUPP, &t, -1), -1);
+	assert_int_equal(err.code, DLB_EXIT_ENV);
+	assert_string_equal(err.msg, "task 'b': util_min/util_max need utilization clamping, "
+			    "which this kernel does not have (CONFIG_UCLAMP_TASK; sched_setattr: "
+			    "EOPNOTSUPP); run without them, or on a kernel with uclamp");
+	/* the probe's EINVAL: a kernel before uclamp's flags */
+	rtapp_uclamp_explain(&err, EINVAL, &t, -1);
+	assert_int_equal(err.code, DLB_EXIT_ENV);
+	assert_non_null(strstr(err.msg, "uclamp came in Linux 5.3"));
+	rtapp_uclamp_explain(&err, ENOSYS, &t, 0);
+	assert_int_equal(err.code, DLB_EXIT_ENV);
+	assert_non_null(strstr(err.msg, "(no sched_setattr: ENOSYS)"));
+	/* a thread's EINVAL: its clamps, with those it has, are refused */
+	rtapp_uclamp_explain(&err, EINVAL, &t, 2);
+	assert_int_equal(err.code, DLB_EXIT_BAD_INPUT);
+	assert_int_equal(err.errnum, EINVAL);
+	assert_non_null(strstr(err.msg, "task 'b' instance 2: the kernel refused its util_min"));
+}
+
 static void test_syscall_numbers(void **state)
 {
 	(void)state;
-	assert_int_equal(sizeof(struct rtapp_sched_attr), 48);
+	/* VER1: the clamps follow the first 48 bytes (policy changes still pass 48) */
+	assert_int_equal(sizeof(struct rtapp_sched_attr), SCHED_ATTR_SIZE_VER1);
+	assert_int_equal(offsetof(struct rtapp_sched_attr, sched_util_min), SCHED_ATTR_SIZE_VER0);
+	assert_int_equal(SCHED_ATTR_SIZE_VER1, 56);
 #if defined(__x86_64__)
 	assert_int_equal(rtapp_nr_sched_setattr(), 314);
 	assert_int_equal(rtapp_nr_setscheduler2_default(), 315);
@@ -114,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_einval_names_the_rule),
 		cmocka_unit_test(test_ebusy_numbers),
 		cmocka_unit_test(test_enosys),
+		cmocka_unit_test(test_uclamp_explain),
 		cmocka_unit_test(test_syscall_numbers),
 		cmocka_unit_test(test_loops_for),
 	};
