@@ -362,7 +362,7 @@ static void dl_server_update(struct sched_dl_entity *dl_se, s64 delta_exec)
 
 /*
  * dl_server_update_idle_time() (6.12, a110a81c52a9 "sched/deadline:
- * Deferrable dl server"; the 6.18 text): in defer mode the time @p (the
+ * Deferrable dl server"; unchanged in substance to 6.18): in defer mode the time @p (the
  * idle task) held the CPU counts as time the fair class had, as if fair
  * tasks had run: there was no starvation to serve.  Unlike
  * update_curr_dl_se() it only lowers the runtime, floored at 0 (which ends
