@@ -358,6 +358,21 @@ struct dl_model {
 	/* fair_server_init(): its runtime and period, ns */
 	u64 fair_server_runtime, fair_server_period;
 	/*
+	 * dl_server_update_idle_time() (6.12, a110a81c52a9 "sched/deadline:
+	 * Deferrable dl server"): idle time lowers the deferred server's
+	 * runtime as fair time does; idle.c put_prev_task_idle() and
+	 * enqueue_task_fair() call it.  NULL for v4 and before 6.12.
+	 */
+	void (*dl_server_update_idle_time)(struct rq *rq, struct task_struct *p);
+	/*
+	 * The lazy stop (6.17, cccb45d7c429 "sched/deadline: Less agressive
+	 * dl_server handling" as fixed by a3a70caf7906 "sched/deadline: Fix
+	 * dl_server behaviour", both in 6.17): dequeue_task_fair() no longer
+	 * stops the server when the last fair task leaves; __pick_task_dl()
+	 * stops it at a pick that finds no fair task.
+	 */
+	bool dl_server_lazy_stop;
+	/*
 	 * GRUB reclaiming (4.13): running_bw/this_bw per rq, the inactive
 	 * timer, grub_reclaim() for SCHED_FLAG_RECLAIM tasks (sched_dl_mainline.c).
 	 * grub_max_bw: grub_reclaim() scales by max_bw (6.5, 6a9d623aad89 "sched/deadline:

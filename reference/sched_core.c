@@ -136,24 +136,35 @@ static void update_curr_list(struct rq *rq)
 
 /*
  * [mainline 6.12, fair.c enqueue_task_fair()/dequeue_task_fair()] The first
- * runnable fair task starts the fair server, the last one leaving stops it.
+ * runnable fair task starts the fair server, the idle time before it
+ * charged to the server first if the rq held no task at all (mainline
+ * tests !rq->nr_running before add_nr_running(); here activate_task()
+ * counted @p already).  The last one leaving stops the server, up to 6.16:
+ * from 6.17 (the lazy stop) __pick_task_dl() stops it instead.
  */
 static void enqueue_task_list(struct rq *rq, struct task_struct *p, int flags)
 {
+	const struct dl_model *m = rq->s->model;
+
 	list_enqueue(list_rq_of(rq, p), p, flags & ENQUEUE_HEAD);
 	if (p->sched_class == &fair_sched_class && rq->cfs.nr_running == 1 &&
-	    rq->s->model->dl_server_start)
-		rq->s->model->dl_server_start(&rq->fair_server.dl);
+	    m->dl_server_start) {
+		if (rq->nr_running == 1 && m->dl_server_update_idle_time)
+			m->dl_server_update_idle_time(rq, rq->curr);
+		m->dl_server_start(&rq->fair_server.dl);
+	}
 }
 
 static void dequeue_task_list(struct rq *rq, struct task_struct *p, int flags)
 {
+	const struct dl_model *m = rq->s->model;
+
 	(void)flags;
 	update_curr_list(rq);
 	list_dequeue(list_rq_of(rq, p), p);
 	if (p->sched_class == &fair_sched_class && !rq->cfs.nr_running &&
-	    rq->s->model->dl_server_stop)
-		rq->s->model->dl_server_stop(&rq->fair_server.dl);
+	    m->dl_server_stop && !m->dl_server_lazy_stop)
+		m->dl_server_stop(&rq->fair_server.dl);
 }
 
 static void yield_task_list(struct rq *rq)
@@ -345,21 +356,24 @@ const struct sched_class fair_sched_class = {
 	.name			= "fair",
 };
 
+/* set_next_task_idle(): the idle time starts now (dl_server_update_idle_time()). */
 static struct task_struct *pick_next_task_idle(struct rq *rq)
 {
+	rq->idle->se.exec_start = rq_clock(rq);
 	return rq->idle;
 }
 
-static void noop_task(struct rq *rq, struct task_struct *p)
+/* [mainline 6.12, idle.c put_prev_task_idle()] idle time, charged to the fair server */
+static void put_prev_task_idle(struct rq *rq, struct task_struct *prev)
 {
-	(void)rq;
-	(void)p;
+	if (rq->s->model->dl_server_update_idle_time)
+		rq->s->model->dl_server_update_idle_time(rq, prev);
 }
 
 const struct sched_class idle_sched_class = {
 	.next			= NULL,
 	.pick_next_task		= pick_next_task_idle,
-	.put_prev_task		= noop_task,
+	.put_prev_task		= put_prev_task_idle,
 	.name			= "idle",
 };
 

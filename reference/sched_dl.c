@@ -1019,7 +1019,10 @@ again:
 	/*
 	 * [mainline 6.12, __pick_task_dl()] The earliest entity is a dl_server:
 	 * run what its class picks (server_pick_task); with nothing to pick the
-	 * server stops and the next entity is tried.  Never true for v4.
+	 * server stops and the next entity is tried (6.17's text, a3a70caf7906
+	 * "sched/deadline: Fix dl_server behaviour"; 6.12-6.16 yield the period
+	 * here instead, which cannot happen in the model: up to 6.16 the server
+	 * stops as the last fair task leaves).  Never true for v4.
 	 */
 	if (dl_se->dl_server) {
 		p = fair_server_pick(rq);

@@ -23,7 +23,12 @@
  *   6.12  the fair server as a scheduled, deferred dl_server ("sched/fair:
  *         Add trivial fair server", "sched/deadline: Deferrable dl server",
  *         both in 6.12): dl_server_start/stop/update/timer below, and
- *         __pick_task_dl() in sched_dl.c.
+ *         __pick_task_dl() in sched_dl.c; idle time charged to it
+ *         (dl_server_update_idle_time());
+ *   6.17  its lazy stop (cccb45d7c429 "sched/deadline: Less agressive
+ *         dl_server handling", a3a70caf7906 "sched/deadline: Fix dl_server
+ *         behaviour"): stopped by a pick that finds no fair task, not by
+ *         the last fair task leaving.
  *   4.2   dl_task_timer() replenishes a throttled task that is not queued;
  *   4.13  GRUB reclaiming (SCHED_FLAG_RECLAIM), grub_reclaim() of 6.5 from 6.5;
  *   5.8   rt_mutex_setprio() (core.c) boosts a -deadline owner only for a
@@ -31,11 +36,11 @@
  * Not modelled: 5.10's pi_se chain between -deadline tasks (here an owner
  * takes its direct -deadline top waiter's parameters, even when that
  * waiter is itself boosted), mainline's dl_runtime_exceeded()
- * without the v4 deadline-miss charge; for the fair server: idle time
- * counted as its runtime (dl_server_update_idle_time(); a CPU with a
- * runnable fair task is never idle here), 6.17's lazy stop (cccb45d7c429:
- * here the server stops when the last fair task leaves, as 6.12 did), the push after
- * its timer (__push_dl_task(): the server itself is never pushable).
+ * without the v4 deadline-miss charge; for the fair server: the push
+ * after its timer (__push_dl_task(): the server itself is never pushable),
+ * and two fixes after 6.18.0, since taken by 6.18.y stable: 115135422562
+ * "sched/deadline: Fix 'stuck' dl_server" (6.19) and 14a857056466 (the
+ * revised wake-up rule for a deferred server).
  */
 #include <stdio.h>
 #include <string.h>
@@ -355,6 +360,43 @@ static void dl_server_update(struct sched_dl_entity *dl_se, s64 delta_exec)
 		update_curr_dl_se(rq_of_dl_se(dl_se), dl_se, delta_exec);
 }
 
+/*
+ * dl_server_update_idle_time() (6.12, a110a81c52a9 "sched/deadline:
+ * Deferrable dl server"; unchanged in substance to 6.18): in defer mode the time @p (the
+ * idle task) held the CPU counts as time the fair class had, as if fair
+ * tasks had run: there was no starvation to serve.  Unlike
+ * update_curr_dl_se() it only lowers the runtime, floored at 0 (which ends
+ * dl_defer_running), and never moves the period; nor does it ask whether
+ * the server is active, so a stopped server's runtime goes down too (its
+ * next start's wake-up rule sees it).  dl_scaled_delta_exec() is 1:1 here
+ * (full capacity, no frequency scaling); rq_clock_task() is rq_clock().
+ */
+static void dl_server_update_idle_time(struct rq *rq, struct task_struct *p)
+{
+	struct sched_dl_entity *dl_se = &rq->fair_server.dl;
+	s64 delta_exec;
+
+	if (!dl_se->dl_defer)
+		return;
+
+	/* no need to discount more */
+	if (dl_se->runtime < 0)
+		return;
+
+	delta_exec = (s64)(rq_clock(rq) - p->se.exec_start);
+	if (delta_exec < 0)
+		return;
+
+	dl_se->runtime -= delta_exec;
+
+	if (dl_se->runtime < 0) {
+		dl_se->dl_defer_running = 0;
+		dl_se->runtime = 0;
+	}
+
+	p->se.exec_start = rq_clock(rq);
+}
+
 /* dl_server_start(): the first runnable fair task (enqueue_task_fair()). */
 static void dl_server_start(struct sched_dl_entity *dl_se)
 {
@@ -371,7 +413,11 @@ static void dl_server_start(struct sched_dl_entity *dl_se)
 	dl_server_resched(dl_se, rq);
 }
 
-/* dl_server_stop(): no fair task left (dequeue_task_fair(), __pick_task_dl()). */
+/*
+ * dl_server_stop(): no fair task left.  6.12-6.16: dequeue_task_fair(), as
+ * the last one leaves; 6.17 (the lazy stop, dl_model.dl_server_lazy_stop):
+ * only __pick_task_dl(), when the queued server finds nothing to pick.
+ */
 static void dl_server_stop(struct sched_dl_entity *dl_se)
 {
 	if (!dl_se->dl_server || !dl_se->dl_server_active)
@@ -734,9 +780,11 @@ void dl_model_mainline(unsigned int version, struct dl_model *m)
 		m->dl_server_stop = dl_server_stop;
 		m->dl_server_update = dl_server_update;
 		m->dl_server_timer = dl_server_timer;
+		m->dl_server_update_idle_time = dl_server_update_idle_time;
 		m->fair_server_runtime = 50 * NSEC_PER_MSEC;
 		m->fair_server_period = 1000 * NSEC_PER_MSEC;
 	}
+	m->dl_server_lazy_stop = version >= DL_KVER(6, 17);
 }
 
 /* "v4", "mainline", "mainline:MAJ.MIN" (3.14, the first with SCHED_DEADLINE, or later). */

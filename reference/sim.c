@@ -447,11 +447,18 @@ static void replan(struct dlb_sim *sim, int cpu)
 		if (!RB_EMPTY_NODE(&curr->dl.rb_node) && wall < work_wall)
 			evq_push(sim, now + wall, SE_CPU_BUDGET, cpu, gen);
 	} else if (rq->dl_server) {
-		/* a fair task run by the fair server: the server's budget ends it */
+		/*
+		 * A fair task run by the fair server: the server's budget ends
+		 * it.  Mainline's update_curr_dl_se() ignores a zero delta, so
+		 * a server picked with nothing left (a wake-up whose CBS test
+		 * kept a spent budget) is throttled only once time has passed,
+		 * as at the kernel's next tick: the budget event is at least
+		 * 1 ns ahead, or it would fire at this instant for ever.
+		 */
 		s64 left = rq->dl_server->runtime - (s64)(now - curr->se.exec_start);
 
-		if (left < 0)
-			left = 0;
+		if (left < 1)
+			left = 1;
 		if ((u64)left < work_wall)
 			evq_push(sim, now + (u64)left, SE_CPU_BUDGET, cpu, gen);
 	}

@@ -11,6 +11,17 @@
 #    2 s: the deferred server lets the fair task run first at zero laxity
 #    (~950 ms), then 50 ms per second (~100 one-ms jobs in all), where v4
 #    starves it;
+#  - the fair server's lazy stop (6.17): a fair task runs 1 ms, sleeps 799
+#    ms, a FIFO hog arrives at 2 ms; the server, not stopped by the sleep,
+#    keeps its period and serves the task at its old zero-laxity instant
+#    (~952 ms), where 6.12-6.16 restart it at the wake-up (~1750 ms; a
+#    kernel with the later revised wake-up for the server but no lazy stop:
+#    ~990 ms);
+#  - idle time charged to the fair server (6.12): a fair task runs 1 ms,
+#    sleeps 29 ms (the CPU idle), runs 10 ms, a FIFO hog arrives at 35 ms:
+#    the 29 idle ms count as fair time, so the zero-laxity instant comes
+#    later and the task's first job ends at ~990 ms (without the charge:
+#    ~961 ms; other fair work on that CPU can only make it later);
 #  - admission with the fair servers (6.12): 2 tasks of 0.46 per CPU (0.92
 #    of each) are refused, 2 of 0.44 admitted;
 #  - GRUB reclaiming (4.13): a task of 10 ms / 100 ms with 20 ms of work per
@@ -19,7 +30,7 @@
 #    it, every job waits for the next replenishment (median run >= 90 ms).
 # Needs root and SCHED_DEADLINE; holds the machine-wide kernel lock.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 18
+plan 24
 
 T=$(mktemp -d /tmp/dlb-mainline-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -56,6 +67,30 @@ expect_eq "reference: mainline runs the starved fair task at 950 ms (zero laxity
 	"$mlfirst $(fair_jobs "$T/fsv4/rt-app-fair-1.log")" "950000 0 0"
 check "reference: mainline gives it two server periods (~100 jobs, got $mljobs)" \
 	test "$mljobs" -ge 95 -a "$mljobs" -le 105
+
+# ---- the fair server's lazy stop and idle time: a fair sleeper, a FIFO hog ----
+# fair_sleeper SLEEP_US HOG_DELAY_US [EXTRA_EVENTS]: on the last CPU, 2 s
+fair_sleeper() {
+	cat <<JSON
+{ "global": { "duration": 2 },
+  "tasks": { "hog": { "policy": "SCHED_FIFO", "priority": 10, "cpus": [$CPU], "delay": $2,
+		      "run": 3000000 },
+	     "fair": { "policy": "SCHED_OTHER", "cpus": [$CPU], "run": 1000, "sleep": $1${3-} } } }
+JSON
+}
+fair_sleeper 799000 2000 >"$T/lazy.json"
+fair_sleeper 29000 35000 ', "run2": 10000' >"$T/idle.json"
+# fair's second job's start, first job's end (µs from the run's start)
+second_start() { awk '!/^#/ && ++n == 2 { s = $7 } END { print (n >= 2 ? s : -1) }' "$1"; }
+first_end() { awk '!/^#/ && ++n == 1 { e = $6 - $5 + $7 } END { print n ? e : -1 }' "$1"; }
+"$BIN/dlb-rtapp" -q -b reference --model mainline -m "$(nproc)" -o "$T/lzml" "$T/lazy.json"
+"$BIN/dlb-rtapp" -q -b reference --model mainline:6.16 -m "$(nproc)" -o "$T/lz616" "$T/lazy.json"
+lzml=$(second_start "$T/lzml/rt-app-fair-1.log")
+expect_eq "reference: the lazy stop serves the sleeper at 952 ms (6.16: 1750 ms)" \
+	"$lzml $(second_start "$T/lz616/rt-app-fair-1.log")" "952000 1750000"
+"$BIN/dlb-rtapp" -q -b reference --model mainline -m "$(nproc)" -o "$T/idml" "$T/idle.json"
+idml=$(first_end "$T/idml/rt-app-fair-1.log")
+expect_eq "reference: idle time charged, the first fair job ends at 990 ms" "$idml" 990000
 
 # ---- GRUB reclaiming: 20 ms of work a period on a 10 ms / 100 ms reservation ----
 cat >"$T/grub.json" <<'JSON'
@@ -98,6 +133,17 @@ check "kernel: first fair job at $kfirst us, mainline's $mlfirst +-30 ms (v4: ne
 	test "$kfirst" -ge $((mlfirst - 30000)) -a "$kfirst" -le $((mlfirst + 30000))
 check "kernel: $kjobs fair jobs, mainline's $mljobs +-25%" \
 	test "$kjobs" -ge $((mljobs * 3 / 4)) -a "$kjobs" -le $((mljobs * 5 / 4))
+
+"$BIN/dlb-rtapp" -q -n -o "$T/lzk" "$T/lazy.json"
+expect_eq "kernel: the fair sleeper beside a FIFO hog exits 0" "$?" 0
+k=$(second_start "$T/lzk/rt-app-fair-1.log")
+check "kernel: served at $k us, the lazy stop's $lzml +-20 ms (not ~990 or ~1750 ms)" \
+	test "$k" -ge $((lzml - 20000)) -a "$k" -le $((lzml + 20000))
+"$BIN/dlb-rtapp" -q -n -o "$T/idk" "$T/idle.json"
+expect_eq "kernel: the fair task after an idle gap exits 0" "$?" 0
+k=$(first_end "$T/idk/rt-app-fair-1.log")
+check "kernel: first fair job ends at $k us, mainline's $idml -15/+30 ms (no charge: ~961 ms)" \
+	test "$k" -ge $((idml - 15000)) -a "$k" -le $((idml + 30000))
 
 "$BIN/dlb-rtapp" -q -n -o "$T/gk" "$T/grub.json"
 expect_eq "kernel: the reclaiming task exits 0 (sched_setattr took SCHED_FLAG_RECLAIM)" "$?" 0

@@ -242,6 +242,152 @@ static void test_fair_server_rt_hog(void **state)
 }
 
 /*
+ * A fair task f that runs 1 ms, sleeps @sleep_ms, then is busy to the end,
+ * and a FIFO hog r that arrives at @hog_ms and is busy to the end, on 1 CPU
+ * (the fair server's lazy stop and its idle time, below).
+ */
+static struct workload *fair_sleeper_and_rt_hog(u64 sleep_ms, u64 hog_ms, u64 end_ms)
+{
+	struct workload *wl = wlb_new(end_ms * MS);
+	int f = wlb_task(wl, "f", WL_POLICY_OTHER, 0, 0, 0);
+	int r = wlb_task(wl, "r", WL_POLICY_FIFO, 0, 0, 0);
+
+	wlb_ev(wl, f, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, f, WL_EV_SLEEP, sleep_ms * MS, -1);
+	wlb_ev(wl, f, WL_EV_RUN, end_ms * MS, -1);
+	wl->tasks[r].priority = 50;
+	wl->tasks[r].delay_ns = hog_ms * MS;
+	wlb_ev(wl, r, WL_EV_RUN, end_ms * MS, -1);
+	return wl;
+}
+
+/* fair_sleeper_and_rt_hog()'s f runs 0-1 ms alone */
+#define F_RUNS_0_1	"0 0 swapper/0>f-0\n1000 0 f-0>swapper/0\n"
+
+/*
+ * Run @wl under @model: @head, then f served by the fair server while r
+ * hogs, 50 ms from @first_ms and from the next period (µs, as run_expect()).
+ */
+static void expect_served(struct workload *wl, const char *model, const char *head, u64 first_ms)
+{
+	char want[512];
+	size_t len = (size_t)snprintf(want, sizeof(want), "%s", head);
+	u64 t;
+
+	for (t = first_ms * 1000; t < (first_ms + 2000) * 1000 && len < sizeof(want);
+	     t += 1000 * 1000)
+		len += (size_t)snprintf(want + len, sizeof(want) - len,
+					"%llu 0 r-1>f-0\n%llu 0 f-0>r-1\n",
+					(unsigned long long)t, (unsigned long long)(t + 50000));
+	run_expect(wl, model, want);
+}
+
+/*
+ * The lazy stop (6.17, cccb45d7c429 "sched/deadline: Less agressive
+ * dl_server handling", with a3a70caf7906 "sched/deadline: Fix dl_server
+ * behaviour").  f runs 0-1 and sleeps until 100; r hogs from 2 (ms).  At
+ * 0 f starts the server: deadline 1000 (sched_init_dl_servers() at 0),
+ * 50 / 1000 is no overflow, so it keeps it, deferred, timer at 1000 - 50
+ * = 950.  f's 0-1 in the background leaves 49 ms; the idle 1-2 is charged
+ * at r's arrival (put_prev_task_idle()): 48 ms.
+ * 6.17+: f's sleep does not stop the server; at 100 dl_server_start()
+ * finds it active.  At 950 the timer sees 950 < 1000 - 48 - 1 (min_res)
+ * and pushes itself to 952; at 952 the fair class starved: the
+ * replenishment (48 / 48 > 50 / 1000) gives deadline 1952, 50 ms, and f
+ * runs 952-1002, then at its next period 1952-2002.
+ * 6.12-6.16: f's sleep at 1 stops the server (dequeue_task_fair()); the
+ * idle at 1-2 still lowers its runtime to 48.  At 100 the start's wake-up
+ * rule finds 48 / (1000 - 100) > 50 / 1000: a new period, deadline 1100,
+ * zero laxity at 1050: f runs 1050-1100, then 2050-2100.
+ */
+static void test_fair_server_lazy_stop(void **state)
+{
+	struct workload *wl = fair_sleeper_and_rt_hog(99, 2, 2200);
+	const char *head = F_RUNS_0_1 "2000 0 swapper/0>r-1\n";
+
+	(void)state;
+	expect_served(wl, "mainline:6.12", head, 1050);
+	expect_served(wl, "mainline:6.16", head, 1050);
+	expect_served(wl, "mainline:6.17", head, 952);
+	expect_served(wl, "mainline", head, 952);
+	wlb_free(wl);
+}
+
+/*
+ * Idle time charged to the fair server (6.12, a110a81c52a9
+ * "sched/deadline: Deferrable dl server": dl_server_update_idle_time(),
+ * from put_prev_task_idle() and enqueue_task_fair()).  f runs 0-1, sleeps
+ * until 10, then runs in the background until r hogs from 30 (ms).  The
+ * server starts at 0 (deadline 1000, 50 ms, timer at 950); 0-1 leaves
+ * 49 ms.  At 10 f's enqueue on an empty rq charges the idle 1-10: 40 ms
+ * (6.12-6.16: to the stopped server, whose wake-up rule then finds 40 /
+ * 990 no overflow and keeps deadline 1000; 6.17+: the server never
+ * stopped).  f's 10-30 leaves 20 ms.  At the zero-laxity timer (950 or
+ * 960) 1000 - 20 - 1 is still ahead: pushed to 980, where the fair class
+ * starved: deadline 1980, 50 ms, f runs 980-1030, then 1980-2030.  Without
+ * the idle time (49 - 20 = 29 ms) f would run at 1000 - 29 = 971.
+ */
+static void test_fair_server_idle_time(void **state)
+{
+	struct workload *wl = fair_sleeper_and_rt_hog(9, 30, 2100);
+	const char *head = F_RUNS_0_1 "10000 0 swapper/0>f-0\n30000 0 f-0>r-1\n";
+
+	(void)state;
+	expect_served(wl, "mainline:6.12", head, 980);
+	expect_served(wl, "mainline", head, 980);
+	run_expect(wl, "mainline:6.11", head);
+	wlb_free(wl);
+}
+
+/*
+ * A server woken with its budget spent (simulator, mainline 6.12+): f
+ * repeats {run 1, sleep 29, run 10} ms, a FIFO hog r from 35, on 1 CPU.
+ * The server (deadline 1000, 50 ms, timer at 950 from 0): f's 0-1 leaves
+ * 49; the idle 1-30 is charged at f's wake-up (20 left: 20 / 970 keeps
+ * deadline 1000), f runs 30-35 in the background (15 left); the zero-
+ * laxity timer, pushed to 1000 - 15 = 985, finds the fair class starved:
+ * deadline 1985, 50 ms, dl_defer_running.  f runs 985-991 (44 left) and
+ * sleeps.  From here each wake-up finds no CBS overflow (44 / 965, 33 /
+ * 925, 22 / 885, 11 / 845) and the server runs f at once: 1020-1031,
+ * 1060-1071, 1100-1111, 1140-1151, which spends the budget exactly.
+ * 6.12-6.16 (stopped at each sleep): at 1180 the wake-up's CBS test sees
+ * runtime 0 (no overflow) and queues the server unthrottled; f runs until
+ * time passes (1 ns here), then the server is throttled until its next
+ * period 1985.  6.17+: the server, throttled at 1151 and never stopped,
+ * runs f at 1985.  The simulator used to plan the throttle at 1180 itself,
+ * where update_curr_dl_se() charges nothing: the same instant for ever.
+ */
+static void test_fair_server_spent_wakeup(void **state)
+{
+	struct workload *wl = wlb_new(1990 * MS);
+	int f = wlb_task(wl, "f", WL_POLICY_OTHER, 0, 0, 0);
+	int r = wlb_task(wl, "r", WL_POLICY_FIFO, 0, 0, 0);
+	const char *head =
+		"0 0 swapper/0>f-0\n1000 0 f-0>swapper/0\n"
+		"30000 0 swapper/0>f-0\n35000 0 f-0>r-1\n"
+		"985000 0 r-1>f-0\n991000 0 f-0>r-1\n"
+		"1020000 0 r-1>f-0\n1031000 0 f-0>r-1\n"
+		"1060000 0 r-1>f-0\n1071000 0 f-0>r-1\n"
+		"1100000 0 r-1>f-0\n1111000 0 f-0>r-1\n"
+		"1140000 0 r-1>f-0\n1151000 0 f-0>r-1\n";
+	char want[1024];
+
+	(void)state;
+	wlb_ev(wl, f, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, f, WL_EV_SLEEP, 29 * MS, -1);
+	wlb_ev(wl, f, WL_EV_RUN, 10 * MS, -1);
+	wl->tasks[r].priority = 50;
+	wl->tasks[r].delay_ns = 35 * MS;
+	wlb_ev(wl, r, WL_EV_RUN, 2000 * MS, -1);
+	snprintf(want, sizeof(want), "%s%s", head,
+		 "1180000 0 r-1>f-0\n1180000 0 f-0>r-1\n1985000 0 r-1>f-0\n");
+	run_expect(wl, "mainline:6.12", want);
+	snprintf(want, sizeof(want), "%s%s", head, "1985000 0 r-1>f-0\n");
+	run_expect(wl, "mainline", want);
+	wlb_free(wl);
+}
+
+/*
  * The fair server against a -deadline hog h (admission off: runtime =
  * period = 10 ms) and a fair f, both from 0, for 10 s (ms below).  The
  * server, deadline 1000 from 0, waits for zero laxity (950), then takes a
@@ -493,6 +639,9 @@ int main(void)
 		cmocka_unit_test(test_admission_fair_server),
 		cmocka_unit_test(test_fair_server_rt_hog),
 		cmocka_unit_test(test_fair_server_dl_hog),
+		cmocka_unit_test(test_fair_server_lazy_stop),
+		cmocka_unit_test(test_fair_server_idle_time),
+		cmocka_unit_test(test_fair_server_spent_wakeup),
 		cmocka_unit_test(test_grub_reclaim),
 		cmocka_unit_test(test_replenish_sleeper),
 		cmocka_unit_test(test_pi_rt_waiter),
