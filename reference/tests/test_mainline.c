@@ -453,6 +453,64 @@ static void test_pi_chain_fair_owner(void **state)
 	wlb_free(wl);
 }
 
+/*
+ * The pi_se chain (5.10, 2279f540ea7d, "sched/deadline: Fix priority
+ * inheritance with multiple scheduling classes"), on wlpi_dl_chain(): c
+ * (2/10) blocks at 2 on l2, held by b (3/15), blocked at 1 on l1, held by
+ * a (4/20).  Both sides decide the boost in rt_mutex_setprio() on a's
+ * direct top waiter b (dl_prio(b->prio), b's deadline 16 before a's 20)
+ * and a keeps its deadline 20 and runtime while it has some
+ * (replenish_dl_entity() with runtime > 0).  At 4 a's runtime ends; it is
+ * boosted, so update_curr_dl() enqueues it with ENQUEUE_REPLENISH:
+ *   5.9: enqueue_task_dl() takes pi_se = &b->dl (the top waiter, at
+ *        -deadline by normal_prio): runtime 0 + 3, deadline 20 + 15 = 35;
+ *   5.10: pi_of(&a->dl) = b's pi_se = &c->dl: runtime 0 + 2, deadline
+ *        20 + 10 = 30.
+ * a unlocks l1 at 5 with 2 ms left (5.9) or 1 ms (5.10), de-boosted with
+ * those.  b wakes with l1, boosted by c: update_dl_entity() on c's
+ * parameters overflows (3 * 10 > (16 - 5) * 2), deadline 15, runtime 2;
+ * it preempts a, runs 5-6, unlocks l1 and l2 and sleeps; c wakes with
+ * l2 (overflow: deadline 16), runs 6-7 and sleeps; a runs from 7 until
+ * its runtime ends, is throttled until its next period (5.9 35, 5.10
+ * 30, dl_next_period()), and finishes its last 4 ms of work there.
+ */
+#define PI_DL_CHAIN_HEAD			\
+	"0 0 swapper/0>a-0\n"			\
+	"1000 0 a-0>b-1\n"			\
+	"1000 0 b-1>a-0\n"			\
+	"2000 0 a-0>c-2\n"			\
+	"2000 0 c-2>a-0\n"			\
+	"5000 0 a-0>b-1\n"			\
+	"6000 0 b-1>c-2\n"			\
+	"7000 0 c-2>a-0\n"
+
+#define PI_DL_CHAIN_DIRECT PI_DL_CHAIN_HEAD	\
+	"9000 0 a-0>swapper/0\n"		\
+	"35000 0 swapper/0>a-0\n"		\
+	"37000 0 a-0>swapper/0\n"
+#define PI_DL_CHAIN_END PI_DL_CHAIN_HEAD	\
+	"8000 0 a-0>swapper/0\n"		\
+	"30000 0 swapper/0>a-0\n"		\
+	"33000 0 a-0>swapper/0\n"
+
+static void test_pi_dl_chain(void **state)
+{
+	static const char *const runs[][2] = {
+		{ "v4", PI_DL_CHAIN_DIRECT },
+		{ "mainline:5.8", PI_DL_CHAIN_DIRECT },
+		{ "mainline:5.9", PI_DL_CHAIN_DIRECT },
+		{ "mainline:5.10", PI_DL_CHAIN_END },
+		{ "mainline", PI_DL_CHAIN_END },
+	};
+	struct workload *wl = wlpi_dl_chain();
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+		sched_expect(wl, runs[i][0], runs[i][1]);
+	wlb_free(wl);
+}
+
 /* The model names: what is accepted, and that a bad one changes nothing. */
 static void test_model_parse(void **state)
 {
@@ -497,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_replenish_sleeper),
 		cmocka_unit_test(test_pi_rt_waiter),
 		cmocka_unit_test(test_pi_chain_fair_owner),
+		cmocka_unit_test(test_pi_dl_chain),
 		cmocka_unit_test(test_model_parse),
 	};
 
