@@ -60,6 +60,16 @@ static void sched_expect(struct workload *wl, const char *model, const char *wan
 	run_expect_mask(wl, model, WLB_SCHED, want);
 }
 
+/* sched_expect() for each { model, log } of @runs; frees @wl. */
+static void sched_expect_runs(struct workload *wl, const char *const (*runs)[2], size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sched_expect(wl, runs[i][0], runs[i][1]);
+	wlb_free(wl);
+}
+
 /*
  * dl_check_constrained_dl() (4.11).  x runs 0-1, sleeps until 5: its
  * deadline 4 is past, its next period (4 - 4 + 10 = 10) not yet.  Mainline
@@ -502,13 +512,58 @@ static void test_pi_dl_chain(void **state)
 		{ "mainline:5.10", PI_DL_CHAIN_END },
 		{ "mainline", PI_DL_CHAIN_END },
 	};
-	struct workload *wl = wlpi_dl_chain();
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
-		sched_expect(wl, runs[i][0], runs[i][1]);
-	wlb_free(wl);
+	sched_expect_runs(wlpi_dl_chain(), runs, sizeof(runs) / sizeof(runs[0]));
+}
+
+/*
+ * 5.10's boost decision on the direct top waiter, on
+ * wlpi_dl_owner_fair_waiter() (times in ms).  At 2 c blocks on l2 and
+ * boosts b (asleep on l1, not enqueued: its dl.deadline stays 0), and the
+ * chain reaches a, asleep: rt_mutex_setprio(a, b) tests
+ * dl_prio(b->prio) && dl_entity_preempt(&b->dl, &a->dl), 0 before 10:
+ * a is boosted, a->dl.pi_se = b->dl.pi_se = &c->dl.  At 3 a wakes
+ * (enqueue_task_dl(), update_dl_entity() on pi_of(): 20 * 1 > (10 - 3) *
+ * 1 overflows): deadline 23, runtime 1.  Boosted, it is replenished on
+ * c's parameters at 4 (deadline 43) and 5 (63) instead of throttled
+ * (update_curr_dl()), ends its work at 5.5 and unlocks; b wakes boosted
+ * (deadline 5.5 + 20, runtime 1), runs its 0.5 ms, hands l2 to c and
+ * sleeps (the simulator's events take no time); c runs 6-6.5.
+ * The model before 5.10 (and v4) compares with the -deadline task at the
+ * end of the chain (pi_dl_top_task(), the seed fix; not 5.9's rule, which
+ * boosts a on its own parameters): c's 22 is after a's 10, no boost; a
+ * is throttled at 4 until 10, runs 10-11.5 and unlocks.
+ */
+#define PI_DL_OWNER_HEAD			\
+	"0 0 swapper/0>a-0\n"			\
+	"1000 0 a-0>b-1\n"			\
+	"1000 0 b-1>swapper/0\n"		\
+	"2000 0 swapper/0>c-2\n"		\
+	"2000 0 c-2>swapper/0\n"		\
+	"3000 0 swapper/0>a-0\n"
+#define PI_DL_OWNER_DIRECT PI_DL_OWNER_HEAD	\
+	"5500 0 a-0>b-1\n"			\
+	"6000 0 b-1>c-2\n"			\
+	"6500 0 c-2>swapper/0\n"
+#define PI_DL_OWNER_CHAIN_END PI_DL_OWNER_HEAD	\
+	"4000 0 a-0>swapper/0\n"		\
+	"10000 0 swapper/0>a-0\n"		\
+	"11500 0 a-0>b-1\n"			\
+	"12000 0 b-1>c-2\n"			\
+	"12500 0 c-2>swapper/0\n"
+
+static void test_pi_dl_owner_fair_waiter(void **state)
+{
+	static const char *const runs[][2] = {
+		{ "v4", PI_DL_OWNER_CHAIN_END },
+		{ "mainline:5.9", PI_DL_OWNER_CHAIN_END },
+		{ "mainline:5.10", PI_DL_OWNER_DIRECT },
+		{ "mainline", PI_DL_OWNER_DIRECT },
+	};
+
+	(void)state;
+	sched_expect_runs(wlpi_dl_owner_fair_waiter(), runs, sizeof(runs) / sizeof(runs[0]));
 }
 
 /* The model names: what is accepted, and that a bad one changes nothing. */
@@ -556,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_pi_rt_waiter),
 		cmocka_unit_test(test_pi_chain_fair_owner),
 		cmocka_unit_test(test_pi_dl_chain),
+		cmocka_unit_test(test_pi_dl_owner_fair_waiter),
 		cmocka_unit_test(test_model_parse),
 	};
 

@@ -18,11 +18,11 @@ static inline void wlpi_cs(struct workload *wl, int t, int m, u64 run)
 	wlb_ev(wl, t, WL_EV_UNLOCK, 0, m);
 }
 
-/* Task @t takes @outer, then wlpi_cs() on @inner (1 ms), releases @outer. */
-static inline void wlpi_nested_cs(struct workload *wl, int t, int outer, int inner)
+/* Task @t takes @outer, then wlpi_cs() on @inner for @run ns, releases @outer. */
+static inline void wlpi_nested_cs(struct workload *wl, int t, int outer, int inner, u64 run)
 {
 	wlb_ev(wl, t, WL_EV_LOCK, 0, outer);
-	wlpi_cs(wl, t, inner, 1 * MS);
+	wlpi_cs(wl, t, inner, run);
 	wlb_ev(wl, t, WL_EV_UNLOCK, 0, outer);
 }
 
@@ -85,7 +85,7 @@ static inline struct workload *wlpi_chain(void)
 	wlb_ev(wl, a, WL_EV_SLEEP, 300 * MS, -1);
 	b = wlb_task(wl, "b", WL_POLICY_OTHER, 0, 0, 0);
 	wl->tasks[b].delay_ns = 1 * MS;
-	wlpi_nested_cs(wl, b, l2, l1);
+	wlpi_nested_cs(wl, b, l2, l1, 1 * MS);
 	wlb_ev(wl, b, WL_EV_SLEEP, 300 * MS, -1);
 	c = wlb_task(wl, "c", WL_POLICY_DEADLINE, 2 * MS, 10 * MS, 10 * MS);
 	wl->tasks[c].delay_ns = 4 * MS;
@@ -133,11 +133,42 @@ static inline struct workload *wlpi_dl_chain(void)
 	wlb_ev(wl, a, WL_EV_SLEEP, 300 * MS, -1);
 	b = wlb_task(wl, "b", WL_POLICY_DEADLINE, 3 * MS, 15 * MS, 15 * MS);
 	wl->tasks[b].delay_ns = 1 * MS;
-	wlpi_nested_cs(wl, b, l2, l1);
+	wlpi_nested_cs(wl, b, l2, l1, 1 * MS);
 	wlb_ev(wl, b, WL_EV_SLEEP, 300 * MS, -1);
 	c = wlb_task(wl, "c", WL_POLICY_DEADLINE, 2 * MS, 10 * MS, 10 * MS);
 	wl->tasks[c].delay_ns = 2 * MS;
 	wlpi_cs(wl, c, l2, 1 * MS);
+	wlb_ev(wl, c, WL_EV_SLEEP, 300 * MS, -1);
+	return wl;
+}
+
+/*
+ * A -deadline owner behind a fair waiter, 1 CPU: a (2 ms every 10 ms)
+ * takes l1, runs 1 ms, sleeps 2 ms, then works 2.5 ms more holding it;
+ * fair b takes l2 at 1 and blocks on l1; c (1 ms every 20 ms, from 2,
+ * deadline 22, later than a's 10) blocks on l2, then works 0.5 ms.  b's dl.deadline is 0: it
+ * never had -deadline parameters.
+ */
+static inline struct workload *wlpi_dl_owner_fair_waiter(void)
+{
+	struct workload *wl = wlb_new(30 * MS);
+	int a, b, c, l1, l2;
+
+	l1 = wlb_res(wl, "l1", WL_RES_MUTEX);
+	l2 = wlb_res(wl, "l2", WL_RES_MUTEX);
+	a = wlb_task(wl, "a", WL_POLICY_DEADLINE, 2 * MS, 10 * MS, 10 * MS);
+	wlb_ev(wl, a, WL_EV_LOCK, 0, l1);
+	wlb_ev(wl, a, WL_EV_RUN, 1 * MS, -1);
+	wlb_ev(wl, a, WL_EV_SLEEP, 2 * MS, -1);
+	wlb_ev(wl, a, WL_EV_RUN, 2500 * US, -1);
+	wlb_ev(wl, a, WL_EV_UNLOCK, 0, l1);
+	wlb_ev(wl, a, WL_EV_SLEEP, 300 * MS, -1);
+	b = wlb_task(wl, "b", WL_POLICY_OTHER, 0, 0, 0);
+	wlpi_nested_cs(wl, b, l2, l1, 500 * US);
+	wlb_ev(wl, b, WL_EV_SLEEP, 300 * MS, -1);
+	c = wlb_task(wl, "c", WL_POLICY_DEADLINE, 1 * MS, 20 * MS, 20 * MS);
+	wl->tasks[c].delay_ns = 2 * MS;
+	wlpi_cs(wl, c, l2, 500 * US);
 	wlb_ev(wl, c, WL_EV_SLEEP, 300 * MS, -1);
 	return wl;
 }
