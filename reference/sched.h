@@ -115,6 +115,14 @@ struct sched_dl_entity {		/* patch 002, 006 */
 	unsigned int flags;
 
 	int dl_throttled, dl_new, dl_boosted;
+	/*
+	 * [mainline 5.10, 2279f540ea7d "sched/deadline: Fix priority
+	 * inheritance with multiple scheduling classes"] when boosted, the
+	 * donor's pi_se (the entity at the end of the chain), else this
+	 * entity.  Read only with dl_model.pi_se; dl_boosted stays the
+	 * model's is_dl_boosted().
+	 */
+	struct sched_dl_entity *pi_se;
 
 	/*
 	 * The dl_server (mainline 6.12, struct sched_dl_entity): this entity
@@ -396,6 +404,18 @@ struct dl_model {
 	 * fixed rule (a seed bug fix, docs/reference.md).
 	 */
 	bool pi_boost_dl_waiter;
+	/*
+	 * rt_mutex_setprio() hands a boosted owner its direct top waiter's
+	 * pi_se, "p->dl.pi_se = pi_task->dl.pi_se", and enqueue_task_dl()
+	 * and replenish_dl_entity() use pi_of(dl_se) (5.10, 2279f540ea7d,
+	 * "sched/deadline: Fix priority inheritance with multiple scheduling
+	 * classes"): an owner whose -deadline top waiter is itself boosted
+	 * runs on the parameters of the task at the end of the chain.
+	 * Before, enqueue_task_dl() took the top waiter's own parameters
+	 * (v4 too, with its seed fix for a chain through tasks that are not
+	 * -deadline: pi_dl_top_task()).
+	 */
+	bool pi_se;
 };
 
 /*

@@ -741,10 +741,18 @@ static void rt_mutex_setprio(struct task_struct *p, int prio)
 	 * (test_golden.c: inheritance_rt_waiter).  As mainline 5.8
 	 * (740797ce3a12, "sched/core: Fix PI boosting between RT and DEADLINE
 	 * tasks"): only a top waiter at -deadline priority boosts, and in a
-	 * chain that is the -deadline task at its end (pi_dl_top_task()).
+	 * chain that is the -deadline task at its end (pi_dl_top_task()); from
+	 * 5.10 (dl_model.pi_se) the direct top waiter, as mainline.
 	 */
 	if (dl_prio(prio)) {
-		struct task_struct *pi_task = pi_dl_top_task(p);
+		/*
+		 * [mainline 5.10, model hook] rt_mutex_setprio(): pi_task is the
+		 * direct top waiter, "p->dl.pi_se = pi_task->dl.pi_se" hands the
+		 * donor at the chain's end down (2279f540ea7d, "sched/deadline:
+		 * Fix priority inheritance with multiple scheduling classes").
+		 */
+		struct task_struct *pi_task = rq->s->model->pi_se ? p->pi_top_task :
+								     pi_dl_top_task(p);
 
 		/*
 		 * [mainline 3.14 to 5.7, model hook] without "dl_prio(pi_task->prio)":
@@ -754,14 +762,20 @@ static void rt_mutex_setprio(struct task_struct *p, int prio)
 		    (pi_task && (dl_prio(pi_task->prio) || !rq->s->model->pi_boost_dl_waiter) &&
 		     dl_time_before(pi_task->dl.deadline, p->dl.deadline))) {
 			p->dl.dl_boosted = 1;
+			/* [mainline 5.10] p->dl.pi_se = pi_task->dl.pi_se */
+			if (!WARN_ON_S(rq->s, !pi_task))
+				p->dl.pi_se = pi_task->dl.pi_se;
 			p->dl.dl_throttled = 0;
 			enqueue_flag = ENQUEUE_REPLENISH;
 		} else {
 			p->dl.dl_boosted = 0;
+			p->dl.pi_se = &p->dl;		/* [mainline 5.10] */
 		}
 	} else {
-		if (dl_prio(oldprio))
+		if (dl_prio(oldprio)) {
 			p->dl.dl_boosted = 0;
+			p->dl.pi_se = &p->dl;		/* [mainline 5.10] */
+		}
 		if (rt_prio(prio) && oldprio < prio)
 			enqueue_flag = ENQUEUE_HEAD;
 	}
@@ -1069,6 +1083,7 @@ void sched_task_init(struct sched *s, struct task_struct *p, int pid, const char
 	p->cpu = cpu;
 	RB_CLEAR_NODE(&p->dl.rb_node);
 	RB_CLEAR_NODE(&p->pushable_dl_tasks);
+	p->dl.pi_se = &p->dl;	/* [mainline 5.10] __dl_clear_params() */
 	dlb_cpumask_clear(&p->cpus_allowed);
 	for (c = 0; c < (unsigned int)s->nr_cpus; c++)
 		dlb_cpumask_set(&p->cpus_allowed, c);

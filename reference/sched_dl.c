@@ -735,7 +735,10 @@ static void dequeue_dl_entity(struct sched_dl_entity *dl_se)
  * "sched/deadline: Fix priority inheritance with multiple scheduling
  * classes") hands the -deadline parameters down the chain (dl_se->pi_se =
  * pi_task->dl.pi_se); we follow the chain of boosted top waiters to the
- * -deadline task at its end, which is the same entity.
+ * -deadline task at its end, which is the same entity when the tasks
+ * between are not -deadline.  It stops at the first -deadline task, as
+ * before 5.10; dl_model.pi_se (5.10+) follows mainline's pi_se instead,
+ * which goes on through boosted -deadline tasks (rt_mutex_setprio()).
  */
 struct task_struct *pi_dl_top_task(struct task_struct *p)
 {
@@ -759,7 +762,16 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 	 * smaller than our one... OTW we keep our runtime and
 	 * deadline.
 	 */
-	if (pi_task && p->dl.dl_boosted && dl_prio(pi_task->normal_prio)) {
+	if (rq->s->model->pi_se && p->dl.dl_boosted) {
+		/*
+		 * [mainline 5.10, model hook] is_dl_boosted(): pi_of(&p->dl),
+		 * set by rt_mutex_setprio() to the donor at the end of the
+		 * chain (2279f540ea7d, "sched/deadline: Fix priority
+		 * inheritance with multiple scheduling classes").
+		 */
+		pi_se = p->dl.pi_se;
+	} else if (!rq->s->model->pi_se && pi_task && p->dl.dl_boosted &&
+		   dl_prio(pi_task->normal_prio)) {
 		pi_se = &pi_task->dl;
 	} else if (!dl_prio(p->normal_prio)) {
 		/*

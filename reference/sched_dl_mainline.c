@@ -32,10 +32,11 @@
  *   4.2   dl_task_timer() replenishes a throttled task that is not queued;
  *   4.13  GRUB reclaiming (SCHED_FLAG_RECLAIM), grub_reclaim() of 6.5 from 6.5;
  *   5.8   rt_mutex_setprio() (core.c) boosts a -deadline owner only for a
- *         top waiter at -deadline priority (dl_model.pi_boost_dl_waiter).
- * Not modelled: 5.10's pi_se chain between -deadline tasks (here an owner
- * takes its direct -deadline top waiter's parameters, even when that
- * waiter is itself boosted), mainline's dl_runtime_exceeded()
+ *         top waiter at -deadline priority (dl_model.pi_boost_dl_waiter);
+ *   5.10  the pi_se chain: a boosted owner takes its direct top waiter's
+ *         pi_se, the donor at the chain's end (dl_model.pi_se; core.c,
+ *         enqueue_task_dl() in sched_dl.c).
+ * Not modelled: mainline's dl_runtime_exceeded()
  * without the v4 deadline-miss charge; for the fair server: the push
  * after its timer (__push_dl_task(): the server itself is never pushable),
  * and two fixes after 6.18.0, since taken by 6.18.y stable: 115135422562
@@ -775,6 +776,7 @@ void dl_model_mainline(unsigned int version, struct dl_model *m)
 	m->replenish_sleeper = version >= DL_KVER(4, 2);
 	m->grub_max_bw = version >= DL_KVER(6, 5);
 	m->pi_boost_dl_waiter = version >= DL_KVER(5, 8);
+	m->pi_se = version >= DL_KVER(5, 10);
 	if (version >= DL_KVER(6, 12)) {
 		m->dl_server_start = dl_server_start;
 		m->dl_server_stop = dl_server_stop;

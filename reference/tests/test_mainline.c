@@ -60,6 +60,16 @@ static void sched_expect(struct workload *wl, const char *model, const char *wan
 	run_expect_mask(wl, model, WLB_SCHED, want);
 }
 
+/* sched_expect() for each { model, log } of @runs; frees @wl. */
+static void sched_expect_runs(struct workload *wl, const char *const (*runs)[2], size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sched_expect(wl, runs[i][0], runs[i][1]);
+	wlb_free(wl);
+}
+
 /*
  * dl_check_constrained_dl() (4.11).  x runs 0-1, sleeps until 5: its
  * deadline 4 is past, its next period (4 - 4 + 10 = 10) not yet.  Mainline
@@ -599,6 +609,109 @@ static void test_pi_chain_fair_owner(void **state)
 	wlb_free(wl);
 }
 
+/*
+ * The pi_se chain (5.10, 2279f540ea7d, "sched/deadline: Fix priority
+ * inheritance with multiple scheduling classes"), on wlpi_dl_chain(): c
+ * (2/10) blocks at 2 on l2, held by b (3/15), blocked at 1 on l1, held by
+ * a (4/20).  Both sides decide the boost in rt_mutex_setprio() on a's
+ * direct top waiter b (dl_prio(b->prio), b's deadline 16 before a's 20)
+ * and a keeps its deadline 20 and runtime while it has some
+ * (replenish_dl_entity() with runtime > 0).  At 4 a's runtime ends; it is
+ * boosted, so update_curr_dl() enqueues it with ENQUEUE_REPLENISH:
+ *   5.9: enqueue_task_dl() takes pi_se = &b->dl (the top waiter, at
+ *        -deadline by normal_prio): runtime 0 + 3, deadline 20 + 15 = 35;
+ *   5.10: pi_of(&a->dl) = b's pi_se = &c->dl: runtime 0 + 2, deadline
+ *        20 + 10 = 30.
+ * a unlocks l1 at 5 with 2 ms left (5.9) or 1 ms (5.10), de-boosted with
+ * those.  b wakes with l1, boosted by c: update_dl_entity() on c's
+ * parameters overflows (3 * 10 > (16 - 5) * 2), deadline 15, runtime 2;
+ * it preempts a, runs 5-6, unlocks l1 and l2 and sleeps; c wakes with
+ * l2 (overflow: deadline 16), runs 6-7 and sleeps; a runs from 7 until
+ * its runtime ends, is throttled until its next period (5.9 35, 5.10
+ * 30, dl_next_period()), and finishes its last 4 ms of work there.
+ */
+#define PI_DL_CHAIN_HEAD			\
+	"0 0 swapper/0>a-0\n"			\
+	"1000 0 a-0>b-1\n"			\
+	"1000 0 b-1>a-0\n"			\
+	"2000 0 a-0>c-2\n"			\
+	"2000 0 c-2>a-0\n"			\
+	"5000 0 a-0>b-1\n"			\
+	"6000 0 b-1>c-2\n"			\
+	"7000 0 c-2>a-0\n"
+
+#define PI_DL_CHAIN_DIRECT PI_DL_CHAIN_HEAD	\
+	"9000 0 a-0>swapper/0\n"		\
+	"35000 0 swapper/0>a-0\n"		\
+	"37000 0 a-0>swapper/0\n"
+#define PI_DL_CHAIN_END PI_DL_CHAIN_HEAD	\
+	"8000 0 a-0>swapper/0\n"		\
+	"30000 0 swapper/0>a-0\n"		\
+	"33000 0 a-0>swapper/0\n"
+
+static void test_pi_dl_chain(void **state)
+{
+	static const char *const runs[][2] = {
+		{ "v4", PI_DL_CHAIN_DIRECT },
+		{ "mainline:5.8", PI_DL_CHAIN_DIRECT },
+		{ "mainline:5.9", PI_DL_CHAIN_DIRECT },
+		{ "mainline:5.10", PI_DL_CHAIN_END },
+		{ "mainline", PI_DL_CHAIN_END },
+	};
+
+	(void)state;
+	sched_expect_runs(wlpi_dl_chain(), runs, sizeof(runs) / sizeof(runs[0]));
+}
+
+/*
+ * 5.10's boost decision on the direct top waiter, on
+ * wlpi_dl_owner_fair_waiter() (times in ms).  At 2 c blocks on l2 and
+ * boosts b (asleep on l1, not enqueued: its dl.deadline stays 0), and the
+ * chain reaches a, asleep: rt_mutex_setprio(a, b) tests
+ * dl_prio(b->prio) && dl_entity_preempt(&b->dl, &a->dl), 0 before 10:
+ * a is boosted, a->dl.pi_se = b->dl.pi_se = &c->dl.  At 3 a wakes
+ * (enqueue_task_dl(), update_dl_entity() on pi_of(): 20 * 1 > (10 - 3) *
+ * 1 overflows): deadline 23, runtime 1.  Boosted, it is replenished on
+ * c's parameters at 4 (deadline 43) and 5 (63) instead of throttled
+ * (update_curr_dl()), ends its work at 5.5 and unlocks; b wakes boosted
+ * (deadline 5.5 + 20, runtime 1), runs its 0.5 ms, hands l2 to c and
+ * sleeps (the simulator's events take no time); c runs 6-6.5.
+ * The model before 5.10 (and v4) compares with the -deadline task at the
+ * end of the chain (pi_dl_top_task(), the seed fix; not 5.9's rule, which
+ * boosts a on its own parameters): c's 22 is after a's 10, no boost; a
+ * is throttled at 4 until 10, runs 10-11.5 and unlocks.
+ */
+#define PI_DL_OWNER_HEAD			\
+	"0 0 swapper/0>a-0\n"			\
+	"1000 0 a-0>b-1\n"			\
+	"1000 0 b-1>swapper/0\n"		\
+	"2000 0 swapper/0>c-2\n"		\
+	"2000 0 c-2>swapper/0\n"		\
+	"3000 0 swapper/0>a-0\n"
+#define PI_DL_OWNER_DIRECT PI_DL_OWNER_HEAD	\
+	"5500 0 a-0>b-1\n"			\
+	"6000 0 b-1>c-2\n"			\
+	"6500 0 c-2>swapper/0\n"
+#define PI_DL_OWNER_CHAIN_END PI_DL_OWNER_HEAD	\
+	"4000 0 a-0>swapper/0\n"		\
+	"10000 0 swapper/0>a-0\n"		\
+	"11500 0 a-0>b-1\n"			\
+	"12000 0 b-1>c-2\n"			\
+	"12500 0 c-2>swapper/0\n"
+
+static void test_pi_dl_owner_fair_waiter(void **state)
+{
+	static const char *const runs[][2] = {
+		{ "v4", PI_DL_OWNER_CHAIN_END },
+		{ "mainline:5.9", PI_DL_OWNER_CHAIN_END },
+		{ "mainline:5.10", PI_DL_OWNER_DIRECT },
+		{ "mainline", PI_DL_OWNER_DIRECT },
+	};
+
+	(void)state;
+	sched_expect_runs(wlpi_dl_owner_fair_waiter(), runs, sizeof(runs) / sizeof(runs[0]));
+}
+
 /* The model names: what is accepted, and that a bad one changes nothing. */
 static void test_model_parse(void **state)
 {
@@ -646,6 +759,8 @@ int main(void)
 		cmocka_unit_test(test_replenish_sleeper),
 		cmocka_unit_test(test_pi_rt_waiter),
 		cmocka_unit_test(test_pi_chain_fair_owner),
+		cmocka_unit_test(test_pi_dl_chain),
+		cmocka_unit_test(test_pi_dl_owner_fair_waiter),
 		cmocka_unit_test(test_model_parse),
 	};
 
