@@ -148,6 +148,14 @@ static void dump_uclamp(FILE *f, const struct wl_uclamp *u)
 		fprintf(f, " util_max=%u", u->max);
 }
 
+static void dump_membind(FILE *f, const struct wl_membind *m)
+{
+	if (!m->set)
+		return;
+	fputs(" nodes_membind=", f);
+	dump_cpus(f, &m->nodes);
+}
+
 static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct wl_task *t)
 {
 	size_t p, e;
@@ -169,6 +177,7 @@ static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct
 	fprintf(f, " delay_ns=%llu", (unsigned long long)t->delay_ns);
 	dump_taskgroup(f, wl, t->taskgroup);
 	dump_uclamp(f, &t->uclamp);
+	dump_membind(f, &t->membind);
 	fputs(t->forked ? " forked\n" : "\n", f);
 	for (p = 0; p < t->nr_phases; p++) {
 		const struct wl_phase *ph = &t->phases[p];
@@ -182,6 +191,7 @@ static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct
 		}
 		dump_taskgroup(f, wl, ph->taskgroup);
 		dump_uclamp(f, &ph->uclamp);
+		dump_membind(f, &ph->membind);
 		fputc('\n', f);
 		for (e = 0; e < ph->nr_events; e++)
 			dump_event(f, wl, e, &ph->events[e]);
