@@ -21,6 +21,7 @@ struct toy {
 	struct dlb_interp_timer shared;
 	char trace[4096];
 	char uclamp[256];		/* the clamps set, "uPHASE:MIN/MAX " each */
+	char membind[256];		/* the bindings set, "mPHASE:NODES " each (hex mask) */
 };
 
 static struct toy *toy_of(struct dlb_interp *it)
@@ -131,6 +132,16 @@ static int toy_set_uclamp(struct dlb_interp *it, const struct wl_uclamp *u)
 	return DLB_INTERP_DONE;
 }
 
+static int toy_set_membind(struct dlb_interp *it, const struct wl_membind *m)
+{
+	struct toy *t = toy_of(it);
+	size_t n = strlen(t->membind);
+
+	snprintf(t->membind + n, sizeof(t->membind) - n, "m%zu:%llx ", it->phase,
+		 (unsigned long long)m->nodes.bits[0]);
+	return DLB_INTERP_DONE;
+}
+
 static const struct dlb_interp_ops toy_ops = {
 	.now		= toy_now,
 	.run		= toy_run,
@@ -145,6 +156,7 @@ static const struct dlb_interp_ops toy_ops = {
 	.resume		= toy_void,
 	.timer_get	= toy_timer_get,
 	.set_uclamp	= toy_set_uclamp,
+	.set_membind	= toy_set_membind,
 	.job_begin	= toy_job_begin,
 	.job_end	= toy_job_end,
 };
@@ -300,6 +312,41 @@ static void test_phase_uclamp(void **state)
 	wl_free(wl);
 }
 
+/*
+ * A phase's nodes are bound as it starts unless the thread is bound to the
+ * same nodes already, as rt-app's set_thread_membind: in "t" (task nodes
+ * 0-1) "near" binds 0 at each task loop, "keep" (none) keeps it, "far"
+ * binds 2, "same" (0-1 again) binds 0-1; in "u" (no task nodes) "a" binds
+ * 1 once, and "b", with the same node, binds nothing in the whole run.
+ */
+static void test_phase_membind(void **state)
+{
+	struct workload *wl = load(
+		"{ \"global\": { \"calibration\": 100 }, \"tasks\": { \"t\": { \"loop\": 2, "
+		"\"nodes_membind\": [0, 1], \"phases\": { "
+		"\"near\": { \"loop\": 2, \"nodes_membind\": [0], \"run\": 1000 }, "
+		"\"keep\": { \"run\": 1000 }, "
+		"\"far\": { \"nodes_membind\": [2], \"run\": 1000 }, "
+		"\"same\": { \"nodes_membind\": [1, 0], \"run\": 1000 } } }, "
+		"\"u\": { \"loop\": 3, \"phases\": { \"a\": { \"nodes_membind\": [1], "
+		"\"run\": 1000 }, \"b\": { \"nodes_membind\": [1], \"run\": 1000 } } } } }");
+	struct toy t;
+	struct dlb_err err;
+
+	(void)state;
+	assert_int_equal(toy_run_task(&t, wl), DLB_INTERP_EXIT);
+	assert_string_equal(t.membind, "m0:1 m2:4 m3:3 m0:1 m2:4 m3:3 ");
+	dlb_interp_fini(&t.it);
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(dlb_interp_init(&t.it, wl, &wl->tasks[1], &toy_ops, &err), 0);
+	dlb_interp_start(&t.it, 0);
+	assert_int_equal(dlb_interp_step(&t.it), DLB_INTERP_EXIT);
+	assert_int_equal(t.it.jobs, 6);
+	assert_string_equal(t.membind, "m0:2 ");
+	dlb_interp_fini(&t.it);
+	wl_free(wl);
+}
+
 /* A run that blocks (the simulator's) is consumed when the step is called again. */
 static void test_blocked_run(void **state)
 {
@@ -381,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_loops_and_log),
 		cmocka_unit_test(test_blocked_run),
 		cmocka_unit_test(test_phase_uclamp),
+		cmocka_unit_test(test_phase_membind),
 		cmocka_unit_test(test_run_wall),
 		cmocka_unit_test(test_livelock),
 	};
