@@ -172,19 +172,25 @@ static struct workload *load(const char *json)
 }
 
 /* Run task 0 of @json on the toy from t = 0; its trace and final rc. */
-static int toy_run_task(struct toy *t, struct workload *wl)
+/* Run task @i of @wl on the toy backend to its end. */
+static int toy_run_nth(struct toy *t, struct workload *wl, size_t i)
 {
 	struct dlb_err err;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	assert_int_equal(dlb_interp_init(&t->it, wl, &wl->tasks[0], &toy_ops, &err), 0);
+	assert_int_equal(dlb_interp_init(&t->it, wl, &wl->tasks[i], &toy_ops, &err), 0);
 	dlb_interp_log_enable(&t->it, 0);
 	dlb_interp_start(&t->it, 0);
 	while ((rc = dlb_interp_step(&t->it)) == DLB_INTERP_BLOCKED)
 		;
 	dlb_interp_finish(&t->it);
 	return rc;
+}
+
+static int toy_run_task(struct toy *t, struct workload *wl)
+{
+	return toy_run_nth(t, wl, 0);
 }
 
 #define DL_TASK(events) \
@@ -296,16 +302,12 @@ static void test_phase_uclamp(void **state)
 		"\"u\": { \"loop\": 3, \"phases\": { \"a\": { \"util_max\": 5, \"run\": 1000 }, "
 		"\"b\": { \"run\": 1000 } } } } }");
 	struct toy t;
-	struct dlb_err err;
 
 	(void)state;
 	assert_int_equal(toy_run_task(&t, wl), DLB_INTERP_EXIT);
 	assert_string_equal(t.uclamp, "u0:100/-1 u2:-1/900 u0:100/-1 u2:-1/900 ");
 	dlb_interp_fini(&t.it);
-	memset(&t, 0, sizeof(t));
-	assert_int_equal(dlb_interp_init(&t.it, wl, &wl->tasks[1], &toy_ops, &err), 0);
-	dlb_interp_start(&t.it, 0);
-	assert_int_equal(dlb_interp_step(&t.it), DLB_INTERP_EXIT);
+	assert_int_equal(toy_run_nth(&t, wl, 1), DLB_INTERP_EXIT);
 	assert_int_equal(t.it.jobs, 6);
 	assert_string_equal(t.uclamp, "u0:-1/5 ");
 	dlb_interp_fini(&t.it);
@@ -331,16 +333,12 @@ static void test_phase_membind(void **state)
 		"\"u\": { \"loop\": 3, \"phases\": { \"a\": { \"nodes_membind\": [1], "
 		"\"run\": 1000 }, \"b\": { \"nodes_membind\": [1], \"run\": 1000 } } } } }");
 	struct toy t;
-	struct dlb_err err;
 
 	(void)state;
 	assert_int_equal(toy_run_task(&t, wl), DLB_INTERP_EXIT);
 	assert_string_equal(t.membind, "m0:1 m2:4 m3:3 m0:1 m2:4 m3:3 ");
 	dlb_interp_fini(&t.it);
-	memset(&t, 0, sizeof(t));
-	assert_int_equal(dlb_interp_init(&t.it, wl, &wl->tasks[1], &toy_ops, &err), 0);
-	dlb_interp_start(&t.it, 0);
-	assert_int_equal(dlb_interp_step(&t.it), DLB_INTERP_EXIT);
+	assert_int_equal(toy_run_nth(&t, wl, 1), DLB_INTERP_EXIT);
 	assert_int_equal(t.it.jobs, 6);
 	assert_string_equal(t.membind, "m0:2 ");
 	dlb_interp_fini(&t.it);
