@@ -45,23 +45,15 @@ static const char *bool_str(bool b)
 /* "0-3,6": ranges of set CPUs. */
 static void dump_cpus(FILE *f, const struct dlb_cpumask *m)
 {
-	unsigned int cpu, first, last;
-	bool sep = false;
+	/* at worst "0,2,4,...,1022": 512 entries of 5 chars or fewer */
+	char list[DLB_MAX_CPUS * 4];
 
 	if (!m) {
 		fputs("all", f);
 		return;
 	}
-	cpu = dlb_cpumask_next(m, 0);
-	while (cpu < DLB_MAX_CPUS) {
-		first = last = cpu;
-		while ((cpu = dlb_cpumask_next(m, last + 1)) == last + 1)
-			last = cpu;
-		fprintf(f, sep ? ",%u" : "%u", first);
-		if (last != first)
-			fprintf(f, "-%u", last);
-		sep = true;
-	}
+	dlb_cpumask_list(list, sizeof(list), m);
+	fputs(list, f);
 }
 
 static void dump_global(FILE *f, const struct wl_global *g)
