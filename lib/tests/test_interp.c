@@ -6,6 +6,7 @@
  * the event log and the livelock guard.
  */
 #include "dlb_test.h"
+#include "dlb_test_wl.h"
 
 #include <string.h>
 
@@ -161,18 +162,7 @@ static const struct dlb_interp_ops toy_ops = {
 	.job_end	= toy_job_end,
 };
 
-static struct workload *load(const char *json)
-{
-	struct workload *wl = NULL;
-	struct dlb_err err;
-
-	if (wl_load_buffer("t.json", json, strlen(json), NULL, &wl, &err))
-		fail_msg("%s", err.msg);
-	return wl;
-}
-
-/* Run task 0 of @json on the toy from t = 0; its trace and final rc. */
-/* Run task @i of @wl on the toy backend to its end. */
+/* Run task @i of @wl on the toy from t = 0 to its end; its trace and final rc. */
 static int toy_run_nth(struct toy *t, struct workload *wl, size_t i)
 {
 	struct dlb_err err;
@@ -188,6 +178,7 @@ static int toy_run_nth(struct toy *t, struct workload *wl, size_t i)
 	return rc;
 }
 
+/* ... task 0 */
 static int toy_run_task(struct toy *t, struct workload *wl)
 {
 	return toy_run_nth(t, wl, 0);
@@ -201,7 +192,7 @@ static int toy_run_task(struct toy *t, struct workload *wl)
 /* A final timer ends the job before the sleep; releases on the timer's grid. */
 static void test_timer_last(void **state)
 {
-	struct workload *wl = load(DL_TASK("\"loop\": 3, \"run\": 25000, "
+	struct workload *wl = dlb_test_load(DL_TASK("\"loop\": 3, \"run\": 25000, "
 				   "\"timer\": { \"ref\": \"unique\", \"period\": 30000 }"));
 	struct toy t;
 
@@ -220,7 +211,7 @@ static void test_timer_last(void **state)
 /* A timer that is not last is a periodic sleep inside the job. */
 static void test_timer_not_last(void **state)
 {
-	struct workload *wl = load(DL_TASK("\"loop\": 2, "
+	struct workload *wl = dlb_test_load(DL_TASK("\"loop\": 2, "
 				   "\"timer\": { \"ref\": \"unique\", \"period\": 30000 }, "
 				   "\"run\": 1000"));
 	struct toy t;
@@ -236,7 +227,7 @@ static void test_timer_not_last(void **state)
 /* A final sleep releases the next job when it ends; a release past the end stops. */
 static void test_sleep_last_and_end(void **state)
 {
-	struct workload *wl = load(DL_TASK("\"run\": 10000, \"sleep\": 30000"));
+	struct workload *wl = dlb_test_load(DL_TASK("\"run\": 10000, \"sleep\": 30000"));
 	struct toy t;
 
 	(void)state;
@@ -250,7 +241,7 @@ static void test_sleep_last_and_end(void **state)
 /* Without a timer, a suspend ends the job; the resume releases the next. */
 static void test_sporadic(void **state)
 {
-	struct workload *wl = load(DL_TASK("\"loop\": 2, \"suspend\": \"w\", \"run\": 2000"));
+	struct workload *wl = dlb_test_load(DL_TASK("\"loop\": 2, \"suspend\": \"w\", \"run\": 2000"));
 	struct toy t;
 
 	(void)state;
@@ -263,7 +254,7 @@ static void test_sporadic(void **state)
 /* Phase and task loops, in order, in the event log; a BLOCKED run resumes there. */
 static void test_loops_and_log(void **state)
 {
-	struct workload *wl = load(
+	struct workload *wl = dlb_test_load(
 		"{ \"global\": { \"calibration\": 100 }, \"tasks\": { \"t\": { \"loop\": 2, "
 		"\"phases\": { \"p0\": { \"loop\": 2, \"run\": 1000, \"sleep\": 1000 }, "
 		"\"p1\": { \"run2\": 500 } } } } }");
@@ -293,7 +284,7 @@ static void test_loops_and_log(void **state)
  */
 static void test_phase_uclamp(void **state)
 {
-	struct workload *wl = load(
+	struct workload *wl = dlb_test_load(
 		"{ \"global\": { \"calibration\": 100 }, \"tasks\": { \"t\": { \"loop\": 2, "
 		"\"util_min\": 10, \"phases\": { "
 		"\"p0\": { \"loop\": 2, \"util_min\": 100, \"run\": 1000 }, "
@@ -323,7 +314,7 @@ static void test_phase_uclamp(void **state)
  */
 static void test_phase_membind(void **state)
 {
-	struct workload *wl = load(
+	struct workload *wl = dlb_test_load(
 		"{ \"global\": { \"calibration\": 100 }, \"tasks\": { \"t\": { \"loop\": 2, "
 		"\"nodes_membind\": [0, 1], \"phases\": { "
 		"\"near\": { \"loop\": 2, \"nodes_membind\": [0], \"run\": 1000 }, "
@@ -348,7 +339,7 @@ static void test_phase_membind(void **state)
 /* A run that blocks (the simulator's) is consumed when the step is called again. */
 static void test_blocked_run(void **state)
 {
-	struct workload *wl = load(DL_TASK("\"loop\": 1, \"run\": 1000, \"run2\": 1000"));
+	struct workload *wl = dlb_test_load(DL_TASK("\"loop\": 1, \"run\": 1000, \"run2\": 1000"));
 	struct dlb_err err;
 	struct toy t;
 
@@ -374,7 +365,7 @@ static void test_blocked_run(void **state)
  */
 static void test_run_wall(void **state)
 {
-	struct workload *wl = load(DL_TASK("\"loop\": 1, \"run\": 1000, \"sleep\": 5000, "
+	struct workload *wl = dlb_test_load(DL_TASK("\"loop\": 1, \"run\": 1000, \"sleep\": 5000, "
 					   "\"run2\": 2000"));
 	struct dlb_err err;
 	struct toy t;
@@ -400,7 +391,7 @@ static void test_run_wall(void **state)
 /* A loop of zero-time events is cut by max_events, not run forever. */
 static void test_livelock(void **state)
 {
-	struct workload *wl = load(
+	struct workload *wl = dlb_test_load(
 		"{ \"global\": { \"calibration\": 100 }, \"tasks\": { \"t\": { "
 		"\"lock\": \"m\", \"unlock\": \"m\" } } }");
 	struct dlb_err err;
