@@ -26,6 +26,7 @@
 struct cjob {
 	int tid;
 	u64 job, rel, wakeup, dl, begin, end, exec, inversion_ns;
+	u64 unavail_ns;		/* of exec, interrupt time: an unavail record's, not demand */
 	s64 lateness;
 	bool dl_known, exec_known, miss, overrun, open;
 	unsigned int migrations, throttles;
@@ -101,7 +102,7 @@ struct dlb_conform {
 	char model[24];
 	const char *model_src;
 	bool asked;
-	char notes[4][192];
+	char notes[6][192];
 	int nr_notes;
 	struct tsum *tasks;		/* per jt task */
 	struct tsum all;
@@ -151,6 +152,7 @@ static void jobs_add(struct jobs *js, const struct dlb_job *j)
 	x->begin = j->begin;
 	x->end = j->end;
 	x->exec = j->exec;
+	x->unavail_ns = j->unavail_ns < j->exec ? j->unavail_ns : j->exec;
 	x->inversion_ns = j->inversion_ns;
 	x->lateness = j->lateness;
 	x->dl_known = j->dl_known;
@@ -346,7 +348,8 @@ static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
 
 		if (!k->dl_known)
 			continue;
-		j.demand = k->exec_known ? k->exec : DLB_JT_UNKNOWN;
+		/* the replay takes its CPU's interrupts from the unavail records */
+		j.demand = k->exec_known ? k->exec - k->unavail_ns : DLB_JT_UNKNOWN;
 		j.open = k->open;
 		j.asked = k->job < nlog ? log[k->job].c_duration * NSEC_PER_USEC : DLB_JT_UNKNOWN;
 		c->kin[c->jt->nr_jobs] = *k;
@@ -468,6 +471,42 @@ static int tick_grid(struct dlb_conform *c, const struct dlb_metrics *m)
 	return 0;
 }
 
+/*
+ * The CPU time the trace shows DL tasks could not have had (the jobs
+ * trace's unavail records, docs/conformance.md "Unavailable time"), from
+ * t0 on.  Interrupts are in only when the trace recorded their events.
+ */
+static int unavail(struct dlb_conform *c, const struct dlb_metrics *m)
+{
+	struct dlb_jt_unavail u;
+	const struct dlb_unavail *ua;
+	size_t n, i;
+	u64 sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < c->jt->nr_cpus; cpu++) {
+		ua = dlb_metrics_unavail(m, cpu, &n);
+		for (i = 0; i < n; i++) {
+			if (!dl_time_before(c->jt->t0, ua[i].to))
+				continue;
+			u = (struct dlb_jt_unavail){ .cpu = cpu, .from = ua[i].from, .to = ua[i].to,
+						     .kind = ua[i].kind };
+			if (dl_time_before(u.from, c->jt->t0))
+				u.from = c->jt->t0;
+			if (dlb_jt_add_unavail(c->jt, &u))
+				return -1;
+			sum += u.to - u.from;
+		}
+	}
+	if (!dlb_metrics_run(m)->irq_events && strcmp(c->jt->backend, "reference"))
+		note(c, "interrupt time not recorded (no irq_handler or softirq events in the "
+		     "trace): the replay gives it to the tasks");
+	if (c->jt->nr_unavail)
+		note(c, "%zu intervals (%.3f ms) of interrupts or the stop class, in which no "
+		     "DL task could run", c->jt->nr_unavail, (double)sum / 1e6);
+	return 0;
+}
+
 static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 		   const struct dlb_conform_opts *o, const char *kernel, const struct witness *w)
 {
@@ -514,6 +553,8 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	/* a reference run's accounting is exact unless it was asked otherwise */
 	if (o->backend && !strcmp(o->backend, "kernel"))
 		c->jt->tick = w->tick;
+	if (unavail(c, m))
+		return -1;
 	return c->jt->tick ? tick_grid(c, m) : 0;
 }
 
@@ -599,6 +640,7 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 	so.nr_cpus = c->jt->nr_cpus;
 	so.tick_ns = c->jt->tick;
 	so.tick_phase = c->jt->tick_phase;
+	dlb_sim_opts_unavail(&so, c->jt);
 	so.admission = false;		/* the run's tasks were admitted */
 	so.timed = false;
 	if (dlb_sim_opts_model(&so, c->model) < 0) {

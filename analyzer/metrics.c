@@ -24,7 +24,8 @@
  *                        priority inversion;
  *   metrics_cbs.c        each task's CBS, replayed where the trace does not
  *                        show it;
- *   metrics_task.c       the tasks by tid, their names and given parameters.
+ *   metrics_task.c       the tasks by tid, their names and given parameters;
+ *   metrics_unavail.c    per CPU, the time interrupts and the stop class took.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -179,6 +180,7 @@ void dlb_metrics_finish(struct dlb_metrics *m)
 		return;
 	m->finished = true;
 	m->run.last_ts = m->last_ts;
+	unavail_finish(m);
 	if (m->run.nr_cpus < m->max_cpu + 1)
 		m->run.nr_cpus = m->max_cpu + 1;
 	for (c = 0; c <= m->max_cpu && c < m->nr_cpus_alloc; c++) {
@@ -283,8 +285,10 @@ void dlb_metrics_free(struct dlb_metrics *m)
 	free(m->hash);
 	free(m->named);
 	free(m->sorted);
-	for (i = 0; m->cpus && i < (size_t)m->nr_cpus_alloc; i++)
+	for (i = 0; m->cpus && i < (size_t)m->nr_cpus_alloc; i++) {
 		free(m->cpus[i].rt_ts);
+		free(m->cpus[i].ua);
+	}
 	free(m->cpus);
 	free(m->waiting);
 	free(m->elig);

@@ -23,6 +23,7 @@
 #include "dlbench/dltime.h"
 #include "dlbench/error.h"
 #include "dlbench/event.h"
+#include "dlbench/jobstrace.h"
 #include "dlbench/marker.h"
 #include "stats.h"
 
@@ -58,6 +59,7 @@ struct dlb_job {
 	u64 response;		/* end - rel */
 	u64 wakeup_lat;		/* begin - rel */
 	u64 exec;		/* c_j */
+	u64 unavail_ns;		/* of exec, the time its CPU was unavailable (interrupts) */
 	bool miss;
 	bool overrun;
 	u64 overrun_ns;		/* c_j - dl_runtime when overrun */
@@ -144,6 +146,7 @@ struct dlb_run_metrics {
 	u64 events, first_ts, last_ts;
 	u64 switches, wakeups, migrations, markers, job_markers, other_markers;
 	u64 implicit_switches;		/* a task ran with no sched_switch saying so */
+	u64 irq_events;			/* interrupt and softirq events (0: not recorded) */
 	u64 jobs, misses;
 	u64 jobs_open_at_end;		/* begun, not ended when the trace stops */
 	u64 inversion_ns;		/* time with at least one inverted task (union) */
@@ -215,6 +218,20 @@ const struct dlb_run_metrics *dlb_metrics_run(const struct dlb_metrics *m);
  */
 #define DLB_TICK_SAMPLES	2048
 const u64 *dlb_metrics_runtime_times(const struct dlb_metrics *m, int cpu, size_t *n);
+
+/*
+ * The intervals in which @cpu was taken by what a deadline task cannot
+ * preempt (analyzer/metrics_unavail.c, docs/conformance.md "Unavailable
+ * time"), in time order, *@n of them (0 in jobs_only mode).  Interrupts
+ * are in only when the trace has their events (run.irq_events > 0).
+ * Intervals less than DLB_UNAVAIL_MERGE_NS apart are merged.
+ */
+#define DLB_UNAVAIL_MERGE_NS	1000
+struct dlb_unavail {
+	u64 from, to;
+	unsigned int kind;		/* DLB_UA_* (jobstrace.h): what took it (both: merged) */
+};
+const struct dlb_unavail *dlb_metrics_unavail(const struct dlb_metrics *m, int cpu, size_t *n);
 
 const char *dlb_quality_name(enum dlb_quality q);
 const char *dlb_quality_text(enum dlb_quality q);

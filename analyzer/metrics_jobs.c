@@ -59,9 +59,10 @@ void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 	struct dlb_task_metrics *p = &t->pub;
 	struct dlb_job j;
 
-	if (t->cpu >= 0 && dl_time_before(t->seg_start, end))
-		t->exec += end - t->seg_start;
+	task_seg_exec(m, t, end);
+	task_seg(m, t, end);
 	job_fill(m, t, end, t->exec, &j);
+	j.unavail_ns = t->ua_exec;
 
 	p->jobs++;
 	m->run.jobs++;
@@ -118,8 +119,9 @@ void job_open_at_end(struct dlb_metrics *m, struct task *t)
 
 	if (!m->opts.open_fn)
 		return;
-	job_fill(m, t, m->last_ts, t->exec + (t->cpu >= 0 && dl_time_before(t->seg_start, m->last_ts) ?
-					       m->last_ts - t->seg_start : 0), &j);
+	task_seg_exec(m, t, m->last_ts);
+	job_fill(m, t, m->last_ts, t->exec, &j);
+	j.unavail_ns = t->ua_exec;
 	j.open = true;
 	m->opts.open_fn(&j, m->opts.job_arg);
 }
@@ -202,6 +204,7 @@ static void job_begin(struct dlb_metrics *m, struct task *t, const struct dlb_ma
 	t->begin = ev->ts;
 	t->cpu_begin = ev->cpu;
 	t->exec = 0;
+	t->ua_exec = 0;
 	t->preempt_job = 0;
 	t->wake = t->woke_since_done ? t->last_wakeup : 0;
 	if ((mk->flags & DLB_MF_REL) && (mk->flags & DLB_MF_DL)) {
@@ -246,7 +249,7 @@ static void job_begin(struct dlb_metrics *m, struct task *t, const struct dlb_ma
 		if (c)
 			implicit_switch_in(m, c, ev);
 	}
-	t->seg_start = ev->ts;
+	task_seg(m, t, ev->ts);
 }
 
 static void job_end(struct dlb_metrics *m, struct task *t, const struct dlb_marker *mk,

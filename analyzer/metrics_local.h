@@ -18,6 +18,8 @@ struct task {
 	int cpu;			/* CPU it runs on, -1 when not running */
 	u64 run_since;			/* switch-in instant */
 	u64 seg_start;			/* start of the running segment counted in exec */
+	u64 ua_seg;			/* its CPU's unavail_upto() at seg_start */
+	u64 ua_exec;			/* of exec, the time its CPU was unavailable */
 	int wait_idx;			/* index in m->waiting, -1 when not ready */
 	u64 inv_from;			/* account_inversion: waiting inverted since */
 	u64 inv_job;			/* inversion since the previous job ended */
@@ -67,6 +69,15 @@ struct cpu {
 	u64 since;
 	u64 *rt_ts;			/* the first sched_stat_runtime times (tick grid) */
 	unsigned nr_rt_ts;
+	/* unavailable time (metrics_unavail.c) */
+	int hardirq, softirq;		/* handler depths */
+	bool stop;			/* the stop class runs */
+	bool ua_open;			/* an interval is open since ua_from */
+	u64 ua_from;
+	unsigned int ua_kind;
+	u64 ua_total;			/* unavailable time closed so far (merged gaps too) */
+	struct dlb_unavail *ua;
+	size_t nr_ua, cap_ua;
 };
 
 struct named_params {
@@ -130,6 +141,14 @@ void account_inversion(struct dlb_metrics *m, u64 ts);
 void job_finish(struct dlb_metrics *m, struct task *t, u64 end);
 void job_open_at_end(struct dlb_metrics *m, struct task *t);
 int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev);
+
+/* metrics_unavail.c: per CPU, the time DL tasks could not have had it; -1: allocation */
+int unavail_event(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev);
+void unavail_finish(struct dlb_metrics *m);
+/* @t's running segment starts at @ts (on t->cpu, or none when -1) */
+void task_seg(struct dlb_metrics *m, struct task *t, u64 ts);
+/* the running segment, from seg_start to @end, into exec and ua_exec */
+void task_seg_exec(struct dlb_metrics *m, struct task *t, u64 end);
 
 /* metrics_sched.c: the scheduler's events (and dlb_metrics_event, which dispatches) */
 void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev);

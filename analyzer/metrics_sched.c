@@ -15,9 +15,9 @@ static void switch_out(struct dlb_metrics *m, struct task *t, const struct dlb_e
 	cbs_stop(m, t, ts);
 	if (t->cpu >= 0) {
 		p->cpu_time += ts - t->run_since;
-		if (t->in_job && dl_time_before(t->seg_start, ts))
-			t->exec += ts - t->seg_start;
-		t->seg_start = ts;
+		if (t->in_job)
+			task_seg_exec(m, t, ts);
+		task_seg(m, t, ts);
 	}
 	if (ev->sw.prev_state != 0) {
 		task_set_ready(m, t, false);
@@ -58,7 +58,7 @@ static void task_runs_on(struct dlb_metrics *m, struct task *t, int cpu, u64 ts)
 		dlb_cbs_new_period(c, ts);	/* first seen as a DL task */
 	t->cpu = cpu;
 	t->run_since = ts;
-	t->seg_start = ts;
+	task_seg(m, t, ts);
 	t->cbs_from = ts;
 	t->throttled = false;
 	cbs_sync(m, t);
@@ -289,6 +289,8 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 	/* markers: only those a running writer writes about itself (ev_marker) */
 	if (ev->pid > 0 && ev->type != DLB_EV_SWITCH && ev->type != DLB_EV_MARKER)
 		implicit_switch_in(m, c, ev);
+	if (unavail_event(m, c, ev))
+		return -1;
 	switch (ev->type) {
 	case DLB_EV_SWITCH:
 		return ev_switch(m, c, ev);

@@ -14,6 +14,10 @@ static const char *const ev_names[] = {
 	[DLB_EV_REPLENISH] = "dl_replenish",
 	[DLB_EV_MARKER] = "marker",
 	[DLB_EV_LOST] = "lost",
+	[DLB_EV_IRQ_ENTRY] = "irq_handler_entry",
+	[DLB_EV_IRQ_EXIT] = "irq_handler_exit",
+	[DLB_EV_SOFTIRQ_ENTRY] = "softirq_entry",
+	[DLB_EV_SOFTIRQ_EXIT] = "softirq_exit",
 };
 
 const char *dlb_ev_type_str(enum dlb_ev_type type)

@@ -115,6 +115,21 @@ static void format_fields(struct sbuf *sb, const struct dlb_event *ev)
 		if (ev->mark.text)
 			sb_put(sb, ev->mark.text, strnlen(ev->mark.text, ev->mark.len));
 		return;
+	case DLB_EV_IRQ_ENTRY:
+		/* the handler's name is not kept: "-" stands for it */
+		sb_kint(sb, "irq_handler_entry: irq=", ev->irq.nr);
+		sb_lit(sb, " name=-");
+		return;
+	case DLB_EV_IRQ_EXIT:
+		sb_kint(sb, "irq_handler_exit: irq=", ev->irq.nr);
+		sb_lit(sb, " ret=handled");
+		return;
+	case DLB_EV_SOFTIRQ_ENTRY:
+	case DLB_EV_SOFTIRQ_EXIT:
+		sb_str(sb, ev->type == DLB_EV_SOFTIRQ_ENTRY ? "softirq_entry: vec=" :
+		       "softirq_exit: vec=");
+		sb_int(sb, ev->irq.nr);
+		return;
 	case DLB_EV_LOST:
 		break;
 	}

@@ -45,6 +45,14 @@ int dlb_jt_add_job(struct dlb_jobs_trace *jt, const struct dlb_jt_job *j)
 	return 0;
 }
 
+int dlb_jt_add_unavail(struct dlb_jobs_trace *jt, const struct dlb_jt_unavail *u)
+{
+	if (dlb_grow((void **)&jt->unavail, &jt->cap_unavail, jt->nr_unavail + 1, sizeof(*u)))
+		return -1;
+	jt->unavail[jt->nr_unavail++] = *u;
+	return 0;
+}
+
 int dlb_jt_find_task(const struct dlb_jobs_trace *jt, int tid)
 {
 	size_t i;
@@ -64,6 +72,17 @@ static const char *const aff_names[] = {
 const char *dlb_jt_affinity_str(enum dlb_jt_affinity a)
 {
 	return aff_names[a];
+}
+
+static const char *const ua_names[] = {
+	[DLB_UA_IRQ] = "irq",
+	[DLB_UA_STOP] = "stop",
+	[DLB_UA_IRQ | DLB_UA_STOP] = "irq+stop",
+};
+
+const char *dlb_ua_kind_str(unsigned int kind)
+{
+	return kind < sizeof(ua_names) / sizeof(ua_names[0]) ? ua_names[kind] : NULL;
 }
 
 /* ---- writing ---- */
@@ -142,9 +161,13 @@ int dlb_jt_write(FILE *f, const struct dlb_jobs_trace *jt)
 		put_demand(f, j->asked, false);
 		fputc('\n', f);
 	}
+	if (jt->nr_unavail)
+		fprintf(f, "# unavail CPU FROM TO KIND\n");
 	for (i = 0; i < jt->nr_unavail; i++)
-		fprintf(f, "unavail %d %" PRIu64 " %" PRIu64 "\n", jt->unavail[i].cpu,
-			jt->unavail[i].from, jt->unavail[i].to);
+		fprintf(f, "unavail %d %" PRIu64 " %" PRIu64 " %s\n", jt->unavail[i].cpu,
+			jt->unavail[i].from, jt->unavail[i].to,
+			dlb_ua_kind_str(jt->unavail[i].kind) ? dlb_ua_kind_str(jt->unavail[i].kind) :
+			"-");
 	return ferror(f) ? -1 : 0;
 }
 
@@ -153,6 +176,7 @@ int dlb_jt_write(FILE *f, const struct dlb_jobs_trace *jt)
 struct rd {
 	const char *path;
 	unsigned long line;
+	int version;
 	struct dlb_err *err;
 	char *save;
 };
@@ -332,21 +356,35 @@ static int rd_tickphase(struct rd *r, struct dlb_jobs_trace *jt)
 	return 0;
 }
 
+/* unavail CPU FROM TO KIND (version 4; the CPU checked against cpus once all is read) */
 static int rd_unavail(struct rd *r, struct dlb_jobs_trace *jt)
 {
-	struct dlb_jt_unavail u;
-	size_t cap = jt->nr_unavail;
-	void *p;
+	struct dlb_jt_unavail u = { 0 };
+	const struct dlb_jt_unavail *prev = NULL;
+	char *tok;
+	size_t i;
 
+	if (r->version < 4)
+		return rd_fail(r, "unavail: a version 4 record%s", "");
 	if (rd_int(r, "cpu", DLB_MAX_CPUS - 1, &u.cpu) || rd_u64(r, "from", &u.from, false) ||
 	    rd_u64(r, "to", &u.to, false))
 		return -1;
-	p = realloc(jt->unavail, (cap + 1) * sizeof(u));
-	if (!p)
-		return dlb_err_set(r->err, DLB_EXIT_INTERNAL, "out of memory");
-	jt->unavail = p;
-	jt->unavail[jt->nr_unavail++] = u;
-	return 0;
+	if (!(tok = rd_tok(r)))
+		return rd_fail(r, "kind: missing%s", "");
+	for (u.kind = DLB_UA_IRQ; dlb_ua_kind_str(u.kind); u.kind++)
+		if (!strcmp(tok, dlb_ua_kind_str(u.kind)))
+			break;
+	if (!dlb_ua_kind_str(u.kind))
+		return rd_fail(r, "kind: '%s' is not irq, stop or irq+stop", tok);
+	if (!dl_time_before(u.from, u.to))
+		return rd_fail(r, "to: not after from%s", "");
+	for (i = jt->nr_unavail; i > 0 && !prev; i--)
+		if (jt->unavail[i - 1].cpu == u.cpu)
+			prev = &jt->unavail[i - 1];
+	if (prev && dl_time_before(u.from, prev->to))
+		return rd_fail(r, "from: before the end of the CPU's previous interval%s", "");
+	return dlb_jt_add_unavail(jt, &u) ?
+		dlb_err_set(r->err, DLB_EXIT_INTERNAL, "out of memory") : 0;
 }
 
 /* One record; the header's own keys first. */
@@ -364,8 +402,9 @@ static int rd_line(struct rd *r, char *line, struct dlb_jobs_trace *jt, bool *ha
 			char num[16];
 
 			snprintf(num, sizeof(num), "%d", v);
-			return rd_fail(r, "version %s: this tool reads versions 1 to 3", num);
+			return rd_fail(r, "version %s: this tool reads versions 1 to 4", num);
 		}
+		r->version = v;
 		*have_version = true;
 		return 0;
 	}
@@ -446,6 +485,10 @@ int dlb_jt_read(const char *path, struct dlb_jobs_trace **out, struct dlb_err *e
 			rc = dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: tickphase %d %" PRIu64 ": %s",
 					 path, i, jt->tick_phase[i], i >= jt->nr_cpus ?
 					 "no such CPU (cpus)" : "not below the tick");
+	for (i = 0; !rc && (size_t)i < jt->nr_unavail; i++)
+		if (jt->unavail[i].cpu >= jt->nr_cpus)
+			rc = dlb_err_set(err, DLB_EXIT_BAD_INPUT, "%s: unavail %d: no such CPU (cpus)",
+					 path, jt->unavail[i].cpu);
 	fclose(f);
 	if (rc) {
 		dlb_jt_free(jt);

@@ -183,11 +183,6 @@ int dlb_jt_workload(const struct dlb_jobs_trace *jt, bool asked, struct workload
 	for (i = jt->nr_tasks; i > 0; i--)
 		start[i] = start[i - 1];
 	start[0] = 0;
-	if (jt->nr_unavail) {
-		dlb_err_set(err, DLB_EXIT_BAD_INPUT, "unavailable-CPU intervals are not replayed "
-			    "yet (jobs trace version 1 reserves them)");
-		goto fail;
-	}
 	wl->path = strdup("jobs-trace");
 	wl->resources = calloc(1, sizeof(*wl->resources));
 	wl->tasks = calloc(jt->nr_tasks ? jt->nr_tasks : 1, sizeof(*wl->tasks));

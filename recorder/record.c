@@ -54,6 +54,8 @@ static void usage(FILE *f)
 		"  -e, --event=SYS:NAME   record one more event (repeatable)\n"
 		"  -i, --instance=NAME    instance name (default " REC_NAME_PREFIX "PID)\n"
 		"  -n, --no-copy-marker   do not copy top-level trace_marker writes into the instance\n"
+		"  -I, --no-irq           do not record interrupts (irq, softirq, x86 irq_vectors),\n"
+		"                         which are recorded by default where the kernel has them\n"
 		"  -t, --tracefs=DIR      tracefs mount point (default: found, or mounted)\n"
 		"  -T, --top-on           top-level tracing_on 1 while recording, restored after\n"
 		"                         (rt-app 1.0 exits when its marker writes fail)\n"
@@ -83,6 +85,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "event",		required_argument, NULL, 'e' },
 		{ "instance",		required_argument, NULL, 'i' },
 		{ "no-copy-marker",	no_argument,	   NULL, 'n' },
+		{ "no-irq",		no_argument,	   NULL, 'I' },
 		{ "tracefs",		required_argument, NULL, 't' },
 		{ "top-on",		no_argument,	   NULL, 'T' },
 		{ "quiet",		no_argument,	   NULL, 'q' },
@@ -97,12 +100,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->rec.clock = "mono";
 	o->rec.buffer_kb = 8192;
 	o->rec.copy_marker = true;
-	while ((c = getopt_long(argc, argv, "+o:f:b:C:d:e:i:nt:TqVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:f:b:C:d:e:i:nIt:TqVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->out_dir = optarg; break;
 		case 'C': o->rec.clock = optarg; break;
 		case 'i': o->rec.instance = optarg; break;
 		case 'n': o->rec.copy_marker = false; break;
+		case 'I': o->rec.no_irq = true; break;
 		case 't': o->rec.tracefs = optarg; break;
 		case 'T': o->rec.top_on = true; break;
 		case 'q': o->quiet = true; break;
@@ -300,7 +304,7 @@ static int write_meta(const struct opts *o, struct rec *r, const struct run *st,
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	FILE *f;
-	int i, bad;
+	int i, n, bad;
 
 	snprintf(path, sizeof(path), "%s/record.txt", o->out_dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
@@ -321,6 +325,11 @@ static int write_meta(const struct opts *o, struct rec *r, const struct run *st,
 		fprintf(f, "%s%s", i ? "," : "", rec_default_events[i]);
 	for (i = 0; i < o->rec.nr_events; i++)
 		fprintf(f, ",%s", o->rec.events[i]);
+	/* the interrupt events this kernel has (none: interrupt time not recorded) */
+	fprintf(f, "\nirq_events=");
+	for (i = 0, n = 0; rec_irq_events[i]; i++)
+		if (rec_irq_event_on(r, i))
+			fprintf(f, "%s%s", n++ ? "," : "", rec_irq_events[i]);
 	fprintf(f, "\ncommand=");
 	for (i = 0; o->cmd && o->cmd[i]; i++)
 		fprintf(f, "%s%s", i ? " " : "", o->cmd[i]);

@@ -43,6 +43,7 @@ struct rec_opts {
 	enum rec_format format;
 	bool copy_marker;		/* set options/copy_trace_marker */
 	bool top_on;			/* top-level tracing_on 1 while recording (rt-app 1.0) */
+	bool no_irq;			/* do not record rec_irq_events */
 	const char *events[REC_MAX_EVENTS];	/* "system:event" */
 	int nr_events;
 };
@@ -70,6 +71,9 @@ int rec_find_readers(const char *proc_root, pid_t self, const char *instance,
 
 /* The sched events recorded by default (markers come as ftrace:print). */
 extern const char *const rec_default_events[];
+/* The interrupt events recorded by default where the kernel has them (not with no_irq). */
+#define REC_NR_IRQ_EVENTS	14
+extern const char *const rec_irq_events[];
 
 struct rec;	/* opaque */
 
@@ -110,6 +114,8 @@ void rec_stop(struct rec *r);
 /* Events the ring buffer lost (overrun + dropped + commit overrun), all CPUs. */
 u64 rec_lost_events(const struct rec *r);
 int rec_nr_cpus(const struct rec *r);
+/* rec_irq_events[@i] is recorded */
+bool rec_irq_event_on(const struct rec *r, int i);
 u64 rec_lost_cpu(const struct rec *r, int cpu);
 
 /*

@@ -1,7 +1,8 @@
 # The reference scheduler: library (libdlbref.a), simulator, dlb-sim CLI.
 REF_LIB_SRCS	:= reference/rbtree.c reference/cpudl.c reference/cpupri.c reference/opstat.c \
 		   reference/sched_dl.c reference/sched_dl_mainline.c reference/sched_core.c \
-		   reference/invariants.c reference/sim.c reference/sim_thread.c reference/sim_report.c
+		   reference/invariants.c reference/sim.c reference/sim_thread.c reference/sim_report.c \
+		   reference/sim_unavail.c
 LIBDLBREF	:= $(BUILD)/libdlbref.a
 
 $(LIBDLBREF): $(call objs,$(REF_LIB_SRCS))

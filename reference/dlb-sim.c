@@ -251,6 +251,7 @@ static int replay_load(const char *path, struct replay *r, struct dlb_sim_opts *
 		so->tick_ns = r->jt->tick;
 		so->tick_phase = r->jt->tick_phase;	/* the traced CPUs' tick grid */
 	}
+	dlb_sim_opts_unavail(so, r->jt);	/* interrupts and the stop class */
 	if (!r->model_given) {
 		why = dlb_sim_model_for(r->jt->backend, r->jt->kernel, r->jt->model, model,
 					sizeof(model));

@@ -227,7 +227,8 @@ static void settle(struct dlb_sim *sim, struct sim_thread *t)
 
 	if (!t->running)
 		return;
-	d = sim->now - t->run_start;
+	/* no progress while its CPU was taken (sim_unavail.c) */
+	d = sim->now - t->run_start - sim_unavail_between(sim, t->last_cpu, t->run_start, sim->now);
 	t->work_left -= d < t->work_left ? d : t->work_left;
 	t->run_start = sim->now;
 }
@@ -400,12 +401,14 @@ static void replan(struct dlb_sim *sim, int cpu)
 	struct rq *rq = cpu_rq(sim->s, cpu);
 	struct task_struct *curr = rq->curr;
 	struct sim_thread *t = thr_of(curr);
-	u64 gen = ++sim->cpu_gen[cpu], now = sim->now;
+	u64 gen = ++sim->cpu_gen[cpu], now = sim->now, work_wall;
 
 	if (!t || t->st == THR_DONE)
 		return;
 	settle(sim, t);
-	evq_push(sim, now + t->work_left, SE_CPU_WORK, cpu, gen);
+	/* the work's end, later by the CPU's unavailable time until then */
+	work_wall = sim_avail_after(sim, cpu, now, t->work_left) - now;
+	evq_push(sim, now + work_wall, SE_CPU_WORK, cpu, gen);
 	if (sim->o.tick_ns) {
 		/*
 		 * Ticks fall on every multiple of tick_ns (plus the CPU's
@@ -441,7 +444,7 @@ static void replan(struct dlb_sim *sim, int cpu)
 		 * Only if the budget ends before the work: a work completion
 		 * re-plans the CPU anyway (fewer stale events in the heap).
 		 */
-		if (!RB_EMPTY_NODE(&curr->dl.rb_node) && wall < t->work_left)
+		if (!RB_EMPTY_NODE(&curr->dl.rb_node) && wall < work_wall)
 			evq_push(sim, now + wall, SE_CPU_BUDGET, cpu, gen);
 	} else if (rq->dl_server) {
 		/* a fair task run by the fair server: the server's budget ends it */
@@ -449,7 +452,7 @@ static void replan(struct dlb_sim *sim, int cpu)
 
 		if (left < 0)
 			left = 0;
-		if ((u64)left < t->work_left)
+		if ((u64)left < work_wall)
 			evq_push(sim, now + (u64)left, SE_CPU_BUDGET, cpu, gen);
 	}
 	if (!dl_task(curr) && (curr->policy != SCHED_FIFO || !rt_task(curr))) {
@@ -892,6 +895,8 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	    !sim->tick_next || !sim->tick_last || !sim->cpu_dirty || !sim->dirty ||
 	    !sim->server_timer_gen)
 		goto nomem_free;
+	if (sim_unavail_init(sim, err))
+		goto fail;
 	for (i = 0; i < wl->nr_resources; i++)
 		sim->mutexes[i].pi = wl->global.pi_enabled;
 
@@ -940,6 +945,7 @@ void dlb_sim_free(struct dlb_sim *sim)
 	free(sim->waitq);
 	free(sim->timers);
 	free(sim->cpu_gen);
+	sim_unavail_free(sim);
 	free(sim->tick_next);
 	free(sim->tick_last);
 	free(sim->server_timer_gen);

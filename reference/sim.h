@@ -62,6 +62,7 @@
 #include "dlbench/dltime.h"
 #include "dlbench/error.h"
 #include "dlbench/event.h"
+#include "dlbench/jobstrace.h"
 #include "dlbench/workload.h"
 
 #include "opstat.h"
@@ -109,6 +110,19 @@ struct dlb_sim_opts {
 	 * NULL: at k * tick_ns.  The caller keeps the array for the run. */
 	const u64 *tick_phase;
 
+	/*
+	 * Unavailable CPU time (a replay's unavail records, docs/conformance.md
+	 * "Unavailable time"): [from - unavail_t0, to - unavail_t0) on their
+	 * CPU, per CPU in time order.  What runs there makes no progress and
+	 * is charged the time, as the kernel charges interrupts to the task
+	 * they interrupt without CONFIG_IRQ_TIME_ACCOUNTING (update_curr() on
+	 * rq_clock_task()).  Intervals of CPUs not simulated are ignored.  The
+	 * caller keeps the array for the run (dlb_sim_opts_unavail()).
+	 */
+	const struct dlb_jt_unavail *unavail;
+	size_t nr_unavail;
+	u64 unavail_t0;
+
 	bool check;			/* check_sched_invariants() after every step */
 	bool timed;			/* time push/pull/find/set: default true */
 	bool trace_runtime;		/* emit sched_stat_runtime: default false */
@@ -133,6 +147,9 @@ int dlb_sim_opts_model(struct dlb_sim_opts *o, const char *m);
  * "model"; any may be NULL) into @buf ("v4", "mainline:MAJ.MIN",
  * "mainline").  Returns why, for reports.
  */
+/* A replay's unavailable CPU time: @jt's unavail records (kept by the caller). */
+void dlb_sim_opts_unavail(struct dlb_sim_opts *o, const struct dlb_jobs_trace *jt);
+
 const char *dlb_sim_model_for(const char *backend, const char *kernel, const char *run_model,
 			      char *buf, size_t size);
 

@@ -3,7 +3,8 @@
  * The simulator's insides, shared by its files: sim.c (the event queue,
  * the scheduler's callbacks, planning, the event loop, creation),
  * sim_thread.c (threads stepping through their events with the shared
- * interpreter) and sim_report.c (hooks, statistics, snapshots).
+ * interpreter), sim_report.c (hooks, statistics, snapshots) and
+ * sim_unavail.c (the CPUs' unavailable time).
  */
 #ifndef DLB_REF_SIM_LOCAL_H
 #define DLB_REF_SIM_LOCAL_H
@@ -86,6 +87,12 @@ struct sim_waitq {
 	bool pending;			/* a resume no thread was suspended for yet */
 };
 
+/* A CPU's unavailable intervals, in virtual time, in order (sim_unavail.c). */
+struct sim_ua_cpu {
+	struct { u64 from, to; } *v;
+	size_t n;
+};
+
 struct dlb_sim {
 	const struct workload *wl;
 	struct dlb_sim_opts o;
@@ -105,6 +112,7 @@ struct dlb_sim {
 	u64 *tick_next;			/* per CPU: the pending tick, 0 = none */
 	u64 *tick_last;			/* per CPU: the last tick handled */
 	u64 *server_timer_gen;		/* per CPU: the fair server's timer generation */
+	struct sim_ua_cpu *ua;		/* per CPU, or NULL: no unavailable time */
 	unsigned char *cpu_dirty;
 	int *dirty;
 	int nr_dirty;
@@ -130,6 +138,14 @@ void evq_push(struct dlb_sim *sim, u64 time, int type, int idx, u64 gen);
 void emit(struct dlb_sim *sim, struct dlb_event *ev);
 void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_marker *m);
 u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t);
+
+/* sim_unavail.c: unavailable CPU time */
+int sim_unavail_init(struct dlb_sim *sim, struct dlb_err *err);
+void sim_unavail_free(struct dlb_sim *sim);
+/* of [@a, @b), the time @cpu was unavailable */
+u64 sim_unavail_between(const struct dlb_sim *sim, int cpu, u64 a, u64 b);
+/* the instant from @a by which @cpu has had @work of available time */
+u64 sim_avail_after(const struct dlb_sim *sim, int cpu, u64 a, u64 work);
 
 /* sim_thread.c */
 int sim_thread_init(struct dlb_sim *sim, struct sim_thread *t, struct dlb_err *err);

@@ -86,6 +86,23 @@ static const struct dat_ev ev_table[] = {
 	  .fields = { "pid", "runtime", "deadline" } },
 	{ .sys = "ftrace", .name = "print", .type = DLB_EV_MARKER,
 	  .fields = { "buf" } },
+	{ .sys = "irq", .name = "irq_handler_entry", .type = DLB_EV_IRQ_ENTRY,
+	  .fields = { "irq" } },
+	{ .sys = "irq", .name = "irq_handler_exit", .type = DLB_EV_IRQ_EXIT,
+	  .fields = { "irq" } },
+	{ .sys = "irq", .name = "softirq_entry", .type = DLB_EV_SOFTIRQ_ENTRY,
+	  .fields = { "vec" } },
+	{ .sys = "irq", .name = "softirq_exit", .type = DLB_EV_SOFTIRQ_EXIT,
+	  .fields = { "vec" } },
+	/* x86: the local APIC's timer and IPIs bypass irq_handler_* (recorded by default) */
+#define VEC(n) \
+	{ .sys = "irq_vectors", .name = n "_entry", .type = DLB_EV_IRQ_ENTRY, \
+	  .fields = { "vector" } }, \
+	{ .sys = "irq_vectors", .name = n "_exit", .type = DLB_EV_IRQ_EXIT, \
+	  .fields = { "vector" } }
+	VEC("local_timer"), VEC("reschedule"), VEC("call_function"),
+	VEC("call_function_single"), VEC("irq_work"),
+#undef VEC
 };
 
 #define NR_EV	(sizeof(ev_table) / sizeof(ev_table[0]))
@@ -338,6 +355,12 @@ static bool decode(const struct dat_reader *d, const struct dat_ev *e,
 		ev->dl.pid = (int)fld_num(d, &f[F_A], rec, &ok);
 		ev->dl.runtime = fld_num(d, &f[F_B], rec, &ok);
 		ev->dl.deadline = (u64)fld_num(d, &f[F_C], rec, &ok);
+		break;
+	case DLB_EV_IRQ_ENTRY:
+	case DLB_EV_IRQ_EXIT:
+	case DLB_EV_SOFTIRQ_ENTRY:
+	case DLB_EV_SOFTIRQ_EXIT:
+		ev->irq.nr = (int)fld_num(d, &f[F_A], rec, &ok);
 		break;
 	case DLB_EV_MARKER: {
 		const char *s;

@@ -6,6 +6,7 @@
  * of sched_switch and sched_wakeup; markers as the kernel and trace-cmd
  * print them.  The line around it: text.c.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "text_local.h"
@@ -449,6 +450,43 @@ static int ev_marker(const char *p, const char *end, bool is_print, struct dlb_e
 	return 0;
 }
 
+/* irq_handler_*: "irq=16 ..."; softirq_*: "vec=1 [action=TIMER]"; irq_vectors: "vector=236" */
+static int ev_irq(const char *p, const char *end, const char *key, struct dlb_event *ev)
+{
+	struct kv kv[MAX_KV];
+	int n = kv_split(p, end, kv);
+	const struct kv *e = kv_get(kv, n, key);
+	const char *q;
+	s64 v;
+
+	if (!e)
+		return -1;
+	q = e->v;		/* softirq's " [action=TIMER]" was glued on */
+	if (scan_s64(&q, e->vend, &v) || v < INT_MIN || v > INT_MAX)
+		return -1;
+	ev->irq.nr = (int)v;
+	return 0;
+}
+
+/* x86's irq_vectors:*_entry and *_exit that the recorder records: hard interrupts too */
+static enum dlb_ev_type irq_vector(const struct line *l)
+{
+	static const char *const names[] = { "local_timer", "reschedule", "call_function",
+					     "call_function_single", "irq_work" };
+	size_t i, len;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		len = strlen(names[i]);
+		if (l->event_len == len + 6 && !memcmp(l->event, names[i], len) &&
+		    !memcmp(l->event + len, "_entry", 6))
+			return DLB_EV_IRQ_ENTRY;
+		if (l->event_len == len + 5 && !memcmp(l->event, names[i], len) &&
+		    !memcmp(l->event + len, "_exit", 5))
+			return DLB_EV_IRQ_EXIT;
+	}
+	return 0;
+}
+
 static bool name_is(const struct line *l, const char *s, size_t len)
 {
 	return l->event_len == len && !memcmp(l->event, s, len);
@@ -483,5 +521,15 @@ int text_parse_payload(const struct line *l, struct dlb_event *ev)
 		return ev->type = DLB_EV_THROTTLE, ev_dl(p, end, ev) ? -1 : 1;
 	if (IS(l, "dl_replenish"))
 		return ev->type = DLB_EV_REPLENISH, ev_dl(p, end, ev) ? -1 : 1;
+	if (IS(l, "irq_handler_entry"))
+		return ev->type = DLB_EV_IRQ_ENTRY, ev_irq(p, end, "irq", ev) ? -1 : 1;
+	if (IS(l, "irq_handler_exit"))
+		return ev->type = DLB_EV_IRQ_EXIT, ev_irq(p, end, "irq", ev) ? -1 : 1;
+	if (IS(l, "softirq_entry"))
+		return ev->type = DLB_EV_SOFTIRQ_ENTRY, ev_irq(p, end, "vec", ev) ? -1 : 1;
+	if (IS(l, "softirq_exit"))
+		return ev->type = DLB_EV_SOFTIRQ_EXIT, ev_irq(p, end, "vec", ev) ? -1 : 1;
+	if (irq_vector(l))
+		return ev->type = irq_vector(l), ev_irq(p, end, "vector", ev) ? -1 : 1;
 	return 0;
 }

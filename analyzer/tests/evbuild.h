@@ -105,6 +105,19 @@ static inline struct dlb_event eb_lost(u64 ts_us, int cpu, u64 count)
 	return e;
 }
 
+/* An interrupt event (DLB_EV_IRQ_*, DLB_EV_SOFTIRQ_*) at @ts_ns: ns, for sub-µs gaps. */
+static inline struct dlb_event eb_irq(u64 ts_ns, int cpu, enum dlb_ev_type type)
+{
+	struct dlb_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts_ns;
+	e.cpu = cpu;
+	e.type = type;
+	e.irq.nr = 1;
+	return e;
+}
+
 /*
  * A periodic DL task @tid called @name on CPU 0 (runtime 2 ms, deadline =
  * period = 10 ms): job j is released at j * 10 ms, begins 10 µs later and

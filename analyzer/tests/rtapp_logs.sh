@@ -10,7 +10,7 @@
 # within TOL (the analyzer's end is the thread's switch-out or end marker, a
 # few µs after rt-app reads the clock; log times are whole µs).
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 17
+plan 19
 TOL=100000	# ns
 if [ ! -d "$F/rtapp-cbs" ]; then
 	skip_rest "fixtures analyzer/tests/fixtures/rtapp-* not in this tree"
@@ -71,6 +71,13 @@ judge() {
 
 analyze global "$F/rtapp-global" -p g0=4400us,10ms,10ms -p g1=4400us,10ms,10ms -p h=3300us,6ms,6ms
 judge global g0=10000 g1=10000 h=6000
+# a kernel trace recorded without interrupt events: the conformance notes say
+# so, and its only unavail records are the stop class's (migration/N switches)
+check "global: note 'interrupt time not recorded'" \
+	grep -q '^# conformance note: interrupt time not recorded' "$T/global/report.txt"
+expect_eq "global: unavail records: the stop class's only" \
+	"$(awk '$1 == "unavail" { print $5 }' "$T/global/jobs-trace.txt" | sort | uniq -c | xargs)" \
+	"4 stop"
 
 analyze cbs "$F/rtapp-cbs" -p hog=2ms,10ms,10ms -p victim0=4500us,10ms,10ms \
 	-p victim1=4500us,10ms,10ms

@@ -370,6 +370,107 @@ static void test_lost_events(void **state)
 	dlb_metrics_free(m);
 }
 
+static struct dlb_event named_switch(u64 ts_us, int cpu, int prev, int prev_prio, int next,
+				     int next_prio, const char *next_comm)
+{
+	struct dlb_event e = eb_switch(ts_us, cpu, prev, prev_prio, 0, next, next_prio);
+
+	snprintf(e.sw.next_comm, sizeof(e.sw.next_comm), "%s", next_comm);
+	return e;
+}
+
+static void expect_unavail(const struct dlb_metrics *m, int cpu, const struct dlb_unavail *want,
+			   size_t nr)
+{
+	const struct dlb_unavail *ua;
+	size_t n, i;
+
+	ua = dlb_metrics_unavail(m, cpu, &n);
+	assert_int_equal(n, nr);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(ua[i].from, want[i].from);
+		assert_int_equal(ua[i].to, want[i].to);
+		assert_int_equal(ua[i].kind, want[i].kind);
+	}
+}
+
+/*
+ * The time DL tasks could not have had a CPU (metrics_unavail.c), derived
+ * by hand: an interrupt and the softirq after it 0.5 µs later are one
+ * interval; an exit without its entry is ignored; nesting counts; the stop
+ * class (migration/N, prio 0) is unavailable, an RT task of prio 0 is not;
+ * lost events close what is open; what is open at the end ends there.
+ */
+static void test_unavail(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 0, 0, 120, 0, 100, 120),
+		eb_irq(10000, 0, DLB_EV_IRQ_ENTRY), eb_irq(14000, 0, DLB_EV_IRQ_EXIT),
+		eb_irq(14500, 0, DLB_EV_SOFTIRQ_ENTRY), eb_irq(20000, 0, DLB_EV_SOFTIRQ_EXIT),
+		eb_irq(25000, 0, DLB_EV_IRQ_EXIT),
+		eb_irq(30000, 0, DLB_EV_SOFTIRQ_ENTRY), eb_irq(32000, 0, DLB_EV_IRQ_ENTRY),
+		eb_irq(34000, 0, DLB_EV_IRQ_EXIT), eb_irq(40000, 0, DLB_EV_SOFTIRQ_EXIT),
+		named_switch(50, 0, 100, 120, 18, DLB_PRIO_STOP, "migration/0"),
+		eb_irq(52000, 0, DLB_EV_IRQ_ENTRY), eb_irq(53000, 0, DLB_EV_IRQ_EXIT),
+		named_switch(56, 0, 18, DLB_PRIO_STOP, 100, 120, "a"),
+		eb_irq(60000, 0, DLB_EV_IRQ_ENTRY), eb_lost(61, 0, 1),
+		named_switch(70, 0, 100, 120, 300, 0, "fifo"),
+		named_switch(75, 0, 300, 0, 100, 120, "a"),
+		eb_irq(100000, 1, DLB_EV_IRQ_ENTRY), eb_irq(101500, 1, DLB_EV_IRQ_EXIT),
+		eb_irq(102000, 1, DLB_EV_IRQ_ENTRY), eb_irq(103000, 1, DLB_EV_IRQ_EXIT),
+		eb_irq(104500, 1, DLB_EV_IRQ_ENTRY), eb_irq(105000, 1, DLB_EV_IRQ_EXIT),
+		eb_irq(110000, 0, DLB_EV_IRQ_ENTRY),
+		eb_switch(115, 1, 0, 120, 0, 0, 120),
+	};
+	static const struct dlb_unavail cpu0[] = {
+		{ 10000, 20000, DLB_UA_IRQ }, { 30000, 40000, DLB_UA_IRQ },
+		{ 50000, 56000, DLB_UA_IRQ | DLB_UA_STOP }, { 60000, 61000, DLB_UA_IRQ },
+		{ 110000, 115000, DLB_UA_IRQ },
+	}, cpu1[] = {
+		{ 100000, 103000, DLB_UA_IRQ }, { 104500, 105000, DLB_UA_IRQ },
+	};
+	struct dlb_metrics *m = mk();
+	size_t n;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	assert_int_equal(dlb_metrics_run(m)->irq_events, 19);
+	expect_unavail(m, 0, cpu0, sizeof(cpu0) / sizeof(cpu0[0]));
+	expect_unavail(m, 1, cpu1, sizeof(cpu1) / sizeof(cpu1[0]));
+	assert_null(dlb_metrics_unavail(m, 2, &n));
+	assert_int_equal(n, 0);
+	dlb_metrics_free(m);
+}
+
+/*
+ * A job's exec holds the interrupts taken while it ran (7 us of its 80),
+ * not the stop class's time, during which it was switched out.
+ */
+static void test_unavail_job(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(0, 0, 100, "dlb_task: tid=100 name=a policy=deadline prio=0 "
+			"runtime=2000000 deadline=10000000 period=10000000"),
+		eb_wake(1, 0, 100, DLB_PRIO_DL),
+		named_switch(5, 0, 0, 120, 100, DLB_PRIO_DL, "a"),
+		eb_mark(10, 0, 100, "dlb_job: tid=100 job=0 event=begin rel=0 dl=10000000"),
+		eb_irq(20000, 0, DLB_EV_IRQ_ENTRY), eb_irq(25000, 0, DLB_EV_IRQ_EXIT),
+		named_switch(30, 0, 100, DLB_PRIO_DL, 18, DLB_PRIO_STOP, "migration/0"),
+		named_switch(40, 0, 18, DLB_PRIO_STOP, 100, DLB_PRIO_DL, "a"),
+		eb_irq(50000, 0, DLB_EV_SOFTIRQ_ENTRY), eb_irq(52000, 0, DLB_EV_SOFTIRQ_EXIT),
+		eb_mark(100, 0, 100, "dlb_job: tid=100 job=0 event=end"),
+		eb_switch(101, 0, 100, DLB_PRIO_DL, 1, 0, 120),
+	};
+	struct dlb_metrics *m = mk();
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	assert_int_equal(nr_jobs, 1);
+	assert_int_equal(jobs[0].exec, 80 * US);
+	assert_int_equal(jobs[0].unavail_ns, 7 * US);
+	dlb_metrics_free(m);
+}
+
 /*
  * A FIFO task's jobs (the reference writes release markers without dl=, the
  * task has no deadline): counted as jobs with response times, never as
@@ -756,6 +857,8 @@ int main(void)
 		cmocka_unit_test(test_throttle_cbs),
 		cmocka_unit_test(test_inversion_rank),
 		cmocka_unit_test(test_lost_events),
+		cmocka_unit_test(test_unavail),
+		cmocka_unit_test(test_unavail_job),
 		cmocka_unit_test(test_job_without_deadline),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_no_sched_switch),

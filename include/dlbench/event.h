@@ -16,6 +16,12 @@
 
 /* Kernel priority of a deadline task in sched_* events. */
 #define DLB_PRIO_DL	(-1)
+/*
+ * The stop class's migration/N threads: sched_set_stop_task() makes them
+ * SCHED_FIFO MAX_RT_PRIO - 1, so sched_switch prints prio 0 as for an RT
+ * task of priority 99 (seen on 6.18): told apart by the comm.
+ */
+#define DLB_PRIO_STOP	0
 
 enum dlb_ev_type {
 	DLB_EV_SWITCH = 1,	/* sched_switch */
@@ -29,6 +35,10 @@ enum dlb_ev_type {
 	DLB_EV_REPLENISH,	/* dl_replenish: new runtime and deadline */
 	DLB_EV_MARKER,		/* tracing_mark_write / print */
 	DLB_EV_LOST,		/* the ring buffer dropped events here */
+	DLB_EV_IRQ_ENTRY,	/* irq_handler_entry, and x86's irq_vectors *_entry */
+	DLB_EV_IRQ_EXIT,	/* irq_handler_exit, irq_vectors *_exit */
+	DLB_EV_SOFTIRQ_ENTRY,	/* softirq_entry */
+	DLB_EV_SOFTIRQ_EXIT,	/* softirq_exit */
 };
 
 struct dlb_event {
@@ -77,6 +87,9 @@ struct dlb_event {
 		struct {
 			u64 count;	/* events lost; 0 if the reader cannot tell */
 		} lost;
+		struct {		/* IRQ_*, SOFTIRQ_* */
+			int nr;		/* irq number, x86 vector (irq_vectors), softirq vec */
+		} irq;
 	};
 };
 

@@ -27,6 +27,10 @@
  *   dl_throttle: comm=B pid=2 runtime=-5000 deadline=123456789
  *   dl_replenish: comm=B pid=2 runtime=10000000 deadline=223456789
  *   tracing_mark_write: <marker text>
+ *   irq_handler_entry: irq=16 name=-     (the handler's name is not kept)
+ *   irq_handler_exit: irq=16 ret=handled
+ *   softirq_entry: vec=1                 (the kernel adds " [action=TIMER]")
+ *   softirq_exit: vec=1
  *
  * prev_state is the kernel's raw value, printed as the kernel does: the
  * low byte's bits as S (0x1) D (0x2) T (0x4) t (0x8) X (0x10) Z (0x20)

@@ -7,7 +7,7 @@
  * analyzes (jobs-trace.txt); the reference replays it (dlb-sim --replay):
  * the same simulator, its releases and demands forced.
  *
- *	dlb-jobs-trace 2
+ *	dlb-jobs-trace 4
  *	cpus 2
  *	t0 0
  *	end 1000000000
@@ -21,7 +21,7 @@
  *	task 0 1000 4400000 10000000 10000000 0-1 g-0
  *	flags 0 reclaim
  *	job 0 0 0 0 10000000 4000000 4000000
- *	unavail 1 5000000 5200000
+ *	unavail 1 5000000 5200000 irq
  *
  * A job line: task, job index, release, wake-up (when its thread woke for
  * it: the scheduler's arrival, a timer's latency after the release),
@@ -34,6 +34,10 @@
  * tickphase (version 3, optional, one per CPU): where the CPU's ticks fell,
  * as an offset from t0 below tick: its ticks are at t0 + phase + k * tick
  * (without it, at t0 + k * tick).
+ * unavail (version 4, optional): an interval [from, to) in which the CPU
+ * was taken by what a deadline task cannot preempt, of a kind (irq: hard
+ * and soft interrupts; stop: the stop class; irq+stop: both, merged); per
+ * CPU in time order, not overlapping, after the jobs.
  * "-" is an unknown demand; "N+" the demand of a job the trace stopped in
  * (at least N: the replay runs it until its end).
  */
@@ -50,8 +54,8 @@
 #include "marker.h"
 #include "workload.h"
 
-#define DLB_JT_VERSION		3	/* reads 1 and 2 too: version 2 adds model and
-					   flags, version 3 tickphase */
+#define DLB_JT_VERSION		4	/* reads 1 to 3 too: version 2 adds model and
+					   flags, version 3 tickphase, version 4 unavail */
 #define DLB_JT_UNKNOWN		UINT64_MAX	/* a demand the trace does not tell */
 
 /* Where the tasks' affinity came from (the trace does not carry it). */
@@ -78,10 +82,18 @@ struct dlb_jt_job {
 	bool open;			/* the trace stopped in it: demand is a lower bound */
 };
 
-/* Reserved (version 1 writes none, the replay refuses them): CPU time DL tasks could not use. */
+/* What took a CPU in an unavail interval: a mask (both: two intervals merged). */
+#define DLB_UA_IRQ		0x1	/* hard or soft interrupts */
+#define DLB_UA_STOP		0x2	/* the stop class (migration/N) */
+
+/* "irq", "stop", "irq+stop"; NULL for another mask */
+const char *dlb_ua_kind_str(unsigned int kind);
+
+/* CPU time DL tasks could not use (version 4): [from, to) on the trace's clock. */
 struct dlb_jt_unavail {
 	int cpu;
 	u64 from, to;
+	unsigned int kind;		/* DLB_UA_* */
 };
 
 struct dlb_jobs_trace {
@@ -97,8 +109,8 @@ struct dlb_jobs_trace {
 	size_t nr_tasks, nr_jobs, nr_unavail;
 	struct dlb_jt_task *tasks;
 	struct dlb_jt_job *jobs;	/* per task in job order; tasks interleaved freely */
-	struct dlb_jt_unavail *unavail;
-	size_t cap_tasks, cap_jobs;
+	struct dlb_jt_unavail *unavail;	/* per CPU in time order */
+	size_t cap_tasks, cap_jobs, cap_unavail;
 };
 
 /* An empty trace to fill; NULL on allocation failure.  Free with dlb_jt_free(). */
@@ -108,6 +120,7 @@ void dlb_jt_free(struct dlb_jobs_trace *jt);
 /* Append; 0 or -1 (allocation). */
 int dlb_jt_add_task(struct dlb_jobs_trace *jt, const struct dlb_jt_task *t);
 int dlb_jt_add_job(struct dlb_jobs_trace *jt, const struct dlb_jt_job *j);
+int dlb_jt_add_unavail(struct dlb_jobs_trace *jt, const struct dlb_jt_unavail *u);
 
 /* Index of the task of @tid, or -1. */
 int dlb_jt_find_task(const struct dlb_jobs_trace *jt, int tid);
@@ -128,8 +141,10 @@ const char *dlb_jt_affinity_str(enum dlb_jt_affinity a);
  * trace stopped in) then an absolute timer to the next job's wake-up; the
  * first job woken at its wake-up - t0.  global.duration: end - t0.
  * Consecutive jobs of equal demand and spacing share a looped phase.
+ * The unavail intervals are not part of the workload: the simulator takes
+ * them (dlb_sim_opts).
  * 0, or -1 with @err (a parameter the kernel refuses, releases out of
- * order, unavailable intervals, allocation).  Free with wl_free().
+ * order, allocation).  Free with wl_free().
  */
 int dlb_jt_workload(const struct dlb_jobs_trace *jt, bool asked, struct workload **out,
 		    struct dlb_err *err);

@@ -12,7 +12,7 @@
 
 static const char good[] =
 	"# dlbench jobs trace: releases and demands of a run (docs/conformance.md)\n"
-	"dlb-jobs-trace 3\n"
+	"dlb-jobs-trace 4\n"
 	"cpus 4\n"
 	"t0 1000\n"
 	"end 90000000\n"
@@ -35,7 +35,11 @@ static const char good[] =
 	"job 0 1 10001000 10001000 20001000 1500000 1500000\n"
 	"job 0 2 20001000 20001000 30001000 1600000 1500000\n"
 	"job 0 3 30001000 30002000 40001000 1700000 1500000\n"
-	"job 1 1 20001000 20001000 25001000 400000+ -\n";
+	"job 1 1 20001000 20001000 25001000 400000+ -\n"
+	"# unavail CPU FROM TO KIND\n"
+	"unavail 0 5000000 5004000 irq\n"
+	"unavail 0 5004000 5010000 stop\n"
+	"unavail 3 1000 2000 irq+stop\n";
 
 /* @text into a temporary file; its path in @path (a buffer of 64). */
 static void put_file(char *path, const char *text)
@@ -94,6 +98,12 @@ static void test_round_trip(void **state)
 	assert_true(jt->jobs[1].asked == DLB_JT_UNKNOWN);
 	assert_true(jt->jobs[5].open);
 	assert_int_equal(jt->jobs[5].demand, 400000);
+	assert_int_equal(jt->nr_unavail, 3);
+	assert_int_equal(jt->unavail[1].cpu, 0);
+	assert_int_equal(jt->unavail[1].from, 5004000);
+	assert_int_equal(jt->unavail[1].to, 5010000);
+	assert_int_equal(jt->unavail[1].kind, DLB_UA_STOP);
+	assert_int_equal(jt->unavail[2].kind, DLB_UA_IRQ | DLB_UA_STOP);
 	/* written again: the same bytes */
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
@@ -108,7 +118,15 @@ static void test_bad_files(void **state)
 {
 	static const struct { const char *text, *msg; } cases[] = {
 		{ "cpus 2\n", ":1: not a jobs trace: the first record must be 'dlb-jobs-trace N'" },
-		{ "dlb-jobs-trace 4\n", ":1: version 4: this tool reads versions 1 to 3" },
+		{ "dlb-jobs-trace 5\n", ":1: version 5: this tool reads versions 1 to 4" },
+		{ "dlb-jobs-trace 3\ncpus 2\nunavail 0 1 2 irq\n", ":3: unavail: a version 4 record" },
+		{ "dlb-jobs-trace 4\ncpus 2\nunavail 0 1 2\n", ":3: kind: missing" },
+		{ "dlb-jobs-trace 4\ncpus 2\nunavail 0 1 2 nmi\n",
+		  ":3: kind: 'nmi' is not irq, stop or irq+stop" },
+		{ "dlb-jobs-trace 4\ncpus 2\nunavail 0 2 2 irq\n", ":3: to: not after from" },
+		{ "dlb-jobs-trace 4\ncpus 2\nunavail 0 1 5 irq\nunavail 1 1 5 irq\n"
+		  "unavail 0 4 6 stop\n", ":5: from: before the end of the CPU's previous interval" },
+		{ "dlb-jobs-trace 4\ncpus 2\nunavail 2 1 5 irq\n", ": unavail 2: no such CPU (cpus)" },
 		{ "dlb-jobs-trace 3\ncpus 2\ntick 4000\ntickphase 1 4000\n",
 		  ": tickphase 1 4000: not below the tick" },
 		{ "dlb-jobs-trace 3\ncpus 2\ntickphase 0 5\n", ": tickphase 0 5: not below the tick" },
@@ -211,8 +229,6 @@ static void test_workload_errors(void **state)
 		{ "dlb-jobs-trace 1\ncpus 1\ntask 0 5 2000 2000000 2000000 0 a\n"
 		  "job 0 0 50 50 1 1 1\njob 0 1 40 40 1 1 1\n",
 		  "task 'a': job 1 does not arrive after job 0" },
-		{ "dlb-jobs-trace 1\ncpus 1\nunavail 0 1 2\n",
-		  "unavailable-CPU intervals are not replayed yet (jobs trace version 1 reserves them)" },
 	};
 	struct dlb_jobs_trace *jt;
 	struct dlb_err err;

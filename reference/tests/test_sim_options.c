@@ -172,6 +172,55 @@ static void test_tick_cbs_isolation(void **state)
 	wlb_free(wl);
 }
 
+/*
+ * Unavailable CPU time (interrupts), t0 = 1 us, 1 CPU, exact accounting:
+ * a (2 ms every 10) runs first, b (2 ms, deadline 12) after it.  The CPU
+ * is taken 1 to 1.5 ms (a makes no progress: it ends at 2.5), 3 to 3.2
+ * (b ends at 4.7) and 6 to 7 (idle: nothing moves).  The time is charged
+ * to what runs, as without IRQ time accounting: with a runtime of 2.2 ms,
+ * a is throttled at 2.2 ms, 0.3 ms of its work left, and b runs from there.
+ */
+static char *unavail_log(u64 a_runtime)
+{
+	static const struct dlb_jt_unavail ua[] = {
+		{ 0, 1000 + 1 * MS, 1000 + 1500 * US, DLB_UA_IRQ },
+		{ 0, 1000 + 3 * MS, 1000 + 3200 * US, DLB_UA_IRQ },
+		{ 0, 1000 + 6 * MS, 1000 + 7 * MS, DLB_UA_STOP },
+	};
+	struct workload *wl = wlb_new(9 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+
+	wlb_periodic(wl, "a", a_runtime, 10 * MS, 10 * MS, 2 * MS);
+	wlb_periodic(wl, "b", 3 * MS, 12 * MS, 20 * MS, 2 * MS);
+	wlb_opts(&o, 1);
+	o.unavail = ua;
+	o.nr_unavail = sizeof(ua) / sizeof(ua[0]);
+	o.unavail_t0 = 1000;
+	sim = wlb_sim(wl, &o, WLB_SWITCH, &log);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+	return log.buf;
+}
+
+static void test_unavail(void **state)
+{
+	char *log;
+
+	(void)state;
+	log = unavail_log(3 * MS);
+	assert_string_equal(log, "0 0 swapper/0>a-0\n"
+			    "2500 0 a-0>b-1\n"
+			    "4700 0 b-1>swapper/0\n");
+	free(log);
+	log = unavail_log(2200 * US);
+	assert_string_equal(log, "0 0 swapper/0>a-0\n"
+			    "2200 0 a-0>b-1\n"
+			    "4400 0 b-1>swapper/0\n");
+	free(log);
+}
+
 static u64 first_end;
 
 static int on_job(const struct dlb_sim_job *j, void *arg)
@@ -547,6 +596,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tick_split_work),
 		cmocka_unit_test(test_tick_cbs_isolation),
 		cmocka_unit_test(test_ctx_switch_overhead),
+		cmocka_unit_test(test_unavail),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_lower_classes),
 		cmocka_unit_test(test_deterministic),

@@ -10,7 +10,7 @@
 # throttles, migrations).  The check can see: the same v4 runs replayed
 # under mainline's rules diverge.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 20
+plan 21
 W=$DLB_SRC/workloads/suites
 J=$DLB_BUILD/tests/tools/json-get
 for t in dlb-rtapp dlb-sim dlb-tasksetgen; do
@@ -95,6 +95,25 @@ rows=$(($(wc -l <"$T/sim/jobs.csv") - 1))
 expect_eq "dlb-sim --replay: every finished job of the trace ($rc, $rows of $closed)" "$rc $rows" "0 $closed"
 check "dlb-sim --replay: the model is named" grep -q 'replay under model v4' "$T/err"
 
+# unavailable time: a 2 ms job (t0 + 0) whose CPU is taken 1 to 1.5 ms by
+# interrupts ends at 2.5 ms in the replay (at 2 ms without the record)
+cat >"$T/ua.txt" <<'EOF'
+dlb-jobs-trace 4
+cpus 1
+t0 1000000
+end 12000000
+tick 0
+kernel -
+backend kernel
+affinity all
+task 0 100 3000000 10000000 10000000 0 a
+job 0 0 1000000 1000000 11000000 2000000 -
+unavail 0 2000000 2500000 irq
+EOF
+run "$BIN/dlb-sim" --replay --no-timing -o "$T/ua" "$T/ua.txt"
+expect_eq "dlb-sim --replay: an unavail interval delays the job it interrupts ($rc)" \
+	"$rc $(csv_awk 'FNR > 1 { print v("end") }' "$T/ua/jobs.csv")" "0 2500000"
+
 # bad input: a workload is not a jobs trace; a jobs trace of another version
 run "$BIN/dlb-sim" --replay "$W/edf-global-2cpu.json"
 expect_eq "dlb-sim --replay of a workload: exit 2, where and why" "$rc $(head -n 1 "$T/err")" \
@@ -102,7 +121,7 @@ expect_eq "dlb-sim --replay of a workload: exit 2, where and why" "$rc $(head -n
 sed 's/^dlb-jobs-trace [0-9]*$/dlb-jobs-trace 7/' "$T/rand-000/jobs-trace.txt" >"$T/v7.txt"
 run "$BIN/dlb-sim" --replay "$T/v7.txt"
 expect_eq "dlb-sim --replay of version 7: exit 2" "$rc $(cat "$T/err")" \
-	"2 dlb-sim: $T/v7.txt:2: version 7: this tool reads versions 1 to 3"
+	"2 dlb-sim: $T/v7.txt:2: version 7: this tool reads versions 1 to 4"
 
 # A planted "waited for a CPU the oracle gave it": x and a pinned to CPU 0 when
 # the run was made, free in the workload.json the analysis reads (so in the

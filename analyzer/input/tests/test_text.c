@@ -373,6 +373,51 @@ static void test_tracecmd_latency(void **state)
 	assert_string_equal(g.ev[1].sw.prev_comm, "my task");
 }
 
+/*
+ * Interrupts as the kernel and trace-cmd report print them (6.18, x86):
+ * irq_handler_*, softirq_* with its action, irq_vectors' vector=; a
+ * malformed one is a bad line, irq_vectors' others are not ours.
+ */
+static void test_irq_events(void **state)
+{
+	static const char trace[] =
+		"          <idle>-0       [001] d.h1. 87744.376021: irq_handler_entry: irq=16 "
+		"name=ahci[0000:00:1f.2]\n"
+		"          <idle>-0       [001] d.h1. 87744.376025: irq_handler_exit: irq=16 "
+		"ret=handled\n"
+		"          <idle>-0       [001] ..s1. 87744.376026: softirq_entry: vec=1 "
+		"[action=TIMER]\n"
+		"          <idle>-0       [001] ..s1. 87744.376030: softirq_exit: vec=1 [action=TIMER]\n"
+		"       dlb-rtapp-1649    [000] d.h.. 87744.376023: local_timer_entry: vector=236\n"
+		"       dlb-rtapp-1649    [000] d.h.. 87744.376041: local_timer_exit: vector=236\n"
+		"       dlb-rtapp-1649    [000] d.h.. 87744.376042: reschedule_entry: vector=253\n"
+		"       dlb-rtapp-1649    [000] d.h.. 87744.376043: call_function_single_exit: "
+		"vector=251\n"
+		"       dlb-rtapp-1649    [000] d.h.. 87744.376044: vector_update: irq=1 vector=33\n"
+		"       dlb-rtapp-1649    [000] d.h.. 87744.376045: softirq_entry: action=TIMER\n";
+	struct got g = { 0 };
+	struct dlb_trace_quality q;
+
+	(void)state;
+	q = read_text(trace, &g, 0);
+	assert_int_equal(q.bad_lines, 1);
+	assert_int_equal(g.n, 8);
+	assert_int_equal(g.ev[0].type, DLB_EV_IRQ_ENTRY);
+	assert_int_equal(g.ev[0].irq.nr, 16);
+	assert_int_equal(g.ev[0].cpu, 1);
+	assert_int_equal(g.ev[1].type, DLB_EV_IRQ_EXIT);
+	assert_int_equal(g.ev[2].type, DLB_EV_SOFTIRQ_ENTRY);
+	assert_int_equal(g.ev[2].irq.nr, 1);
+	assert_int_equal(g.ev[3].type, DLB_EV_SOFTIRQ_EXIT);
+	assert_int_equal(g.ev[4].type, DLB_EV_IRQ_ENTRY);
+	assert_int_equal(g.ev[4].irq.nr, 236);
+	assert_int_equal(g.ev[4].pid, 1649);
+	assert_int_equal(g.ev[5].type, DLB_EV_IRQ_EXIT);
+	assert_int_equal(g.ev[6].type, DLB_EV_IRQ_ENTRY);
+	assert_int_equal(g.ev[7].type, DLB_EV_IRQ_EXIT);
+	assert_int_equal(g.ev[7].irq.nr, 251);
+}
+
 static const char two_events[] =
 	"  a-1 [000] d..2. 1.000001: sched_wakeup: comm=b pid=2 prio=120 target_cpu=001\n"
 	"  a-1 [001] d..2. 1.000002: sched_wakeup: comm=b pid=2 prio=120 target_cpu=001\n";
@@ -609,6 +654,7 @@ int main(void)
 		cmocka_unit_test(test_comm_bracket_first),
 		cmocka_unit_test(test_tracecmd_default),
 		cmocka_unit_test(test_tracecmd_latency),
+		cmocka_unit_test(test_irq_events),
 		cmocka_unit_test(test_tracecmd_old),
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_overwritten_header),

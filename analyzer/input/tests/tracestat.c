@@ -67,6 +67,12 @@ static void dump(const struct dlb_event *ev, bool usec)
 	case DLB_EV_MARKER:
 		printf(" '%.*s'\n", (int)ev->mark.len, ev->mark.text);
 		break;
+	case DLB_EV_IRQ_ENTRY:
+	case DLB_EV_IRQ_EXIT:
+	case DLB_EV_SOFTIRQ_ENTRY:
+	case DLB_EV_SOFTIRQ_EXIT:
+		printf(" %d\n", ev->irq.nr);
+		break;
 	case DLB_EV_LOST:
 		printf(" %" PRIu64 "\n", ev->lost.count);
 		break;
