@@ -35,6 +35,8 @@ int dlb_interp_init(struct dlb_interp *it, const struct workload *wl, const stru
 	it->taskgroup = task->taskgroup;
 	/* ... and set the task's clamps with its policy */
 	it->uclamp_phase = -1;
+	/* ... and bound its memory to the task's nodes */
+	it->membind = task->membind.set ? &task->membind : NULL;
 	if (it->phase_cpus && !ops->set_affinity)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task %s: cpus in a phase: not "
 				   "supported by this backend", task->name);
@@ -386,6 +388,23 @@ static int phase_uclamp(struct dlb_interp *it)
 	return it->ops->set_uclamp(it, u);
 }
 
+/*
+ * rt-app's set_thread_membind() at each phase: a phase with nodes binds
+ * the thread to them unless it is bound to the same nodes already
+ * (numa_bitmask_equal); a phase without keeps the thread's binding.
+ */
+static int phase_membind(struct dlb_interp *it)
+{
+	const struct wl_membind *m = &it->task->phases[it->phase].membind;
+	bool same;
+
+	if (it->ev || it->ploop || !m->set || !it->ops->set_membind)
+		return DLB_INTERP_DONE;
+	same = it->membind && !memcmp(&it->membind->nodes, &m->nodes, sizeof(m->nodes));
+	it->membind = m;
+	return same ? DLB_INTERP_DONE : it->ops->set_membind(it, m);
+}
+
 int dlb_interp_step(struct dlb_interp *it)
 {
 	unsigned long n = 0;
@@ -413,6 +432,8 @@ int dlb_interp_step(struct dlb_interp *it)
 			rc = phase_taskgroup(it);
 		if (rc == DLB_INTERP_DONE)
 			rc = phase_uclamp(it);
+		if (rc == DLB_INTERP_DONE)
+			rc = phase_membind(it);
 		if (rc != DLB_INTERP_DONE)
 			return rc;
 		/* a sporadic task's job is released by the resume, not before the suspend */

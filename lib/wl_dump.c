@@ -45,23 +45,15 @@ static const char *bool_str(bool b)
 /* "0-3,6": ranges of set CPUs. */
 static void dump_cpus(FILE *f, const struct dlb_cpumask *m)
 {
-	unsigned int cpu, first, last;
-	bool sep = false;
+	/* at worst "0,2,4,...,1022": 512 entries of 5 chars or fewer */
+	char list[DLB_MAX_CPUS * 4];
 
 	if (!m) {
 		fputs("all", f);
 		return;
 	}
-	cpu = dlb_cpumask_next(m, 0);
-	while (cpu < DLB_MAX_CPUS) {
-		first = last = cpu;
-		while ((cpu = dlb_cpumask_next(m, last + 1)) == last + 1)
-			last = cpu;
-		fprintf(f, sep ? ",%u" : "%u", first);
-		if (last != first)
-			fprintf(f, "-%u", last);
-		sep = true;
-	}
+	dlb_cpumask_list(list, sizeof(list), m);
+	fputs(list, f);
 }
 
 static void dump_global(FILE *f, const struct wl_global *g)
@@ -148,6 +140,14 @@ static void dump_uclamp(FILE *f, const struct wl_uclamp *u)
 		fprintf(f, " util_max=%u", u->max);
 }
 
+static void dump_membind(FILE *f, const struct wl_membind *m)
+{
+	if (!m->set)
+		return;
+	fputs(" nodes_membind=", f);
+	dump_cpus(f, &m->nodes);
+}
+
 static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct wl_task *t)
 {
 	size_t p, e;
@@ -169,6 +169,7 @@ static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct
 	fprintf(f, " delay_ns=%llu", (unsigned long long)t->delay_ns);
 	dump_taskgroup(f, wl, t->taskgroup);
 	dump_uclamp(f, &t->uclamp);
+	dump_membind(f, &t->membind);
 	fputs(t->forked ? " forked\n" : "\n", f);
 	for (p = 0; p < t->nr_phases; p++) {
 		const struct wl_phase *ph = &t->phases[p];
@@ -182,6 +183,7 @@ static void dump_task(FILE *f, const struct workload *wl, size_t i, const struct
 		}
 		dump_taskgroup(f, wl, ph->taskgroup);
 		dump_uclamp(f, &ph->uclamp);
+		dump_membind(f, &ph->membind);
 		fputc('\n', f);
 		for (e = 0; e < ph->nr_events; e++)
 			dump_event(f, wl, e, &ph->events[e]);

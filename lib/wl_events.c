@@ -34,15 +34,16 @@ const char *const wl_ev_names[] = {
 
 /* rt-app task keys we do not implement: refused by name. */
 const char *const wl_task_unsupported[] = {
-	"nodes_membind", "membind_nodes", "period",
-	"deadline", "lock_order", "resources", NULL
+	"period", "deadline", "lock_order", "resources", NULL
 };
 
 /* rt-app lets a phase change the task's properties; we do not, yet. */
 const char *const wl_phase_unsupported[] = {
-	"nodes_membind", "membind_nodes", "policy", "priority", "dl-runtime",
-	"dl-period", "dl-deadline", "dl-flags", NULL
+	"policy", "priority", "dl-runtime", "dl-period", "dl-deadline", "dl-flags", NULL
 };
+
+/* NUMA binding: rt-app's "nodes_membind" and its name before 8e79e11 (2020). */
+const char *const wl_membind_keys[] = { "nodes_membind", "membind_nodes", NULL };
 
 /*
  * Asked for every key of every task (twice for a task's own keys): the
@@ -64,7 +65,8 @@ int wl_ev_classify(const char *key)
 	if (i == ARRAY_SIZE(wl_ev_descs))
 		return -1;
 	/* rt-app keys that start like an event: "membind_nodes", "lock_order" */
-	if (key[n] && (wl_in_list(key, wl_task_unsupported) || wl_in_list(key, wl_phase_unsupported)))
+	if (key[n] && (wl_in_list(key, wl_task_unsupported) || wl_in_list(key, wl_phase_unsupported) ||
+		       wl_in_list(key, wl_membind_keys)))
 		return -1;
 	return (int)i;
 }

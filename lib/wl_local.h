@@ -122,6 +122,7 @@ extern const struct wl_ev_desc wl_ev_descs[];
 extern const char *const wl_ev_names[];		/* for "did you mean" */
 extern const char *const wl_task_unsupported[];	/* rt-app task keys refused by name */
 extern const char *const wl_phase_unsupported[];	/* ... phase keys */
+extern const char *const wl_membind_keys[];		/* "nodes_membind" and its old name */
 /* The index in wl_ev_descs of the event @key names, or -1. */
 int wl_ev_classify(const char *key);
 int wl_parse_event(struct wl_ctx *c, const struct wl_task *t, const char *path,

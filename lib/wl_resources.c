@@ -158,6 +158,20 @@ const struct wl_task *wl_uclamp_task(const struct workload *wl)
 	return NULL;
 }
 
+const struct wl_task *wl_membind_task(const struct workload *wl)
+{
+	size_t i, p;
+
+	for (i = 0; i < wl->nr_tasks; i++) {
+		if (wl->tasks[i].membind.set)
+			return &wl->tasks[i];
+		for (p = 0; p < wl->tasks[i].nr_phases; p++)
+			if (wl->tasks[i].phases[p].membind.set)
+				return &wl->tasks[i];
+	}
+	return NULL;
+}
+
 int wl_resource_find(const struct workload *wl, const char *name, enum wl_res_type type)
 {
 	size_t i;

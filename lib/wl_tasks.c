@@ -13,11 +13,12 @@
 
 static const char *const task_keys[] = {
 	"instance", "loop", "policy", "priority", "dl-runtime", "dl-period", "dl-deadline",
-	"dl-flags", "cpus", "delay", "taskgroup", "util_min", "util_max", "phases", NULL
+	"dl-flags", "cpus", "delay", "taskgroup", "util_min", "util_max", "nodes_membind",
+	"membind_nodes", "phases", NULL
 };
 
 static const char *const phase_keys[] = {
-	"loop", "cpus", "taskgroup", "util_min", "util_max", NULL
+	"loop", "cpus", "taskgroup", "util_min", "util_max", "nodes_membind", "membind_nodes", NULL
 };
 
 /* loop: -1 (forever) or a count >= 1. */
@@ -31,25 +32,39 @@ static int get_loop(struct wl_ctx *c, const char *path, struct json_object *v, i
 	return 0;
 }
 
-static int parse_cpus(struct wl_ctx *c, const char *path, struct json_object *v,
-		      bool *has_cpus, struct dlb_cpumask *cpus)
+/*
+ * An array of numbers from 0 to @max into @m (a cpu or a node list), not
+ * empty: @what names the array in the type error, @empty says why empty
+ * is refused.
+ */
+static int parse_index_list(struct wl_ctx *c, const char *path, struct json_object *v,
+			    const char *what, const char *empty, int max, struct dlb_cpumask *m)
 {
 	char epath[WL_PATH_MAX];
 	size_t i, n;
-	int cpu;
+	int idx;
 
-	if (wl_want_type(c, path, v, json_type_array, "an array of cpu numbers"))
+	if (wl_want_type(c, path, v, json_type_array, what))
 		return -1;
 	n = json_object_array_length(v);
 	if (!n)
-		return wl_ctx_fail(c, path, AT_VAL, "empty cpu list (the task could run nowhere)");
-	dlb_cpumask_clear(cpus);
+		return wl_ctx_fail(c, path, AT_VAL, "%s", empty);
+	dlb_cpumask_clear(m);
 	for (i = 0; i < n; i++) {
 		snprintf(epath, sizeof(epath), "%s[%zu]", path, i);
-		if (wl_get_int(c, epath, json_object_array_get_idx(v, i), 0, DLB_MAX_CPUS - 1, &cpu))
+		if (wl_get_int(c, epath, json_object_array_get_idx(v, i), 0, max, &idx))
 			return -1;
-		dlb_cpumask_set(cpus, (unsigned int)cpu);
+		dlb_cpumask_set(m, (unsigned int)idx);
 	}
+	return 0;
+}
+
+static int parse_cpus(struct wl_ctx *c, const char *path, struct json_object *v,
+		      bool *has_cpus, struct dlb_cpumask *cpus)
+{
+	if (parse_index_list(c, path, v, "an array of cpu numbers", "empty cpu list (the task "
+			     "could run nowhere)", DLB_MAX_CPUS - 1, cpus))
+		return -1;
 	*has_cpus = true;
 	return 0;
 }
@@ -213,11 +228,51 @@ static int phase_uclamp(struct wl_ctx *c, const struct wl_task *t, const char *p
 			   "use another policy", uclamp_key(&ph->uclamp));
 }
 
+/* The nodes of "nodes_membind" at @path: an array of node numbers, not empty. */
+static int parse_nodes(struct wl_ctx *c, const char *path, struct json_object *v,
+		       struct wl_membind *m)
+{
+	if (parse_index_list(c, path, v, "an array of NUMA node numbers", "empty node list (the "
+			     "kernel binds memory to no node: set_mempolicy refuses it, EINVAL)",
+			     WL_MAX_NODES - 1, &m->nodes))
+		return -1;
+	m->set = true;
+	return 0;
+}
+
+/*
+ * The NUMA binding of a task or a phase at @path (rt-app's
+ * parse_numa_data): "nodes_membind" (@v), or "membind_nodes" (@old), its
+ * name until rt-app's 8e79e11 (2020).  rt-app renamed it because its
+ * event keys match by prefix: rt-app since reads "membind_nodes" as a
+ * "mem" event.  The old name is read as the binding its files meant,
+ * with a warning; both in one object is refused.
+ */
+static int parse_membind(struct wl_ctx *c, const char *path, struct json_object *v,
+			 struct json_object *old, struct wl_membind *m)
+{
+	char kpath[WL_PATH_MAX];
+
+	wl_path_child(kpath, path, "membind_nodes");
+	if (old && v)
+		return wl_ctx_fail(c, kpath, AT_KEY, "membind_nodes and nodes_membind both given "
+				   "(membind_nodes is nodes_membind's old name): keep nodes_membind");
+	if (old) {
+		if (wl_ctx_warn(c, kpath, AT_KEY, "nodes_membind's name before rt-app's 8e79e11 "
+				"(2020), read as nodes_membind: rt-app since reads it as a 'mem' "
+				"event, so write nodes_membind"))
+			return -1;
+		return parse_nodes(c, kpath, old, m);
+	}
+	wl_path_child(kpath, path, "nodes_membind");
+	return v ? parse_nodes(c, kpath, v, m) : 0;
+}
+
 static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *path,
 		       struct json_object *o, bool in_task, struct wl_phase *ph)
 {
 	const char *const *lists[] = { in_task ? task_keys : phase_keys, wl_ev_names, NULL };
-	struct json_object *umin = NULL, *umax = NULL;
+	struct json_object *umin = NULL, *umax = NULL, *nodes = NULL, *old_nodes = NULL;
 	char kpath[WL_PATH_MAX];
 	size_t n = 0;
 	int d;
@@ -277,6 +332,14 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 				umax = v;
 				continue;
 			}
+			if (!in_task && !strcmp(key, "nodes_membind")) {
+				nodes = v;
+				continue;
+			}
+			if (!in_task && !strcmp(key, "membind_nodes")) {
+				old_nodes = v;
+				continue;
+			}
 			if (!in_task && wl_in_list(key, wl_phase_unsupported))
 				return wl_ctx_fail(c, kpath, AT_KEY, "key '%s' in a phase is not supported "
 						   "yet%s", key, wl_in_list(key, wl_task_unsupported) ? "" :
@@ -297,8 +360,12 @@ static int parse_phase(struct wl_ctx *c, const struct wl_task *t, const char *pa
 		if (wl_parse_event(c, t, kpath, v, ev->type, ev))
 			return -1;
 	}
-	/* a task without phases: its clamps are the task's (parse_task) */
-	return in_task ? 0 : phase_uclamp(c, t, path, umin, umax, ph);
+	/* a task without phases: its clamps and binding are the task's (parse_task) */
+	if (in_task)
+		return 0;
+	if (parse_membind(c, path, nodes, old_nodes, &ph->membind))
+		return -1;
+	return phase_uclamp(c, t, path, umin, umax, ph);
 }
 
 static int parse_priority(struct wl_ctx *c, const char *path, struct json_object *v,
@@ -583,7 +650,7 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 	const char *const *lists[] = { task_keys, wl_ev_names, NULL };
 	char path[WL_PATH_MAX], kpath[WL_PATH_MAX];
 	struct json_object *prio = NULL, *phases = NULL, *loop = NULL, *tg = NULL;
-	struct json_object *umin = NULL, *umax = NULL;
+	struct json_object *umin = NULL, *umax = NULL, *nodes = NULL, *old_nodes = NULL;
 	struct wl_dl_keys dk = { NULL, NULL, NULL, NULL };
 	const char *first_event = NULL;
 	int r, l;
@@ -628,6 +695,10 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 			umin = v;
 		} else if (!strcmp(key, "util_max")) {
 			umax = v;
+		} else if (!strcmp(key, "nodes_membind")) {
+			nodes = v;
+		} else if (!strcmp(key, "membind_nodes")) {
+			old_nodes = v;
 		} else {
 			return wl_fail_unknown(c, kpath, key, "key or event", " in task", lists);
 		}
@@ -647,6 +718,8 @@ static int parse_task(struct wl_ctx *c, const char *name, struct json_object *o,
 				"applies clamps to FIFO, RR and fair tasks only)"))
 			return -1;
 	}
+	if (parse_membind(c, path, nodes, old_nodes, &t->membind))
+		return -1;
 	/* after the policy, which decides whether a taskgroup is allowed */
 	wl_path_child(kpath, path, "taskgroup");
 	t->taskgroup = -1;

@@ -392,6 +392,10 @@ static int main_run(int argc, char **argv)
 		fprintf(stderr, "%s: warning: task '%s': util_min/util_max have no effect on the "
 			"reference (it has no utilization clamping: no CPU frequency or capacity "
 			"model)\n", prog, wl_uclamp_task(wl)->name);
+	if (wl_membind_task(wl))
+		fprintf(stderr, "%s: warning: task '%s': nodes_membind has no effect on the "
+			"reference (it has no memory model: no NUMA nodes)\n", prog,
+			wl_membind_task(wl)->name);
 	if (wl_reclaim_task(wl) && !strcmp(so.model, "v4"))
 		fprintf(stderr, "%s: warning: task '%s': dl-flags \"reclaim\" is ignored: the v4 "
 			"rules have no GRUB (use --model mainline)\n", prog, wl_reclaim_task(wl)->name);

@@ -6,4 +6,4 @@ PROGS		+= $(BUILD)/bin/dlb-rtapp
 
 TEST_SCRIPTS	+= $(sort $(wildcard rt-app/tests/*.sh))
 $(foreach t,$(wildcard rt-app/tests/test_*.c),$(eval $(call test_prog,$(t),\
-	$(call objs,rt-app/sched.c rt-app/calib.c) $(LIBDLB))))
+	$(call objs,rt-app/sched.c rt-app/calib.c rt-app/membind.c) $(LIBDLB))))

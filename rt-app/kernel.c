@@ -25,6 +25,7 @@
 #include "dlbench/exitcode.h"
 
 #include "kernel.h"
+#include "membind.h"
 
 #define LOG_RECS	1024	/* records buffered per thread between writes */
 #define STOP_TIMEOUT_NS	(10 * NSEC_PER_SEC)
@@ -58,6 +59,22 @@ static void save_events(struct rtapp_thread *th)
 	}
 }
 
+/*
+ * A workload with nodes_membind: the thread's memory policy as it exits,
+ * as numa_maps writes it ("bind:0"), one more "key : value" line at the
+ * end of its sched snapshot (/proc/PID/sched has none).
+ */
+static void save_mempolicy(const struct rtapp_thread *th, int out)
+{
+	char pol[DLB_MAX_CPUS * 4 + 32];
+
+	if (!wl_membind_task(th->run->wl))
+		return;
+	if (rtapp_membind_get(pol, sizeof(pol)))
+		snprintf(pol, sizeof(pol), "unknown");
+	dprintf(out, "%-45s: %s\n", "mempolicy", pol);
+}
+
 /* The thread's own /proc sched file, copied just before it exits. */
 static void save_sched(struct rtapp_thread *th)
 {
@@ -77,6 +94,7 @@ static void save_sched(struct rtapp_thread *th)
 		while ((n = read(in, buf, sizeof(buf))) > 0)
 			if (write(out, buf, (size_t)n) != n)
 				break;
+		save_mempolicy(th, out);
 		close(out);
 	} else {
 		th->sched_name[0] = '\0';
@@ -155,11 +173,16 @@ static int thread_setup(struct rtapp_thread *th)
 	}
 	th->setup_what = "policy";
 	rc = rtapp_sched_set_self(t, &run->opts->abi);
-	if (rc || !wl_uclamp_set(&t->uclamp))
+	if (!rc && wl_uclamp_set(&t->uclamp)) {
+		/* rt-app's set_thread_param: the clamps after the policy */
+		th->setup_what = "uclamp";
+		rc = rtapp_sched_set_uclamp(t, &t->uclamp);
+	}
+	if (rc || !t->membind.set)
 		return rc;
-	/* rt-app's set_thread_param: the clamps after the policy */
-	th->setup_what = "uclamp";
-	return rtapp_sched_set_uclamp(t, &t->uclamp);
+	/* rt-app's set_thread_membind, after set_thread_param */
+	th->setup_what = "membind";
+	return rtapp_membind_set(&t->membind);
 }
 
 static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct dlb_err *err);
@@ -414,6 +437,11 @@ static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
 			    "util_min/util_max: %s (the thread stopped there)", th->task->name,
 			    th->instance, th->task->phases[th->it.uclamp_phase].name,
 			    dlb_strerror(th->uclamp_errno));
+	if (th->membind_errno && err && !err->msg[0])
+		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "task %s thread %d: phase '%s': "
+			    "nodes_membind: set_mempolicy: %s (the thread stopped there)",
+			    th->task->name, th->instance, th->task->phases[th->membind_phase].name,
+			    dlb_strerror(th->membind_errno));
 	if (th->log && fclose(th->log))
 		rtapp_thread_write_failed(th, th->log_name);
 	if (th->out_errno && err && !err->msg[0])
@@ -541,6 +569,8 @@ static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct 
 		return rtapp_sched_explain(err, th->setup_errno, th->task, th->instance, &ctx);
 	if (!strcmp(th->setup_what, "uclamp"))
 		return rtapp_uclamp_explain(err, th->setup_errno, th->task, th->instance);
+	if (!strcmp(th->setup_what, "membind"))
+		return rtapp_membind_explain(err, th->setup_errno, th->task, th->instance, NULL);
 	if (!strcmp(th->setup_what, "taskgroup"))
 		return dlb_err_set(err, DLB_EXIT_ENV, "task '%s' instance %d: cannot join taskgroup "
 				   "'%s' (%s): %s", th->task->name, th->instance,

@@ -15,6 +15,7 @@
 
 #include "calib.h"
 #include "kernel.h"
+#include "membind.h"
 
 #define RUN_CHUNK_NS	(50 * NSEC_PER_USEC)	/* stop is checked between chunks */
 
@@ -332,6 +333,25 @@ static int op_set_uclamp(struct dlb_interp *it, const struct wl_uclamp *u)
 	return go_on(th);
 }
 
+/*
+ * A phase's nodes (rt-app's set_thread_membind): main() checked before
+ * the run that the kernel binds memory and that the nodes exist; should
+ * the kernel refuse them now (a node without memory left in the cpuset),
+ * the thread stops, named.
+ */
+static int op_set_membind(struct dlb_interp *it, const struct wl_membind *m)
+{
+	struct rtapp_thread *th = th_of(it);
+	int rc = rtapp_membind_set(m);
+
+	if (rc) {
+		th->membind_errno = rc;
+		th->membind_phase = it->phase;
+		return DLB_INTERP_STOP;
+	}
+	return go_on(th);
+}
+
 static struct dlb_interp_timer *op_timer_get(struct dlb_interp *it, int res)
 {
 	struct rtapp_res *r = &th_of(it)->run->res[res];
@@ -439,6 +459,7 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
 	.set_affinity	= op_set_affinity,
 	.set_taskgroup	= op_set_taskgroup,
 	.set_uclamp	= op_set_uclamp,
+	.set_membind	= op_set_membind,
 	.timer_get	= op_timer_get,
 	.timer_put	= op_timer_put,
 	.job_begin	= op_job_begin,

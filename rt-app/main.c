@@ -22,6 +22,7 @@
 
 #include "../reference/sim.h"
 #include "calib.h"
+#include "membind.h"
 #include "rtapp.h"
 
 volatile sig_atomic_t rtapp_signalled;
@@ -390,6 +391,30 @@ static int uclamp_check(const struct rtapp_opts *o, const struct workload *wl,
 	return 0;
 }
 
+/*
+ * "nodes_membind" (NUMA memory binding): the kernel backend binds each
+ * thread as rt-app does (rt-app/membind.c); a kernel without NUMA
+ * policies (exit 3) or a node this machine does not have (exit 2, as
+ * rt-app's "Invalid node") refuses the run before any thread starts.  The
+ * reference has no memory model, nothing for a binding to act on: said
+ * once.
+ */
+static int membind_check(const struct rtapp_opts *o, const struct workload *wl,
+			 struct dlb_err *err)
+{
+	const struct wl_task *t = wl_membind_task(wl);
+
+	if (!t)
+		return 0;
+	if (o->backend == RTAPP_BACKEND_KERNEL)
+		return rtapp_membind_check(wl, RTAPP_NODE_DIR, err);
+	if (!o->quiet)
+		fprintf(stderr, "%s: warning: task '%s': nodes_membind has no effect on the "
+			"reference backend (it has no memory model: no NUMA nodes)\n", prog,
+			t->name);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct rtapp_opts o = { .backend = RTAPP_BACKEND_KERNEL };
@@ -426,7 +451,7 @@ int main(int argc, char **argv)
 		flags_warning(&o, wl);
 	if (!o.quiet)
 		taskgroup_warning(&o, wl);
-	if (uclamp_check(&o, wl, &err)) {
+	if (uclamp_check(&o, wl, &err) || membind_check(&o, wl, &err)) {
 		wl_free(wl);
 		return fail(err.code, "%s", err.msg);
 	}

@@ -121,6 +121,8 @@ struct rtapp_thread {
 	int taskgroup_errno;		/* a phase's taskgroup failed mid-run: stopped too */
 	int taskgroup_failed;		/* ... which one (index in wl->taskgroups) */
 	int uclamp_errno;		/* a phase's clamps failed mid-run (it.uclamp_phase's) */
+	int membind_errno;		/* a phase's nodes_membind failed mid-run: stopped */
+	size_t membind_phase;		/* ... in which phase */
 	int io_errno;			/* an iorun write failed (the first error) */
 
 	struct dlb_interp it;		/* the events, the jobs (include/dlbench/interp.h) */

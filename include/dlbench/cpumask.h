@@ -58,6 +58,12 @@ static inline unsigned int dlb_cpumask_next(const struct dlb_cpumask *m, unsigne
 	return DLB_MAX_CPUS;
 }
 
+/*
+ * @m in the kernel's list format ("0-3,5", "" if empty) into @buf; -1 if
+ * it does not fit (@buf then holds a cut list).  lib/cpumask.c.
+ */
+int dlb_cpumask_list(char *buf, size_t size, const struct dlb_cpumask *m);
+
 #define dlb_for_each_cpu(cpu, mask)					\
 	for ((cpu) = dlb_cpumask_next((mask), 0); (cpu) < DLB_MAX_CPUS;	\
 	     (cpu) = dlb_cpumask_next((mask), (cpu) + 1))

@@ -134,6 +134,15 @@ struct dlb_interp_ops {
 	 * without utilization clamping leaves it NULL.
 	 */
 	int (*set_uclamp)(struct dlb_interp *it, const struct wl_uclamp *u);
+	/*
+	 * A phase with its own "nodes_membind" starts and its nodes are not
+	 * the ones the thread is bound to: bind its memory to @m's nodes
+	 * (rt-app's set_thread_membind; the binding is kept until a later
+	 * phase sets other nodes).  The backend bound the thread to the
+	 * task's nodes before it started.  Optional: a backend without a
+	 * memory model leaves it NULL.
+	 */
+	int (*set_membind)(struct dlb_interp *it, const struct wl_membind *m);
 	/* a timer shared by every thread using @res ("ref" not "unique..."), held until put */
 	struct dlb_interp_timer *(*timer_get)(struct dlb_interp *it, int res);
 	void (*timer_put)(struct dlb_interp *it, int res);	/* optional */
@@ -163,6 +172,7 @@ struct dlb_interp {
 	const struct dlb_cpumask *cpus;	/* the affinity the thread has now, NULL: all */
 	int taskgroup;			/* the thread's taskgroup now, -1: where it started */
 	int uclamp_phase;		/* the phase whose clamps it set last, -1: the task's */
+	const struct wl_membind *membind;	/* the binding set last, NULL: none (all nodes) */
 	u64 t_first;			/* run start + delay: rt-app's t_first */
 	struct dlb_interp_timer *timers;	/* per resource: this thread's "unique" timers */
 

@@ -84,6 +84,21 @@ struct wl_uclamp {
 	unsigned int min, max;
 };
 
+/*
+ * NUMA memory binding (rt-app's "nodes_membind", set with numa_set_membind:
+ * set_mempolicy(MPOL_BIND)): the nodes the thread's memory comes from.
+ * The node set uses the cpu mask's bitmap: WL_MAX_NODES is the kernel's
+ * largest MAX_NUMNODES (NODES_SHIFT 10), the loader's range; the host's
+ * own nodes are checked by the kernel backend before the run.
+ */
+#define WL_MAX_NODES	1024
+_Static_assert(WL_MAX_NODES <= DLB_MAX_CPUS, "a node set is a dlb_cpumask");
+
+struct wl_membind {
+	bool set;		/* the key was given: bind to @nodes */
+	struct dlb_cpumask nodes;
+};
+
 /* Where something was in the JSON file, for errors after parsing. */
 struct wl_pos {
 	int line;		/* 1-based; 0 if unknown */
@@ -122,6 +137,7 @@ struct wl_phase {
 	int taskgroup;		/* "taskgroup": index in wl->taskgroups the thread moves
 				 * to as the phase starts; -1: it stays where it is */
 	struct wl_uclamp uclamp;	/* set as the phase starts, kept after it */
+	struct wl_membind membind;	/* set as the phase starts, kept after it */
 	size_t nr_events;
 	struct wl_event *events;
 	struct wl_pos pos;
@@ -141,6 +157,7 @@ struct wl_task {
 	u64 delay_ns;		/* "delay" before the first phase */
 	int taskgroup;		/* "taskgroup": index in wl->taskgroups, -1: none */
 	struct wl_uclamp uclamp;	/* set with the policy, at the thread's start */
+	struct wl_membind membind;	/* set at the thread's start */
 	size_t nr_phases;
 	struct wl_phase *phases;
 	struct wl_pos pos;
@@ -246,6 +263,9 @@ static inline bool wl_uclamp_set(const struct wl_uclamp *u)
 
 /* The first task with a utilization clamp (on the task or a phase), or NULL. */
 const struct wl_task *wl_uclamp_task(const struct workload *wl);
+
+/* The first task with a NUMA binding (on the task or a phase), or NULL. */
+const struct wl_task *wl_membind_task(const struct workload *wl);
 
 /* The first task with a custom slice ("dl-runtime" on a fair task), or NULL. */
 const struct wl_task *wl_slice_task(const struct workload *wl);

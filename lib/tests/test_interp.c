@@ -6,6 +6,7 @@
  * the event log and the livelock guard.
  */
 #include "dlb_test.h"
+#include "dlb_test_wl.h"
 
 #include <string.h>
 
@@ -21,6 +22,7 @@ struct toy {
 	struct dlb_interp_timer shared;
 	char trace[4096];
 	char uclamp[256];		/* the clamps set, "uPHASE:MIN/MAX " each */
+	char membind[256];		/* the bindings set, "mPHASE:NODES " each (hex mask) */
 };
 
 static struct toy *toy_of(struct dlb_interp *it)
@@ -131,6 +133,16 @@ static int toy_set_uclamp(struct dlb_interp *it, const struct wl_uclamp *u)
 	return DLB_INTERP_DONE;
 }
 
+static int toy_set_membind(struct dlb_interp *it, const struct wl_membind *m)
+{
+	struct toy *t = toy_of(it);
+	size_t n = strlen(t->membind);
+
+	snprintf(t->membind + n, sizeof(t->membind) - n, "m%zu:%llx ", it->phase,
+		 (unsigned long long)m->nodes.bits[0]);
+	return DLB_INTERP_DONE;
+}
+
 static const struct dlb_interp_ops toy_ops = {
 	.now		= toy_now,
 	.run		= toy_run,
@@ -145,34 +157,31 @@ static const struct dlb_interp_ops toy_ops = {
 	.resume		= toy_void,
 	.timer_get	= toy_timer_get,
 	.set_uclamp	= toy_set_uclamp,
+	.set_membind	= toy_set_membind,
 	.job_begin	= toy_job_begin,
 	.job_end	= toy_job_end,
 };
 
-static struct workload *load(const char *json)
-{
-	struct workload *wl = NULL;
-	struct dlb_err err;
-
-	if (wl_load_buffer("t.json", json, strlen(json), NULL, &wl, &err))
-		fail_msg("%s", err.msg);
-	return wl;
-}
-
-/* Run task 0 of @json on the toy from t = 0; its trace and final rc. */
-static int toy_run_task(struct toy *t, struct workload *wl)
+/* Run task @i of @wl on the toy from t = 0 to its end; its trace and final rc. */
+static int toy_run_nth(struct toy *t, struct workload *wl, size_t i)
 {
 	struct dlb_err err;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	assert_int_equal(dlb_interp_init(&t->it, wl, &wl->tasks[0], &toy_ops, &err), 0);
+	assert_int_equal(dlb_interp_init(&t->it, wl, &wl->tasks[i], &toy_ops, &err), 0);
 	dlb_interp_log_enable(&t->it, 0);
 	dlb_interp_start(&t->it, 0);
 	while ((rc = dlb_interp_step(&t->it)) == DLB_INTERP_BLOCKED)
 		;
 	dlb_interp_finish(&t->it);
 	return rc;
+}
+
+/* ... task 0 */
+static int toy_run_task(struct toy *t, struct workload *wl)
+{
+	return toy_run_nth(t, wl, 0);
 }
 
 #define DL_TASK(events) \
@@ -183,7 +192,7 @@ static int toy_run_task(struct toy *t, struct workload *wl)
 /* A final timer ends the job before the sleep; releases on the timer's grid. */
 static void test_timer_last(void **state)
 {
-	struct workload *wl = load(DL_TASK("\"loop\": 3, \"run\": 25000, "
+	struct workload *wl = dlb_test_load(DL_TASK("\"loop\": 3, \"run\": 25000, "
 				   "\"timer\": { \"ref\": \"unique\", \"period\": 30000 }"));
 	struct toy t;
 
@@ -202,7 +211,7 @@ static void test_timer_last(void **state)
 /* A timer that is not last is a periodic sleep inside the job. */
 static void test_timer_not_last(void **state)
 {
-	struct workload *wl = load(DL_TASK("\"loop\": 2, "
+	struct workload *wl = dlb_test_load(DL_TASK("\"loop\": 2, "
 				   "\"timer\": { \"ref\": \"unique\", \"period\": 30000 }, "
 				   "\"run\": 1000"));
 	struct toy t;
@@ -218,7 +227,7 @@ static void test_timer_not_last(void **state)
 /* A final sleep releases the next job when it ends; a release past the end stops. */
 static void test_sleep_last_and_end(void **state)
 {
-	struct workload *wl = load(DL_TASK("\"run\": 10000, \"sleep\": 30000"));
+	struct workload *wl = dlb_test_load(DL_TASK("\"run\": 10000, \"sleep\": 30000"));
 	struct toy t;
 
 	(void)state;
@@ -232,7 +241,7 @@ static void test_sleep_last_and_end(void **state)
 /* Without a timer, a suspend ends the job; the resume releases the next. */
 static void test_sporadic(void **state)
 {
-	struct workload *wl = load(DL_TASK("\"loop\": 2, \"suspend\": \"w\", \"run\": 2000"));
+	struct workload *wl = dlb_test_load(DL_TASK("\"loop\": 2, \"suspend\": \"w\", \"run\": 2000"));
 	struct toy t;
 
 	(void)state;
@@ -245,7 +254,7 @@ static void test_sporadic(void **state)
 /* Phase and task loops, in order, in the event log; a BLOCKED run resumes there. */
 static void test_loops_and_log(void **state)
 {
-	struct workload *wl = load(
+	struct workload *wl = dlb_test_load(
 		"{ \"global\": { \"calibration\": 100 }, \"tasks\": { \"t\": { \"loop\": 2, "
 		"\"phases\": { \"p0\": { \"loop\": 2, \"run\": 1000, \"sleep\": 1000 }, "
 		"\"p1\": { \"run2\": 500 } } } } }");
@@ -275,7 +284,7 @@ static void test_loops_and_log(void **state)
  */
 static void test_phase_uclamp(void **state)
 {
-	struct workload *wl = load(
+	struct workload *wl = dlb_test_load(
 		"{ \"global\": { \"calibration\": 100 }, \"tasks\": { \"t\": { \"loop\": 2, "
 		"\"util_min\": 10, \"phases\": { "
 		"\"p0\": { \"loop\": 2, \"util_min\": 100, \"run\": 1000 }, "
@@ -284,18 +293,45 @@ static void test_phase_uclamp(void **state)
 		"\"u\": { \"loop\": 3, \"phases\": { \"a\": { \"util_max\": 5, \"run\": 1000 }, "
 		"\"b\": { \"run\": 1000 } } } } }");
 	struct toy t;
-	struct dlb_err err;
 
 	(void)state;
 	assert_int_equal(toy_run_task(&t, wl), DLB_INTERP_EXIT);
 	assert_string_equal(t.uclamp, "u0:100/-1 u2:-1/900 u0:100/-1 u2:-1/900 ");
 	dlb_interp_fini(&t.it);
-	memset(&t, 0, sizeof(t));
-	assert_int_equal(dlb_interp_init(&t.it, wl, &wl->tasks[1], &toy_ops, &err), 0);
-	dlb_interp_start(&t.it, 0);
-	assert_int_equal(dlb_interp_step(&t.it), DLB_INTERP_EXIT);
+	assert_int_equal(toy_run_nth(&t, wl, 1), DLB_INTERP_EXIT);
 	assert_int_equal(t.it.jobs, 6);
 	assert_string_equal(t.uclamp, "u0:-1/5 ");
+	dlb_interp_fini(&t.it);
+	wl_free(wl);
+}
+
+/*
+ * A phase's nodes are bound as it starts unless the thread is bound to the
+ * same nodes already, as rt-app's set_thread_membind: in "t" (task nodes
+ * 0-1) "near" binds 0 at each task loop, "keep" (none) keeps it, "far"
+ * binds 2, "same" (0-1 again) binds 0-1; in "u" (no task nodes) "a" binds
+ * 1 once, and "b", with the same node, binds nothing in the whole run.
+ */
+static void test_phase_membind(void **state)
+{
+	struct workload *wl = dlb_test_load(
+		"{ \"global\": { \"calibration\": 100 }, \"tasks\": { \"t\": { \"loop\": 2, "
+		"\"nodes_membind\": [0, 1], \"phases\": { "
+		"\"near\": { \"loop\": 2, \"nodes_membind\": [0], \"run\": 1000 }, "
+		"\"keep\": { \"run\": 1000 }, "
+		"\"far\": { \"nodes_membind\": [2], \"run\": 1000 }, "
+		"\"same\": { \"nodes_membind\": [1, 0], \"run\": 1000 } } }, "
+		"\"u\": { \"loop\": 3, \"phases\": { \"a\": { \"nodes_membind\": [1], "
+		"\"run\": 1000 }, \"b\": { \"nodes_membind\": [1], \"run\": 1000 } } } } }");
+	struct toy t;
+
+	(void)state;
+	assert_int_equal(toy_run_task(&t, wl), DLB_INTERP_EXIT);
+	assert_string_equal(t.membind, "m0:1 m2:4 m3:3 m0:1 m2:4 m3:3 ");
+	dlb_interp_fini(&t.it);
+	assert_int_equal(toy_run_nth(&t, wl, 1), DLB_INTERP_EXIT);
+	assert_int_equal(t.it.jobs, 6);
+	assert_string_equal(t.membind, "m0:2 ");
 	dlb_interp_fini(&t.it);
 	wl_free(wl);
 }
@@ -303,7 +339,7 @@ static void test_phase_uclamp(void **state)
 /* A run that blocks (the simulator's) is consumed when the step is called again. */
 static void test_blocked_run(void **state)
 {
-	struct workload *wl = load(DL_TASK("\"loop\": 1, \"run\": 1000, \"run2\": 1000"));
+	struct workload *wl = dlb_test_load(DL_TASK("\"loop\": 1, \"run\": 1000, \"run2\": 1000"));
 	struct dlb_err err;
 	struct toy t;
 
@@ -329,7 +365,7 @@ static void test_blocked_run(void **state)
  */
 static void test_run_wall(void **state)
 {
-	struct workload *wl = load(DL_TASK("\"loop\": 1, \"run\": 1000, \"sleep\": 5000, "
+	struct workload *wl = dlb_test_load(DL_TASK("\"loop\": 1, \"run\": 1000, \"sleep\": 5000, "
 					   "\"run2\": 2000"));
 	struct dlb_err err;
 	struct toy t;
@@ -355,7 +391,7 @@ static void test_run_wall(void **state)
 /* A loop of zero-time events is cut by max_events, not run forever. */
 static void test_livelock(void **state)
 {
-	struct workload *wl = load(
+	struct workload *wl = dlb_test_load(
 		"{ \"global\": { \"calibration\": 100 }, \"tasks\": { \"t\": { "
 		"\"lock\": \"m\", \"unlock\": \"m\" } } }");
 	struct dlb_err err;
@@ -381,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_loops_and_log),
 		cmocka_unit_test(test_blocked_run),
 		cmocka_unit_test(test_phase_uclamp),
+		cmocka_unit_test(test_phase_membind),
 		cmocka_unit_test(test_run_wall),
 		cmocka_unit_test(test_livelock),
 	};
