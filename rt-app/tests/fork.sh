@@ -27,7 +27,8 @@ task_marker_s() {
 job_ends() { grep -c "dlb_job: tid=$2 job=[0-9]* event=end" "$1"; }
 
 "$RTAPP" -q -b reference -m 2 -o "$TMP/ref" "$WL" >"$TMP/ref.out" 2>&1
-expect_eq "reference: run exits 0 ($(head -c 300 "$TMP/ref.out"))" "$?" 0
+rc=$?
+expect_eq "reference: run exits 0 ($(head -c 300 "$TMP/ref.out"))" "$rc" 0
 expect_eq "reference: threads in rt-app's order, forked ones after" \
 	"$(json_get "$TMP/ref/summary.json" name | tr '\n' ' ')" "parent child child child "
 expect_eq "reference: parent 3 jobs, each forked child 5" \

@@ -20,7 +20,8 @@ rels() { sed -n "s/.*dlb_job: tid=$1 job=[0-9]* event=release rel=\([0-9]*\).*/\
 	"$TMP/ref/trace.txt" | tr '\n' ' '; }
 
 "$RTAPP" -q -b reference -m 2 -E -o "$TMP/ref" "$WL" >"$TMP/ref.out" 2>&1
-expect_eq "reference: run exits 0 ($(head -c 300 "$TMP/ref.out"))" "$?" 0
+rc=$?
+expect_eq "reference: run exits 0 ($(head -c 300 "$TMP/ref.out"))" "$rc" 0
 expect_eq "reference: 5 jobs each" "$(json_get "$TMP/ref/summary.json" jobs | tr '\n' ' ')" "5 5 "
 mapfile -t tids < <(json_get "$TMP/ref/summary.json" tid)
 expect_eq "reference: a released every 2 ms (run 1 ms + sleep 1 ms, memrun none)" \
@@ -31,7 +32,8 @@ expect_eq "reference: b's events in order" "$(head -5 "$TMP/ref/rt-app-b-1.event
 	"0 memrun 0 memrun1 0 memrun2 0 run 0 sleep "
 
 "$RTAPP" -q -n -E -o "$TMP/k" "$WL" >"$TMP/k.out" 2>&1
-expect_eq "kernel: run exits 0 ($(head -c 300 "$TMP/k.out"))" "$?" 0
+rc=$?
+expect_eq "kernel: run exits 0 ($(head -c 300 "$TMP/k.out"))" "$rc" 0
 expect_eq "kernel: 5 jobs each" "$(json_get "$TMP/k/summary.json" jobs | tr '\n' ' ')" "5 5 "
 check "kernel: the reference's event sequence" eval \
 	"cat '$TMP'/ref/*.events | cmp -s - <(cat '$TMP'/k/*.events)"
