@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internal to lib/: appending text to a fixed buffer without printf, for the
- * formatters on the simulator's hot path (dlb_marker_format, one call per job
- * release/begin/end; dlb_event_format, one call per trace line).  Under
+ * Internal to lib/ and analyzer/: appending text to a fixed buffer without
+ * printf, for the formatters on the simulator's hot path (dlb_marker_format,
+ * one call per job release/begin/end; dlb_event_format, one call per trace
+ * line) and the conformance files' rows (one per job or slice: jobstrace.c,
+ * analyzer/conform.c).  Under
  * callgrind on make bench and dlb-sim -o, vsnprintf's format parsing was
  * half or more of all instructions; these write the same bytes as the
  * printf conversions named on each.
