@@ -200,17 +200,37 @@ static int cmp_cjob(const void *a, const void *b)
  * come in the order they ended, each task's in order of job number, so
  * a stable radix sort on the tid alone (of (key, index) pairs, 8 bits a
  * pass) leaves them sorted; a task whose jobs came otherwise is sorted
- * on its own.  qsort moved 150 000 jobs of 100 bytes through every merge
- * level, at random; this reads each once.
+ * on its own.  The jobs are then moved in place, along the permutation's
+ * cycles: qsort moved 150 000 jobs of 100 bytes through every merge level,
+ * at random, in a fresh buffer as large (and page faults cost, in a VM).
  */
 struct tid_idx {
 	u32 key, idx;
 };
 
+static void jobs_permute(struct cjob *v, struct tid_idx *a, size_t n)
+{
+	size_t i, j, k;
+	struct cjob tmp;
+
+	/* a[j].idx: the job that goes to j; a[j].idx = j once it is there */
+	for (i = 0; i < n; i++) {
+		if (a[i].idx == i)
+			continue;
+		tmp = v[i];
+		for (j = i; (k = a[j].idx) != i; j = k) {
+			v[j] = v[k];
+			a[j].idx = (u32)j;
+		}
+		v[j] = tmp;
+		a[j].idx = (u32)j;
+	}
+}
+
 static int jobs_sort(struct jobs *js)
 {
 	struct tid_idx *a, *b, *t;
-	struct cjob *v;
+	struct cjob *v = js->v;
 	size_t i, n = js->n, cnt[256];
 	int shift;
 
@@ -218,15 +238,13 @@ static int jobs_sort(struct jobs *js)
 		return 0;
 	a = malloc(n * sizeof(*a));
 	b = malloc(n * sizeof(*b));
-	v = malloc(n * sizeof(*v));
-	if (!a || !b || !v) {
+	if (!a || !b) {
 		free(a);
 		free(b);
-		free(v);
 		return -1;
 	}
 	for (i = 0; i < n; i++)		/* the sign bit flipped: ints in order as u32s */
-		a[i] = (struct tid_idx){ (u32)js->v[i].tid ^ 0x80000000u, (u32)i };
+		a[i] = (struct tid_idx){ (u32)v[i].tid ^ 0x80000000u, (u32)i };
 	for (shift = 0; shift < 32; shift += 8) {
 		size_t sum = 0, c;
 
@@ -246,13 +264,9 @@ static int jobs_sort(struct jobs *js)
 		a = b;
 		b = t;
 	}
-	for (i = 0; i < n; i++)
-		v[i] = js->v[a[i].idx];
-	free(a);
 	free(b);
-	free(js->v);
-	js->v = v;
-	js->cap = n;
+	jobs_permute(v, a, n);
+	free(a);
 	for (i = 0; i < n;) {
 		size_t e, unsorted = 0;
 
@@ -412,8 +426,8 @@ static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
 	jtt.dl.flags = st ? st->dl_flags : 0;	/* sched_flags (GRUB): the generator's word */
 	*from_wl |= task_cpus(w, st, c->jt->nr_cpus, &jtt.cpus);
 	log = task_log(o->folder, st, &nlog);
-	for (; *next < c->run.n && c->run.v[*next].tid == t->tid; (*next)++) {
-		const struct cjob *k = &c->run.v[*next];
+	for (; *next < c->run.n && c->kin[*next].tid == t->tid; (*next)++) {
+		const struct cjob *k = &c->kin[*next];
 		struct dlb_jt_job j = { .task = ti, .job = k->job, .rel = k->rel,
 					.wakeup = k->wakeup, .dl = k->dl };
 
@@ -586,11 +600,14 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	u64 t0 = 0;
 
 	c->jt = dlb_jt_create();
-	c->kin = malloc((c->run.n ? c->run.n : 1) * sizeof(*c->kin));
-	if (!c->jt || !c->kin)
+	if (!c->jt || jobs_sort(&c->run))
 		return -1;
-	if (jobs_sort(&c->run))	/* run.v is NULL when the trace had no job */
-		return -1;
+	/*
+	 * The jobs trace's jobs are some of run.v's, in its order: kept in
+	 * place, at or before where each was (extract_task()).
+	 */
+	c->kin = c->run.v;
+	c->run.v = NULL;
 	c->jt->nr_cpus = dlb_metrics_nr_cpus(m);
 	snprintf(c->jt->kernel, sizeof(c->jt->kernel), "%s", kernel ? kernel : "");
 	snprintf(c->jt->backend, sizeof(c->jt->backend), "%s", o->backend ? o->backend : "");
@@ -600,7 +617,7 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	for (i = 0; i < dlb_metrics_nr_tasks(m); i++) {
 		const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
 
-		while (next < c->run.n && c->run.v[next].tid < t->tid)
+		while (next < c->run.n && c->kin[next].tid < t->tid)
 			next++;
 		if (!t->is_dl || t->param_src == DLB_PARAM_NONE) {
 			skipped += t->jobs ? 1 : 0;
