@@ -183,6 +183,14 @@ struct dlb_metrics *dlb_metrics_create(const struct dlb_metrics_opts *opts, stru
 int dlb_metrics_event(const struct dlb_event *ev, void *arg);
 
 /*
+ * dlb_metrics_event() of a marker event whose text is known to say @mk
+ * (the reference's own, dlb_sim_marker(): the conformance replay), taken
+ * as dlb_marker_parse() would have returned it, without parsing the text.
+ */
+int dlb_metrics_marker_event(const struct dlb_event *ev, const struct dlb_marker *mk,
+			     struct dlb_metrics *m);
+
+/*
  * Declare a task's DL parameters from outside the trace (summary.json, a
  * /proc/PID/sched snapshot); markers in the trace take precedence.  @name
  * may be NULL.  Returns 0 or -1 (allocation).

@@ -335,12 +335,16 @@ static void marker_run(struct dlb_metrics *m, const struct dlb_marker *mk)
 
 int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 {
-	struct dlb_marker mk;
+	struct dlb_marker parsed;
+	const struct dlb_marker *mk = m->marker;
 	struct task *t;
-	int r;
+	int r = 1;
 
 	m->run.markers++;
-	r = dlb_marker_parse(ev->mark.text, ev->mark.len, ev->pid, &mk, &m->perr);
+	if (!mk) {
+		r = dlb_marker_parse(ev->mark.text, ev->mark.len, ev->pid, &parsed, &m->perr);
+		mk = &parsed;
+	}
 	if (r < 0) {
 		dlb_metrics_flag(m, DLB_Q_BAD_MARKERS, 1, "at %llu ns: %s",
 				 (unsigned long long)ev->ts, m->perr.msg);
@@ -351,9 +355,9 @@ int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 	 * behalf: a release (the reference writes it at the release instant,
 	 * as the released task), task attributes and run markers.
 	 */
-	if (r == 0 || mk.kind == DLB_MARK_JOB_BEGIN || mk.kind == DLB_MARK_JOB_END ||
-	    mk.kind == DLB_MARK_OTHER || mk.kind == DLB_MARK_TASK_START ||
-	    mk.kind == DLB_MARK_CLOCK_REF) {
+	if (r == 0 || mk->kind == DLB_MARK_JOB_BEGIN || mk->kind == DLB_MARK_JOB_END ||
+	    mk->kind == DLB_MARK_OTHER || mk->kind == DLB_MARK_TASK_START ||
+	    mk->kind == DLB_MARK_CLOCK_REF) {
 		struct cpu *c = cpu_get(m, ev->cpu);
 
 		if (c && ev->pid > 0)
@@ -363,10 +367,10 @@ int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 		m->run.other_markers++;
 		return 0;
 	}
-	switch (mk.kind) {
+	switch (mk->kind) {
 	case DLB_MARK_RUN_START:
 	case DLB_MARK_RUN_END:
-		marker_run(m, &mk);
+		marker_run(m, mk);
 		return 0;
 	case DLB_MARK_OTHER:
 		return 0;
@@ -377,24 +381,24 @@ int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev)
 	default:
 		break;
 	}
-	t = task_get(m, mk.tid);
+	t = task_get(m, mk->tid);
 	if (!t)
 		return -1;
-	switch (mk.kind) {
+	switch (mk->kind) {
 	case DLB_MARK_TASK:
-		marker_task(m, t, &mk);
+		marker_task(m, t, mk);
 		break;
 	case DLB_MARK_JOB_RELEASE:
 		m->run.job_markers++;
-		marker_release(m, t, &mk);
+		marker_release(m, t, mk);
 		break;
 	case DLB_MARK_JOB_BEGIN:
 		m->run.job_markers++;
-		job_begin(m, t, &mk, ev);
+		job_begin(m, t, mk, ev);
 		break;
 	case DLB_MARK_JOB_END:
 		m->run.job_markers++;
-		job_end(m, t, &mk, ev);
+		job_end(m, t, mk, ev);
 		break;
 	case DLB_MARK_TASK_START:
 		/*

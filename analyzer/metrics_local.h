@@ -87,6 +87,7 @@ struct named_params {
 
 struct dlb_metrics {
 	struct dlb_metrics_opts opts;
+	const struct dlb_marker *marker;	/* the event's, parsed (dlb_metrics_marker_event) */
 	struct named_params *named;	/* parameters for tasks known by name only */
 	size_t nr_named;
 	struct dlb_run_metrics run;

@@ -252,6 +252,17 @@ void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struct dlb_e
 	m->dirty = true;
 }
 
+int dlb_metrics_marker_event(const struct dlb_event *ev, const struct dlb_marker *mk,
+			     struct dlb_metrics *m)
+{
+	int rc;
+
+	m->marker = mk;
+	rc = dlb_metrics_event(ev, m);
+	m->marker = NULL;
+	return rc;
+}
+
 int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 {
 	struct dlb_metrics *m = arg;

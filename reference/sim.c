@@ -206,7 +206,9 @@ void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_marker 
 		return;		/* cannot happen: our fields fit DLB_MARKER_MAX */
 	ev.mark.text = buf;
 	ev.mark.len = (size_t)n;
+	sim->ev_marker = m;
 	emit(sim, &ev);
+	sim->ev_marker = NULL;
 }
 
 u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t)

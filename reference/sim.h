@@ -207,6 +207,13 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 
 /* Every event, in time order.  The event is valid during the call only. */
 void dlb_sim_set_event_hook(struct dlb_sim *sim, dlb_event_fn fn, void *arg);
+
+/*
+ * In the event hook, for a DLB_EV_MARKER event: the marker its text was
+ * formatted from (dlb_marker_format), so that a consumer need not parse
+ * the text back; NULL in any other event.  Valid during the call only.
+ */
+const struct dlb_marker *dlb_sim_marker(const struct dlb_sim *sim);
 void dlb_sim_set_job_hook(struct dlb_sim *sim, dlb_sim_job_fn fn, void *arg);
 
 /*

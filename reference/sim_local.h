@@ -118,6 +118,7 @@ struct dlb_sim {
 	int nr_dirty;
 	dlb_event_fn ev_fn;
 	void *ev_arg;
+	const struct dlb_marker *ev_marker;	/* emit_marker()'s, during its event */
 	dlb_sim_job_fn job_fn;
 	void *job_arg;
 	dlb_sim_progress_fn progress_fn;

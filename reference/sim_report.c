@@ -14,6 +14,11 @@ void dlb_sim_set_event_hook(struct dlb_sim *sim, dlb_event_fn fn, void *arg)
 	sim->ev_arg = arg;
 }
 
+const struct dlb_marker *dlb_sim_marker(const struct dlb_sim *sim)
+{
+	return sim->ev_marker;
+}
+
 void dlb_sim_set_job_hook(struct dlb_sim *sim, dlb_sim_job_fn fn, void *arg)
 {
 	sim->job_fn = fn;
