@@ -229,6 +229,67 @@ static void test_suspend_resume(void **state)
 	wlb_free(wl);
 }
 
+/*
+ * dlb_sim_marker(): a job marker event's struct says what its text does,
+ * field for field as dlb_marker_parse() reads the text back (the
+ * conformance replay feeds its metrics the struct instead of parsing).
+ */
+struct marker_check {
+	struct dlb_sim *sim;
+	int jobs, others;
+};
+
+static int check_marker(const struct dlb_event *ev, void *arg)
+{
+	struct marker_check *mc = arg;
+	const struct dlb_marker *mk = dlb_sim_marker(mc->sim);
+	struct dlb_marker q;
+	struct dlb_err err;
+
+	if (ev->type != DLB_EV_MARKER) {
+		assert_null(mk);
+		return 0;
+	}
+	assert_non_null(mk);
+	if (mk->kind != DLB_MARK_JOB_RELEASE && mk->kind != DLB_MARK_JOB_BEGIN &&
+	    mk->kind != DLB_MARK_JOB_END) {
+		mc->others++;
+		return 0;
+	}
+	mc->jobs++;
+	assert_int_equal(dlb_marker_parse(ev->mark.text, ev->mark.len, ev->pid, &q, &err), 1);
+	assert_int_equal(q.dialect, mk->dialect);
+	assert_int_equal(q.kind, mk->kind);
+	assert_int_equal(q.flags, mk->flags);
+	assert_int_equal(q.tid, mk->tid);
+	assert_int_equal(q.job, mk->job);
+	assert_int_equal(q.rel, mk->rel);
+	assert_int_equal(q.dl, mk->dl);
+	return 0;
+}
+
+static void test_marker_struct(void **state)
+{
+	struct workload *wl = wlb_new(100 * MS);
+	struct dlb_sim_opts o;
+	struct marker_check mc = { 0 };
+	struct dlb_err err;
+
+	(void)state;
+	wlb_periodic(wl, "a", 2 * MS, 10 * MS, 10 * MS, 1 * MS);
+	wlb_periodic(wl, "b", 3 * MS, 7 * MS, 15 * MS, 2 * MS);
+	wlb_opts(&o, 2);
+	mc.sim = dlb_sim_create(wl, &o, &err);
+	assert_non_null(mc.sim);
+	dlb_sim_set_event_hook(mc.sim, check_marker, &mc);
+	assert_int_equal(dlb_sim_run(mc.sim, &err), 0);
+	/* a: 10 jobs, b: 7, three markers each; the tasks' and the run's markers besides */
+	assert_int_equal(mc.jobs, 3 * (10 + 7));
+	assert_true(mc.others >= 4);
+	dlb_sim_free(mc.sim);
+	wlb_free(wl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_cond),
 		cmocka_unit_test(test_suspend_resume),
+		cmocka_unit_test(test_marker_struct),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
