@@ -309,11 +309,9 @@ static void parse_comment(struct dlb_trace *t, const char *p, const char *end)
  */
 static const char *buffer_prefix(const char *p, const char *end)
 {
-	const char *q = p;
+	const char *q = memchr(p, ' ', (size_t)(end - p));
 
-	while (q < end && *q != ' ')
-		q++;
-	if (q - p < 2 || q == end || q[-1] != ':')
+	if (!q || q - p < 2 || q[-1] != ':')
 		return NULL;
 	return skip_sp(q, end);
 }

@@ -28,11 +28,20 @@ static inline const char *skip_sp(const char *p, const char *end)
 {
 	u64 w;
 
-	/* the kernel pads comm to 16 columns: eight spaces at a time */
+	/*
+	 * The kernel pads comm to 16 columns and trace-cmd the event name to
+	 * 20: eight spaces at a time, and where a word has fewer, its leading
+	 * spaces at once (the lowest non-space byte, little-endian).
+	 */
 	while (end - p >= 8) {
 		memcpy(&w, p, 8);
-		if (w != 0x2020202020202020ULL)
+		w ^= 0x2020202020202020ULL;
+		if (w) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			p += __builtin_ctzll(w) / 8;
+#endif
 			break;
+		}
 		p += 8;
 	}
 	while (p < end && (*p == ' ' || *p == '\t'))
