@@ -116,10 +116,12 @@ static int parse_state(const char *p, const char *end, const char *letters, long
 		return 0;
 	}
 	for (; p < end; p++) {
-		const char *l = *p ? strchr(letters, *p) : NULL;
+		int i = 0;
 
-		if (l)
-			st |= 1L << (l - letters);
+		while (i < 8 && letters[i] != *p)
+			i++;
+		if (i < 8)
+			st |= 1L << i;
 		else if (*p != 'R' && *p != '+' && *p != '|' && *p != 'K' && *p != 'N')
 			return -1;
 	}
