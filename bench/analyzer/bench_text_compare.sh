@@ -62,7 +62,9 @@ kt=${DLB_BENCH_KTEXT:-$dir/compare-kernel.txt}
 dl=$dir/analyze-dl-80000.txt
 [ -s "$dl" ] || dl=$dir/analyze-dl-8000.txt
 [ -s "$dl" ] || echo "# no DL-heavy text: run bench/analyzer/bench_analyze.sh once to write it"
-rep=$dir/input-text.txt	# bench_input.sh's `trace-cmd report -t` text
+# bench_input.sh's `trace-cmd report -t` text (1.5 M lines; 300 k-event trace with DLB_BENCH_QUICK)
+rep=$dir/input-3M-text.txt
+[ -s "$rep" ] || rep=$dir/input-300k-text.txt
 inputs="kernel:$kt"
 [ -s "$dl" ] && inputs="$inputs dl:$dl"
 [ -s "$rep" ] && inputs="$inputs report:$rep"
@@ -89,7 +91,7 @@ for in in $inputs; do
 	bench_pair "fgets + strstr (floor)" "reader, new"
 	summary+=$(printf '# %-7s reader   of the floor (floor time / new): %.2f (cpu %.2f)' "$name" \
 		"$(awk -v r="$PAIR_RATIO" 'BEGIN { print 1 / r }')" \
-		"$(awk -v r="$PAIR_CPU_RATIO" 'BEGIN { print r > 0 ? 1 / r : 0 }')")$'\n'
+		"$(awk -v r="$PAIR_CPU_RATIO" 'BEGIN { print (r > 0 ? 1 / r : 0) }')")$'\n'
 	BENCH_A=("$B/bin/dlb-analyze" -q -A -m -1 "$f")
 	BENCH_B=("$N/bin/dlb-analyze" -q -A -m -1 "$f")
 	bench_pair "dlb-analyze, base" "dlb-analyze, new"
