@@ -50,10 +50,11 @@ static inline const char *skip_sp(const char *p, const char *end)
 }
 
 /*
- * How many of the 8 bytes at @p are leading decimal digits, at most @cap
- * (0..8), and their value; 8 bytes must be there.  A word at a time: a byte below '0' borrows
- * and one above '9' carries into its bit 7 (0x46 + ':' = 0x80); borrows
- * and carries only move up, so the lowest flagged byte is the first
+ * How many of the 8 bytes at @p (all 8 must be readable) are leading
+ * decimal digits, at most @cap (0..8), and their value.  A word at a
+ * time: a byte below '0' borrows and one above '9' carries into its bit 7
+ * (0x46 + ':' = 0x80; from 0xba up, w - '0' has bit 7 set); borrows and
+ * carries only move up, so the lowest flagged byte is the first
  * non-digit.  The digits are then summed pairwise (the usual SWAR
  * conversion), the first digit in the lowest byte, as little-endian loads
  * put it.
