@@ -261,8 +261,8 @@ static inline bool f_comm(struct fast *f, char *out, const char *next, size_t le
 {
 	const char *q;
 
-	for (q = f->p; q < f->end; q++) {
-		if (*q == ' ' && (size_t)(f->end - q - 1) >= len && !memcmp(q + 1, next, len)) {
+	for (q = f->p; (q = memchr(q, ' ', (size_t)(f->end - q))) != NULL; q++) {
+		if ((size_t)(f->end - q - 1) >= len && !memcmp(q + 1, next, len)) {
 			copy_comm(out, f->p, (size_t)(q - f->p));
 			f->p = q + 1 + len;
 			return true;
