@@ -7,10 +7,13 @@ include bench/ospert/build.mk
 $(BUILD)/bin/dlb-sim-bench: $(call objs,bench/reference/dlb-sim-bench.c) $(LIBDLBREF) $(LIBDLB)
 
 # The input bench's yardsticks: the bare libtracecmd iteration the reader is
-# compared with, and fgets + sscanf, the naive text parser.
+# compared with; fgets + strstr, the floor under a text reader, and fgets +
+# sscanf, the naive text parser.
 $(BUILD)/bench/input/bare_iter: $(call objs,bench/input/bare_iter.c)
 	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
 $(BUILD)/bench/input/sscanf_lines: $(call objs,bench/input/sscanf_lines.c)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ -o $@
+$(BUILD)/bench/input/strstr_lines: $(call objs,bench/input/strstr_lines.c)
 	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ -o $@
 
 # The loader bench's yardstick: json-c alone on the same file.
@@ -19,7 +22,8 @@ $(BUILD)/bench/lib/json_floor: $(call objs,bench/lib/json_floor.c)
 
 # Built by make check too, so that a change that breaks them is seen.
 BENCH_TOOLS	:= $(BUILD)/bin/dlb-sim-bench $(BUILD)/bench/input/bare_iter \
-		   $(BUILD)/bench/input/sscanf_lines $(BUILD)/bench/lib/json_floor
+		   $(BUILD)/bench/input/sscanf_lines $(BUILD)/bench/input/strstr_lines \
+		   $(BUILD)/bench/lib/json_floor
 TEST_TOOLS	+= $(BENCH_TOOLS)
 bench: $(BENCH_TOOLS) $(BUILD)/analyzer/input/tests/tracestat
 

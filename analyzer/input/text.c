@@ -50,37 +50,36 @@ struct text_reader {
  */
 static const char *scan_ts(const char *p, const char *end, u64 *ns, int *ndigits)
 {
-	const char *start = p, *lim;
-	u64 sec = 0, frac = 0;
-	int digits;
-	unsigned int d;
+	u64 sec, frac = 0;
+	unsigned int digits;
 
-	lim = end - p > 12 ? p + 12 : end;
-	while (p < lim && (d = (unsigned int)(*p - '0')) <= 9) {
-		sec = sec * 10 + d;
-		p++;
-	}
-	if (p == start || (p < end && (unsigned int)(*p - '0') <= 9))
+	if (!scan_digits(&p, end, 12, &sec) || (p < end && (unsigned int)(*p - '0') <= 9))
 		return NULL;
 	if (p < end && *p == '.') {
-		start = ++p;
-		lim = end - p > 9 ? p + 9 : end;
-		while (p < lim && (d = (unsigned int)(*p - '0')) <= 9) {
-			frac = frac * 10 + d;
-			p++;
-		}
-		digits = (int)(p - start);
+		p++;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* 6 or 9 digits: up to 8 of them a word at a time */
+		if (end - p >= 8) {
+			digits = digits8(p, 8, &frac);
+			p += digits;
+			if (digits == 8 && p < end && (unsigned int)(*p - '0') <= 9) {
+				frac = frac * 10 + (unsigned int)(*p - '0');
+				p++;
+				digits++;
+			}
+		} else
+#endif
+			digits = scan_digits(&p, end, 9, &frac);
 		/* more than 9 digits: the rest is below a ns */
 		while (p < end && (unsigned int)(*p - '0') <= 9) {
 			p++;
 			digits++;
 		}
-		*ndigits = digits;
+		*ndigits = (int)digits;
 		for (; digits < 9; digits++)
 			frac *= 10;
 	} else {
 		*ndigits = 0;
-		frac = 0;
 	}
 	*ns = sec * NSEC_PER_SEC + frac;
 	return p;
@@ -310,11 +309,9 @@ static void parse_comment(struct dlb_trace *t, const char *p, const char *end)
  */
 static const char *buffer_prefix(const char *p, const char *end)
 {
-	const char *q = p;
+	const char *q = memchr(p, ' ', (size_t)(end - p));
 
-	while (q < end && *q != ' ')
-		q++;
-	if (q - p < 2 || q == end || q[-1] != ':')
+	if (!q || q - p < 2 || q[-1] != ':')
 		return NULL;
 	return skip_sp(q, end);
 }

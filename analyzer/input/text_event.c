@@ -116,10 +116,12 @@ static int parse_state(const char *p, const char *end, const char *letters, long
 		return 0;
 	}
 	for (; p < end; p++) {
-		const char *l = *p ? strchr(letters, *p) : NULL;
+		int i = 0;
 
-		if (l)
-			st |= 1L << (l - letters);
+		while (i < 8 && letters[i] != *p)
+			i++;
+		if (i < 8)
+			st |= 1L << i;
 		else if (*p != 'R' && *p != '+' && *p != '|' && *p != 'K' && *p != 'N')
 			return -1;
 	}
@@ -154,11 +156,24 @@ static int short_task(const char *p, const char *end, char *comm, int *pid, int 
 	return 0;
 }
 
+/* The first " ==> " in [p, end), found by its '>' (memchr, not memmem: cheaper here). */
+static const char *find_arrow(const char *p, const char *end)
+{
+	const char *q = p + 3;
+
+	while (end - q > 1 && (q = memchr(q, '>', (size_t)(end - q - 1))) != NULL) {
+		if (q[-1] == '=' && q[-2] == '=' && q[-3] == ' ' && q[1] == ' ')
+			return q - 3;
+		q++;
+	}
+	return NULL;
+}
+
 static int short_switch(const char *p, const char *end, struct dlb_event *ev)
 {
-	const char *arrow = NULL, *q, *st;
+	const char *arrow, *q, *st;
 
-	arrow = memmem(p, (size_t)(end - p), " ==> ", 5);
+	arrow = find_arrow(p, end);
 	if (!arrow)
 		return -1;
 	for (st = arrow; st > p && st[-1] != ' '; st--)
@@ -246,8 +261,8 @@ static inline bool f_comm(struct fast *f, char *out, const char *next, size_t le
 {
 	const char *q;
 
-	for (q = f->p; q < f->end; q++) {
-		if (*q == ' ' && (size_t)(f->end - q - 1) >= len && !memcmp(q + 1, next, len)) {
+	for (q = f->p; (q = memchr(q, ' ', (size_t)(f->end - q))) != NULL; q++) {
+		if ((size_t)(f->end - q - 1) >= len && !memcmp(q + 1, next, len)) {
 			copy_comm(out, f->p, (size_t)(q - f->p));
 			f->p = q + 1 + len;
 			return true;

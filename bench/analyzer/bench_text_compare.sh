@@ -6,37 +6,39 @@
 # in one run.  Never run by `make check`.
 #
 # Builds BASE's tracestat and dlb-analyze from `git archive` in a temporary
-# directory, then on three text traces runs base and new alternately, best
-# of N (DLB_COMPARE_N, default 5), so that load from the other processes on
-# this shared machine hits both alike:
+# directory, then on three text traces times base and new alternately
+# (bench/lib/alternate.sh: A B A B ..., medians and the median per-pair
+# ratio; DLB_BENCH_RUNS / DLB_BENCH_QUICK set the run count), and the new
+# reader against fgets + strstr, the floor (bench/input/strstr_lines.c):
 #   kernel   the kernel's own text (tracefs trace / trace_pipe): a pipe
 #            ping-pong's sched_switch, sched_waking, sched_wakeup and
 #            sched_stat_runtime, as dlb-record -f text writes it
 #            (DLB_BENCH_KTEXT=FILE: a real one; default: generated, 1.6 M lines)
 #   dl       bench_analyze.sh's deadline-heavy kernel text (markers, migrations)
 #   report   `trace-cmd report -t` of the input bench's trace.dat, when cached
-# Prints M lines/s of the reader alone (tracestat -n) and of dlb-analyze,
-# new/base (> 1: the new tree is faster); with valgrind also instructions
-# per line of the reader on the first 200 k lines (deterministic: the ratio
-# does not depend on the load).  Both readers' event dumps must be equal.
+# Prints M lines/s of the reader alone (tracestat -n) and of dlb-analyze;
+# with valgrind also instructions per line of the reader on the first 200 k
+# lines (deterministic: the ratio does not depend on the load).  Both
+# readers' event dumps must be equal.
 set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
 base=${1:-$(git -C "$src" merge-base HEAD main)}
-n=${DLB_COMPARE_N:-5}
 dir=$src/build/bench
 tmp=$(mktemp -d /tmp/dlb-text-compare.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$dir"
 
+# shellcheck source=bench/lib/alternate.sh
+. "$src/bench/lib/alternate.sh"
 echo "# base $(git -C "$src" rev-parse --short "$base") vs working tree" \
-	"$(git -C "$src" rev-parse --short HEAD)$(git -C "$src" diff --quiet HEAD || echo +changes), best of $n"
+	"$(git -C "$src" rev-parse --short HEAD)$(git -C "$src" diff --quiet HEAD || echo +changes)"
 mkdir "$tmp/base"
 git -C "$src" archive "$base" | tar -x -C "$tmp/base"
 targets="build/analyzer/input/tests/tracestat build/bin/dlb-analyze"
 # shellcheck disable=SC2086
 nice make -s -C "$tmp/base" -j2 $targets >/dev/null
 # shellcheck disable=SC2086
-nice make -s -C "$src" -j2 $targets >/dev/null
+nice make -s -C "$src" -j2 $targets build/bench/input/strstr_lines >/dev/null
 
 # the kernel's text of a pipe ping-pong on 2 CPUs (what dlb-record -f text saw here)
 ktext() {
@@ -56,48 +58,48 @@ ktext() {
 }
 kt=${DLB_BENCH_KTEXT:-$dir/compare-kernel.txt}
 [ -s "$kt" ] || ktext 400000 >"$kt"
-dl=$dir/analyze-dl.txt
-if [ ! -s "$dl" ]; then
-	# bench_analyze.sh writes it; run its generator alone
-	DLB_SRC=$src DLB_BUILD=$src/build bash "$src/bench/analyzer/bench_analyze.sh" >/dev/null 2>&1 || true
-fi
-rep=$dir/input-text.txt	# bench_input.sh's `trace-cmd report -t` text
+# bench_analyze.sh writes it (80000 periods; 8000 with DLB_BENCH_QUICK)
+dl=$dir/analyze-dl-80000.txt
+[ -s "$dl" ] || dl=$dir/analyze-dl-8000.txt
+[ -s "$dl" ] || echo "# no DL-heavy text: run bench/analyzer/bench_analyze.sh once to write it"
+# bench_input.sh's `trace-cmd report -t` text (1.5 M lines; 300 k-event trace with DLB_BENCH_QUICK)
+rep=$dir/input-3M-text.txt
+[ -s "$rep" ] || rep=$dir/input-300k-text.txt
 inputs="kernel:$kt"
 [ -s "$dl" ] && inputs="$inputs dl:$dl"
 [ -s "$rep" ] && inputs="$inputs report:$rep"
 
 B=$tmp/base/build
 N=$src/build
-secs() {
-	local s e
-	s=$(date +%s%N)
-	"$@" >/dev/null 2>&1 || true
-	e=$(date +%s%N)
-	echo $(((e - s) / 1000))
-}
-: >"$tmp/t.txt"
+rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.2f", n / s / 1e6 }'; }
+bench_machine
 same=yes
+summary=
 for in in $inputs; do
 	name=${in%%:*} f=${in#*:}
 	lines=$(wc -l <"$f")
 	cmp -s <("$B/analyzer/input/tests/tracestat" -d "$f") \
 		<("$N/analyzer/input/tests/tracestat" -d "$f") || same="NO ($name)"
-	i=0
-	while [ $i -lt "$n" ]; do
-		for side in base new; do
-			if [ $side = base ]; then d=$B; else d=$N; fi
-			echo "$name reader $side $lines $(secs "$d/analyzer/input/tests/tracestat" -n "$f")" >>"$tmp/t.txt"
-			echo "$name analyze $side $lines $(secs "$d/bin/dlb-analyze" -q -A -m -1 "$f")" >>"$tmp/t.txt"
-		done
-		i=$((i + 1))
-	done
+	echo "## $name: $f, $lines lines"
+	BENCH_A=("$B/analyzer/input/tests/tracestat" -n "$f")
+	BENCH_B=("$N/analyzer/input/tests/tracestat" -n "$f")
+	bench_pair "reader, base" "reader, new"
+	summary+=$(printf '# %-7s reader   %6s -> %6s M lines/s, new/base time %s (cpu %s)' "$name" \
+		"$(rate "$lines" "$PAIR_A")" "$(rate "$lines" "$PAIR_B")" "$PAIR_RATIO" \
+		"$PAIR_CPU_RATIO")$'\n'
+	BENCH_A=("$N/bench/input/strstr_lines" "$f")
+	bench_pair "fgets + strstr (floor)" "reader, new"
+	summary+=$(printf '# %-7s reader   of the floor (floor time / new): %.2f (cpu %.2f)' "$name" \
+		"$(awk -v r="$PAIR_RATIO" 'BEGIN { print 1 / r }')" \
+		"$(awk -v r="$PAIR_CPU_RATIO" 'BEGIN { print (r > 0 ? 1 / r : 0) }')")$'\n'
+	BENCH_A=("$B/bin/dlb-analyze" -q -A -m -1 "$f")
+	BENCH_B=("$N/bin/dlb-analyze" -q -A -m -1 "$f")
+	bench_pair "dlb-analyze, base" "dlb-analyze, new"
+	summary+=$(printf '# %-7s analyze  %6s -> %6s M lines/s, new/base time %s (cpu %s)' "$name" \
+		"$(rate "$lines" "$PAIR_A")" "$(rate "$lines" "$PAIR_B")" "$PAIR_RATIO" \
+		"$PAIR_CPU_RATIO")$'\n'
 done
-printf '%-18s %10s %10s %8s\n' "M lines/s" base new new/base
-awk '{ k = $1 " " $2; v = $4 / $5; if (!((k, $3) in b) || v > b[k, $3]) b[k, $3] = v;
-       if (!(k in seen)) { seen[k] = 1; order[++m] = k } }
-     END { for (i = 1; i <= m; i++) { k = order[i];
-	printf "%-18s %10.2f %10.2f %7.2fx\n", k, b[k, "base"], b[k, "new"], b[k, "new"] / b[k, "base"] } }' \
-	"$tmp/t.txt"
+printf '%s' "$summary"
 echo "# event dumps of base and new equal on every input: $same"
 
 if command -v valgrind >/dev/null; then
@@ -108,6 +110,6 @@ if command -v valgrind >/dev/null; then
 	}
 	ib=$(ir "$B/analyzer/input/tests/tracestat")
 	iw=$(ir "$N/analyzer/input/tests/tracestat")
-	awk -v b="$ib" -v w="$iw" 'BEGIN { printf "%-18s %10.0f %10.0f %7.2fx (fewer)\n",
-		"instructions/line", b / 200000, w / 200000, b / w }'
+	awk -v b="$ib" -v w="$iw" 'BEGIN { printf "# instructions/line (callgrind, kernel text," \
+		" 200 k lines): base %.0f, new %.0f, %.2fx fewer\n", b / 200000, w / 200000, b / w }'
 fi
