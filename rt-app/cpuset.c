@@ -27,10 +27,42 @@
 #include "cgroup.h"
 #include "cpuset.h"
 
+/*
+ * Every task's and phase's cpus within CPUs 0..n-1, or the first CPU
+ * outside, named with @beyond (what the bound is).
+ */
+static int cpus_within(const struct workload *wl, int n, const char *beyond,
+		       struct dlb_err *err)
+{
+	unsigned int cpu;
+	size_t i, p;
+
+	for (i = 0; i < wl->nr_tasks; i++) {
+		const struct wl_task *t = &wl->tasks[i];
+
+		cpu = t->has_cpus ? dlb_cpumask_next(&t->cpus, (unsigned int)n) : DLB_MAX_CPUS;
+		if (cpu < DLB_MAX_CPUS)
+			return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': cpus names CPU %u, "
+					   "%s", t->name, cpu, beyond);
+		/* a phase's own cpus replace the task's while it runs: the same bound */
+		for (p = 0; p < t->nr_phases; p++) {
+			if (!t->phases[p].has_cpus)
+				continue;
+			cpu = dlb_cpumask_next(&t->phases[p].cpus, (unsigned int)n);
+			if (cpu < DLB_MAX_CPUS)
+				return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s' phase '%s': "
+						   "cpus names CPU %u, %s", t->name,
+						   t->phases[p].name, cpu, beyond);
+		}
+	}
+	return 0;
+}
+
 int rtapp_cpus_limit(struct workload *wl, int n, struct dlb_err *err)
 {
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	struct dlb_cpumask run;
+	char beyond[96];
 	unsigned int cpu;
 	size_t i;
 
@@ -41,37 +73,29 @@ int rtapp_cpus_limit(struct workload *wl, int n, struct dlb_err *err)
 				   "1..%ld, or simulate %d CPUs with --backend reference", n, online,
 				   online, n);
 	/* the whole machine: nothing to restrict, no partition to make */
-	if (n == online)
-		return 0;
-	dlb_cpumask_clear(&run);
-	for (cpu = 0; cpu < (unsigned int)n; cpu++)
-		dlb_cpumask_set(&run, cpu);
-	for (i = 0; i < wl->nr_tasks; i++) {
-		struct wl_task *t = &wl->tasks[i];
-		size_t p;
-
-		if (!t->has_cpus) {
-			t->cpus = run;
-			t->has_cpus = true;
-		}
-		cpu = dlb_cpumask_next(&t->cpus, (unsigned int)n);
-		if (cpu < DLB_MAX_CPUS)
-			return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': cpus names CPU %u, "
-					   "outside the run's CPUs 0..%d (--cpus %d)", t->name, cpu,
-					   n - 1, n);
-		/* a phase's own cpus replace the task's while it runs: the same bound */
-		for (p = 0; p < t->nr_phases; p++) {
-			if (!t->phases[p].has_cpus)
-				continue;
-			cpu = dlb_cpumask_next(&t->phases[p].cpus, (unsigned int)n);
-			if (cpu < DLB_MAX_CPUS)
-				return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s' phase '%s': "
-						   "cpus names CPU %u, outside the run's CPUs 0..%d "
-						   "(--cpus %d)", t->name, t->phases[p].name, cpu,
-						   n - 1, n);
-		}
+	if (n < online) {
+		dlb_cpumask_clear(&run);
+		for (cpu = 0; cpu < (unsigned int)n; cpu++)
+			dlb_cpumask_set(&run, cpu);
+		for (i = 0; i < wl->nr_tasks; i++)
+			if (!wl->tasks[i].has_cpus) {
+				wl->tasks[i].cpus = run;
+				wl->tasks[i].has_cpus = true;
+			}
 	}
-	return 0;
+	snprintf(beyond, sizeof(beyond), "outside the run's CPUs 0..%d (--cpus %d)", n - 1, n);
+	return cpus_within(wl, n, beyond, err);
+}
+
+int rtapp_cpus_online(const struct workload *wl, struct dlb_err *err)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	char beyond[192];
+
+	snprintf(beyond, sizeof(beyond), "but this machine has %ld online CPUs (0..%ld): run it "
+		 "where there are more (a guest: docs/guest.md), or simulate them with "
+		 "--backend reference", online, online - 1);
+	return cpus_within(wl, (int)online, beyond, err);
 }
 
 int rtapp_cpus_self(int n)

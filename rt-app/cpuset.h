@@ -45,6 +45,12 @@ struct rtapp_cpusets {
  * Returns 0 or -1 with @err (BAD_INPUT) set.
  */
 int rtapp_cpus_limit(struct workload *wl, int n, struct dlb_err *err);
+/*
+ * The kernel backend without -m: every task's and phase's cpus name online
+ * CPUs (0..online-1); else exit 2 naming the first CPU beyond, before
+ * anything is created or started (rt-app fails at that thread's affinity).
+ */
+int rtapp_cpus_online(const struct workload *wl, struct dlb_err *err);
 
 /*
  * Restrict the calling thread to CPUs 0..@n-1, so that the threads it

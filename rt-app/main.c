@@ -455,8 +455,9 @@ int main(int argc, char **argv)
 		wl_free(wl);
 		return fail(err.code, "%s", err.msg);
 	}
-	/* -m on the kernel: checked before anything is created or started */
-	if (o.cpus && o.backend == RTAPP_BACKEND_KERNEL && rtapp_cpus_limit(wl, o.cpus, &err)) {
+	/* the CPUs named, on the kernel: checked before anything is created or started */
+	if (o.backend == RTAPP_BACKEND_KERNEL &&
+	    (o.cpus ? rtapp_cpus_limit(wl, o.cpus, &err) : rtapp_cpus_online(wl, &err))) {
 		wl_free(wl);
 		return fail(err.code, "%s", err.msg);
 	}

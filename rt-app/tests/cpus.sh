@@ -11,7 +11,7 @@
 # -m 0, -m above the online CPUs, and a task pinned outside 0..N-1 are
 # refused (exit 2, one line) before anything starts.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
-plan 23
+plan 25
 
 require need_root need_sched_deadline need_tracefs
 CPUSET=$(awk '$3 == "cgroup" && $4 ~ /cpuset/ { print $2; exit }' /proc/mounts)
@@ -110,4 +110,14 @@ JSON
 "$RTAPP" -q -n -m 1 -o "$TMP/ph1" "$TMP/phase1.json" > "$TMP/ph1.out" 2>&1
 expect_eq "-m 1 with a phase pinned on CPU 1: exit 2, one line" \
 	"$?:$(wc -l < "$TMP/ph1.out")" "2:1"
+# without -m: a task or a phase on a CPU this machine does not have (rt-app's
+# tutorial example8 wants CPU 2) is refused before any thread starts
+sed "s/\[1\]/[$NCPU]/" "$TMP/phase1.json" > "$TMP/phaseN.json"
+"$RTAPP" -q -n -o "$TMP/phN" "$TMP/phaseN.json" > "$TMP/phN.out" 2>&1
+expect_eq "no -m, a phase on CPU $NCPU (not online): exit 2, one line naming it, nothing started" \
+	"$?:$(wc -l < "$TMP/phN.out"):$(grep -c "phase 'b': cpus names CPU $NCPU, but this machine has $NCPU online CPUs" "$TMP/phN.out"):$(test -e "$TMP/phN/summary.json" && echo ran)" "2:1:1:"
+sed "s/\"phases\"/\"cpus\": [$NCPU], \"phases\"/" "$TMP/phase1.json" > "$TMP/taskN.json"
+"$RTAPP" -q -n -o "$TMP/tN" "$TMP/taskN.json" > "$TMP/tN.out" 2>&1
+expect_eq "no -m, a task on CPU $NCPU (not online): exit 2, one line naming it" \
+	"$?:$(wc -l < "$TMP/tN.out"):$(grep -c "task 't': cpus names CPU $NCPU, but" "$TMP/tN.out")" "2:1:1"
 check_dl_bw "refusals"
