@@ -100,13 +100,13 @@ check "no-tracefs: detected in the guest" grep -q 'tracefs no' "$tmp/no-tracefs/
 broken panic 4 "guest kernel panicked" --append dlb_test=exit
 check "panic: in the run, after /init started: not booted again" \
 	test ! -e "$tmp/panic/console-boot-panic-1.log"
-# no init at all: the kernel panics before /init; tests boot again once (lib.sh)
-broken boot-panic 4 "panicked at boot, before /init" --append rdinit=/dlb-none
+# no init at all: the kernel panics before /init; booted again once (--boot-retries 1)
+broken boot-panic 4 "panicked at boot, before /init" --append rdinit=/dlb-none --boot-retries 1
 check "boot-panic: booted again once, the first panic kept" \
 	test -s "$tmp/boot-panic/console-boot-panic-1.log" -a ! -e "$tmp/boot-panic/console-boot-panic-2.log"
 check "boot-panic: said both boots panicked" grep -q "guest kernel panicked after" "$tmp/boot-panic.err"
 # the emulator's stale int3 after /init started: booted again as well
-broken int3 4 "panicked on an int3 the emulator ran" --append dlb_test=int3
+broken int3 4 "panicked on an int3 the emulator ran" --append dlb_test=int3 --boot-retries 1
 check "int3: booted again once, the first panic kept" \
 	test -s "$tmp/int3/console-boot-panic-1.log" -a ! -e "$tmp/int3/console-boot-panic-2.log"
 broken hang 4 "did not power off within 20s" --append dlb_test=hang --timeout 20

@@ -8,7 +8,7 @@
 # (tools/kernels.sh) or the x86-64 guest build, and exits 0 then.  Otherwise
 # sets X86 (the image) and RG (guest/run-guest.sh).
 RG=$DLB_SRC/guest/run-guest.sh
-export DLB_GUEST_BOOT_RETRIES=${DLB_GUEST_BOOT_RETRIES:-1}	# as guest/tests/lib.sh says
+export DLB_GUEST_BOOT_RETRIES=${DLB_GUEST_BOOT_RETRIES:-3}	# as guest/tests/lib.sh says
 if [ -n "${ASAN_OPTIONS:-}" ] || [[ $DLB_BUILD == *-san ]]; then
 	skip_rest "sanitizer build: guest binaries are static and unsanitized (plain make check runs this)"
 	exit 0
