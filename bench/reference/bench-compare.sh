@@ -5,8 +5,11 @@
 # merge-base with main) against the working tree, side by side in one run.
 #
 # Builds BASE from `git archive` in a temporary directory, then runs both
-# binaries alternately, best of N (DLB_COMPARE_N, default 7), so that load
-# from other processes on the machine hits both alike:
+# binaries alternately, N rounds (DLB_COMPARE_N, default 7), base then new
+# in each round, so that load from other processes on the machine hits
+# both alike; it quotes the median of each side and the median (min..max)
+# of the per-round ratios, never the best run (bench/lib/alternate.sh says
+# why):
 #   - dlb-sim-bench --quick: events/s of its three simulations (64 CPUs,
 #     640 tasks, 1 s simulated): +markers, sched heap, sched linear;
 #   - dlb-sim -o on a 64-task, 8-CPU, 20 s workload: wall time with the
@@ -22,7 +25,8 @@ n=${DLB_COMPARE_N:-7}
 tmp=$(mktemp -d /tmp/dlb-compare.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "# base $(git -C "$src" rev-parse --short "$base") vs working tree $(git -C "$src" rev-parse --short HEAD)$(git -C "$src" diff --quiet HEAD || echo +changes), best of $n"
+echo "# base $(git -C "$src" rev-parse --short "$base") vs working tree $(git -C "$src" rev-parse --short HEAD)$(git -C "$src" diff --quiet HEAD || echo +changes), $n rounds alternated, medians"
+echo "# load average $(cut -d' ' -f1-3 /proc/loadavg)"
 mkdir "$tmp/base"
 git -C "$src" archive "$base" | tar -x -C "$tmp/base"
 make -s -C "$tmp/base" -j2 build/bin/dlb-sim-bench build/bin/dlb-sim >/dev/null
@@ -56,10 +60,10 @@ simwall() {
 : >"$tmp/n.txt"
 i=0
 while [ $i -lt "$n" ]; do
-	sims "$B" >>"$tmp/b.txt"
-	sims "$N" >>"$tmp/n.txt"
-	simwall "$B" >>"$tmp/b.txt"
-	simwall "$N" >>"$tmp/n.txt"
+	sims "$B" | sed "s/^/$i /" >>"$tmp/b.txt"
+	sims "$N" | sed "s/^/$i /" >>"$tmp/n.txt"
+	simwall "$B" | sed "s/^/$i /" >>"$tmp/b.txt"
+	simwall "$N" | sed "s/^/$i /" >>"$tmp/n.txt"
 	i=$((i + 1))
 done
 rm -rf "$tmp/out"
@@ -67,17 +71,28 @@ rm -rf "$tmp/out"
 "$N/dlb-sim" -m 8 --no-timing -o "$tmp/on" "$tmp/w.json" >/dev/null
 if diff -r "$tmp/ob" "$tmp/on" >/dev/null; then same=yes; else same=NO; fi
 
-# best: the highest M/s, the lowest wall time
-awk 'FNR == NR { if ($1 ~ /dlb-sim/) { if (!($1 in b) || $2 < b[$1]) b[$1] = $2 }
-		 else if ($2 > b[$1]) b[$1] = $2; next }
-     { if ($1 ~ /dlb-sim/) { if (!($1 in w) || $2 < w[$1]) w[$1] = $2 }
-       else if ($2 > w[$1]) w[$1] = $2 }
-     END { printf "%-22s %12s %12s %8s\n", "", "base", "new", "new/base";
-	   for (k in b) if (k !~ /dlb-sim/)
-		printf "%-22s %8.2f M/s %8.2f M/s %7.2fx\n", "bench " k, b[k], w[k], w[k] / b[k];
-	   k = "dlb-sim_-o";
-	   printf "%-22s %9.3f s %10.3f s %7.2fx (speed)\n", "dlb-sim -o (wall)",
-		b[k] / 1e6, w[k] / 1e6, b[k] / w[k] }' "$tmp/b.txt" "$tmp/n.txt"
+# per line "ROUND KEY VALUE"; a speed ratio per round (M/s new/base, wall
+# base/new: > 1 means the new tree is faster), then medians
+awk 'function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j > 0 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+     FNR == NR { b[$2, $1] = $3; keys[$2] = 1; if ($1 + 1 > rounds) rounds = $1 + 1; next }
+     { w[$2, $1] = $3 }
+     END { printf "%-22s %12s %12s %8s  %s\n", "", "base", "new", "speed", "(per-round min..max)";
+	   for (k in keys) {
+		for (r = 0; r < rounds; r++) {
+			vb[r + 1] = b[k, r]; vn[r + 1] = w[k, r]
+			q[r + 1] = (k ~ /dlb-sim/) ? b[k, r] / w[k, r] : w[k, r] / b[k, r]
+		}
+		mb = med(vb, rounds); mn = med(vn, rounds); mq = med(q, rounds)
+		lo = q[1]; hi = q[rounds]
+		if (k ~ /dlb-sim/)
+			printf "%-22s %9.3f s %10.3f s %7.2fx  (%.2f..%.2f)\n", "dlb-sim -o (wall)",
+				mb / 1e6, mn / 1e6, mq, lo, hi
+		else
+			printf "%-22s %8.2f M/s %8.2f M/s %7.2fx  (%.2f..%.2f)\n", "bench " k,
+				mb, mn, mq, lo, hi
+	   } }' "$tmp/b.txt" "$tmp/n.txt"
 echo "dlb-sim -o outputs byte-identical: $same"
 
 if command -v valgrind >/dev/null; then
