@@ -68,10 +68,6 @@ static const struct metric_def metrics[] = {
 	{ "conformance.oracle_only", U_COUNT, NULL, NULL, false, "oracle_only_misses.total", 0, 0,
 	  "jobs the replay missed and the run met; any increase is worse", true,
 	  "oracle_only_misses" },
-	{ "conformance.oracle_unexplained", U_COUNT, NULL, NULL, false,
-	  "oracle_only_misses.unexplained", 0, 0,
-	  "oracle-only misses not explained by the replay's budget; any increase is worse",
-	  true, NULL },
 };
 
 #define NR_METRICS	(sizeof(metrics) / sizeof(metrics[0]))
