@@ -36,36 +36,38 @@ struct metric_def {
 	const char *doc;
 	/* run-level only, run_field a path in "conformance"."run" (docs/conformance.md) */
 	bool conf;
+	const char *run_field_v1;	/* where conformance version 1 kept it, or NULL */
 };
 
 static const struct metric_def metrics[] = {
 	{ "misses", U_COUNT, NULL, "misses", false, "misses", 0, 0,
-	  "deadline misses; any increase is worse", false },
+	  "deadline misses; any increase is worse", false, NULL },
 	{ "lateness_max", U_NS, "lateness_ns", "max", false, NULL, 10, 50000,
-	  "largest end - deadline", false },
+	  "largest end - deadline", false, NULL },
 	{ "response_p99", U_NS, "response_ns", "p99", false, NULL, 10, 50000,
-	  "99th percentile of end - release", false },
+	  "99th percentile of end - release", false, NULL },
 	{ "response_max", U_NS, "response_ns", "max", false, NULL, 20, 100000,
-	  "largest end - release", false },
+	  "largest end - release", false, NULL },
 	{ "wakeup_p99", U_NS, "wakeup_latency_ns", "p99", false, NULL, 20, 20000,
-	  "99th percentile of begin - release", false },
+	  "99th percentile of begin - release", false, NULL },
 	{ "exec_p99", U_NS, "exec_ns", "p99", false, NULL, 10, 50000,
-	  "99th percentile of execution time", false },
+	  "99th percentile of execution time", false, NULL },
 	{ "overruns", U_COUNT, "overruns", "count", false, NULL, 0, 0,
-	  "jobs that ran longer than their runtime; any increase is worse", false },
+	  "jobs that ran longer than their runtime; any increase is worse", false, NULL },
 	{ "migrations_per_job", U_RATIO, NULL, "migrations", true, NULL, 20, 0.05,
-	  "migrations divided by jobs", false },
+	  "migrations divided by jobs", false, NULL },
 	{ "migration_delay_p99", U_NS, "migration_delay_ns", "p99", false, NULL, 25, 20000,
-	  "99th percentile of migration -> running on the destination", false },
+	  "99th percentile of migration -> running on the destination", false, NULL },
 	{ "inversion_per_job", U_NS, NULL, "inversion_ns", true, "inversion_ns", 20, 10000,
-	  "G-EDF priority inversion time divided by jobs", false },
+	  "G-EDF priority inversion time divided by jobs", false, NULL },
 	{ "conformance.kernel_only", U_COUNT, NULL, NULL, false, "kernel_only_misses.total", 0, 0,
-	  "jobs the run missed and its replay met; any increase is worse", true },
+	  "jobs the run missed and its replay met; any increase is worse", true, NULL },
 	{ "conformance.unexplained", U_COUNT, NULL, NULL, false,
 	  "kernel_only_misses.unexplained", 0, 0,
-	  "kernel-only misses not explained by overrun; any increase is worse", true },
-	{ "conformance.oracle_only", U_COUNT, NULL, NULL, false, "oracle_only_misses", 0, 0,
-	  "jobs the replay missed and the run met; any increase is worse", true },
+	  "kernel-only misses not explained by overrun; any increase is worse", true, NULL },
+	{ "conformance.oracle_only", U_COUNT, NULL, NULL, false, "oracle_only_misses.total", 0, 0,
+	  "jobs the replay missed and the run met; any increase is worse", true,
+	  "oracle_only_misses" },
 };
 
 #define NR_METRICS	(sizeof(metrics) / sizeof(metrics[0]))
@@ -387,7 +389,8 @@ static bool metric_value(const struct metric_def *d, struct json_object *o, bool
 			return false;
 		if (!json_object_object_get_ex(o, "run", &o) || !o)
 			return false;
-		if (!d->run_field || !jnum(o, d->run_field, &v))
+		if (!d->run_field || (!jnum(o, d->run_field, &v) &&
+				      (!d->run_field_v1 || !jnum(o, d->run_field_v1, &v))))
 			return false;
 	} else {
 		if (!d->field)

@@ -58,6 +58,25 @@ enum miss_cause {
 };
 
 static const char *const cause_names[CAUSE_NR] = { "overrun", "inversion", "waited", "unknown" };
+
+/*
+ * Evidence for an oracle-only miss, in the order it is believed: the
+ * replay's budget first (it throttled the job), then its placement.
+ */
+enum oo_cause {
+	OO_OVERRUN,		/* its demand overran its runtime by a tick or more */
+	OO_BUDGET_EDGE,		/* its demand reached its runtime, by less than a tick */
+	OO_IRQ_CHARGED,		/* within its runtime, over it with the interrupts charged */
+	OO_SHORT_BUDGET,	/* within its runtime with them: it began with less budget */
+	OO_WAITED,		/* not throttled: it waited longer than on the kernel */
+	OO_UNKNOWN,
+	OO_NR,
+};
+
+static const char *const oo_names[OO_NR] = {
+	"overrun", "budget_edge", "irq_charged", "short_budget", "waited", "unknown",
+};
+
 static const char *const kind_names[] = {
 	[DIV_NONE] = "none",
 	[DIV_KERNEL_ONLY] = "kernel_only_miss",
@@ -66,7 +85,7 @@ static const char *const kind_names[] = {
 };
 
 struct tsum {
-	u64 jobs, kmiss, omiss, konly[CAUSE_NR], oonly, placement;
+	u64 jobs, kmiss, omiss, konly[CAUSE_NR], oonly[OO_NR], placement;
 	u64 unmatched_kernel, unmatched_oracle;
 	u64 late_diff_max, end_diff_max;	/* |kernel - oracle| */
 };
@@ -76,7 +95,7 @@ struct first_div {
 	bool set;
 	size_t task;
 	enum div_kind kind;
-	enum miss_cause cause;
+	int cause;		/* enum miss_cause or enum oo_cause, by kind */
 	struct cjob k, o;
 };
 
@@ -841,9 +860,56 @@ static struct cjob rebase(const struct cjob *k, const struct cjob *o, u64 t0)
 	return r;
 }
 
-static enum div_kind diff_job(const struct cjob *k, const struct cjob *o, struct tsum *s,
-			      enum miss_cause *cause)
+/*
+ * Why the oracle missed a job the run met.  The replay ran the job's work
+ * @work (its demand, or asked) and charged it its CPU time: the work plus
+ * the interrupt time that fell in it (o->exec - @work: the replay keeps
+ * the job on its CPU, charged, in its unavail intervals).  When the
+ * replay throttled it, the budget says why, from the work against the
+ * runtime Q: work >= Q + tick, overrun (on its own it overran by more than
+ * the kernel's check at ticks lets pass); Q <= work < Q + tick, the budget
+ * edge (the kernel throttles at runtime <= 0, but sees it only at a tick:
+ * whether it did depends on where the tick fell in the job, and the
+ * replay's job sits elsewhere on the grid); work < Q <= work + irq,
+ * interrupts (the interrupt time the replay charged took it over, where
+ * the kernel's job met other interrupts, or a kernel with
+ * CONFIG_IRQ_TIME_ACCOUNTING charged none); work + irq < Q, a short
+ * budget (it began with less than Q: an earlier job's overrun carried
+ * into it, or the CBS wake-up rule kept a nearly spent budget: on this
+ * host a job that left 3 us of its 3.3 ms, woken 7 us before the old
+ * deadline, kept them and ran a tick into debt, and three of the next
+ * seven jobs missed; the kernel had charged that job 6.7 us over its
+ * runtime, so throttled and replenished it).  Not throttled: it waited
+ * in the replay longer than on the kernel, by more than its
+ * lateness (the kernel ran it on a CPU the replay held with earlier
+ * deadlines: its push/pull, or an earlier divergence); else unknown.
+ */
+static enum oo_cause oracle_miss_cause(const struct cjob *k, const struct cjob *o, u64 work,
+				       u64 runtime, u64 tick)
 {
+	u64 kw = waited(k), ow = waited(o), irq;
+
+	if (o->throttles && work != DLB_JT_UNKNOWN) {
+		irq = o->exec_known && o->exec > work ? o->exec - work : 0;
+		if (work > runtime && work - runtime >= tick)
+			return OO_OVERRUN;
+		if (work >= runtime)
+			return OO_BUDGET_EDGE;
+		if (work + irq >= runtime)
+			return OO_IRQ_CHARGED;
+		return OO_SHORT_BUDGET;
+	}
+	if (k->exec_known && o->exec_known && ow > kw && o->lateness > 0 &&
+	    (u64)o->lateness <= ow - kw)
+		return OO_WAITED;
+	return OO_UNKNOWN;
+}
+
+/* Pair @o with the run's job ki of task ti: its class, its cause in @cause. */
+static enum div_kind diff_job(const struct dlb_conform *c, size_t ti, size_t ki,
+			      const struct cjob *o, struct tsum *s, int *cause)
+{
+	const struct cjob *k = &c->kin[ki];
 	u64 d;
 
 	s->jobs++;
@@ -861,7 +927,9 @@ static enum div_kind diff_job(const struct cjob *k, const struct cjob *o, struct
 		return DIV_KERNEL_ONLY;
 	}
 	if (o->miss && !k->miss) {
-		s->oonly++;
+		*cause = oracle_miss_cause(k, o, dlb_jt_job_work(&c->jt->jobs[ki], c->asked),
+					   c->jt->tasks[ti].dl.runtime, c->jt->tick);
+		s->oonly[*cause]++;
 		return DIV_ORACLE_ONLY;
 	}
 	if (k->cpu_begin != o->cpu_begin || k->cpu_end != o->cpu_end ||
@@ -873,8 +941,8 @@ static enum div_kind diff_job(const struct cjob *k, const struct cjob *o, struct
 }
 
 /* Keep the divergence if it is among the earliest (and the earliest miss). */
-static void record_div(struct dlb_conform *c, size_t ti, enum div_kind kind,
-		       enum miss_cause cause, const struct cjob *k, const struct cjob *o)
+static void record_div(struct dlb_conform *c, size_t ti, enum div_kind kind, int cause,
+		       const struct cjob *k, const struct cjob *o)
 {
 	struct first_div d = { .set = true, .task = ti, .kind = kind, .cause = cause,
 			       .k = *k, .o = *o };
@@ -903,7 +971,8 @@ static void sum_add(struct tsum *a, const struct tsum *s)
 	a->omiss += s->omiss;
 	for (i = 0; i < CAUSE_NR; i++)
 		a->konly[i] += s->konly[i];
-	a->oonly += s->oonly;
+	for (i = 0; i < OO_NR; i++)
+		a->oonly[i] += s->oonly[i];
 	a->placement += s->placement;
 	a->unmatched_kernel += s->unmatched_kernel;
 	a->unmatched_oracle += s->unmatched_oracle;
@@ -938,9 +1007,17 @@ static void sb_comma_int(struct sbuf *sb, int v)
 	sb_int(sb, v);
 }
 
+/* The cause of a divergence of @kind, NULL when it has none. */
+static const char *div_cause(enum div_kind kind, int cause)
+{
+	if (kind == DIV_KERNEL_ONLY)
+		return cause_names[cause];
+	return kind == DIV_ORACLE_ONLY ? oo_names[cause] : NULL;
+}
+
 /* oracle-jobs.csv (docs/results.md): the oracle's jobs on the trace's clock, the run's tids. */
 static void csv_job(FILE *f, const struct dlb_conform *c, size_t ti, const struct cjob *o,
-		    const struct cjob *k, enum div_kind kind, enum miss_cause cause)
+		    const struct cjob *k, enum div_kind kind, int cause)
 {
 	char buf[384];
 	struct sbuf sb;
@@ -970,8 +1047,8 @@ static void csv_job(FILE *f, const struct dlb_conform *c, size_t ti, const struc
 		sb_lit(&sb, ",");
 		sb_str(&sb, kind_names[kind]);
 		sb_lit(&sb, ",");
-		if (kind == DIV_KERNEL_ONLY)
-			sb_str(&sb, cause_names[cause]);
+		if (div_cause(kind, cause))
+			sb_str(&sb, div_cause(kind, cause));
 		sb_lit(&sb, "\n");
 	} else {
 		sb_lit(&sb, ",unmatched,\n");
@@ -1000,9 +1077,9 @@ static void diff(struct dlb_conform *c, FILE *f)
 			;
 		/* a job the trace stopped in is the task's last: no pair */
 		for (; ki < ke && !c->kin[ki].open && oi < oe; ki++, oi++) {
-			enum miss_cause cause = CAUSE_UNKNOWN;
+			int cause = CAUSE_UNKNOWN;
 			struct cjob o = rebase(&c->kin[ki], &c->oracle.v[oi], c->jt->t0);
-			enum div_kind kind = diff_job(&c->kin[ki], &o, s, &cause);
+			enum div_kind kind = diff_job(c, ti, ki, &o, s, &cause);
 
 			if (kind != DIV_NONE)
 				record_div(c, ti, kind, cause, &c->kin[ki], &o);
@@ -1015,7 +1092,7 @@ static void diff(struct dlb_conform *c, FILE *f)
 
 			o.begin += c->jt->t0;
 			o.end += c->jt->t0;
-			csv_job(f, c, ti, &o, NULL, DIV_NONE, CAUSE_UNKNOWN);
+			csv_job(f, c, ti, &o, NULL, DIV_NONE, 0);
 		}
 		oi = oe;
 		sum_add(&c->all, s);
@@ -1134,19 +1211,35 @@ static void jadd(struct json_object *o, const char *k, struct json_object *v)
 	json_object_object_add(o, k, v);
 }
 
+static u64 counts_sum(const u64 *v, int n)
+{
+	u64 sum = 0;
+
+	while (n--)
+		sum += v[n];
+	return sum;
+}
+
 static u64 konly_total(const struct tsum *s)
 {
-	u64 n = 0;
-	int i;
+	return counts_sum(s->konly, CAUSE_NR);
+}
 
-	for (i = 0; i < CAUSE_NR; i++)
-		n += s->konly[i];
-	return n;
+static u64 oonly_total(const struct tsum *s)
+{
+	return counts_sum(s->oonly, OO_NR);
+}
+
+/* Oracle-only misses the replay's budget does not explain: its placement, or unknown. */
+static u64 oonly_unexplained(const struct tsum *s)
+{
+	return s->oonly[OO_WAITED] + s->oonly[OO_UNKNOWN];
 }
 
 static struct json_object *json_sum(const struct tsum *s)
 {
 	struct json_object *o = json_object_new_object(), *k = json_object_new_object();
+	struct json_object *oo = json_object_new_object();
 	int i;
 
 	jadd(o, "jobs", ju64(s->jobs));
@@ -1157,7 +1250,11 @@ static struct json_object *json_sum(const struct tsum *s)
 		jadd(k, cause_names[i], ju64(s->konly[i]));
 	jadd(k, "unexplained", ju64(konly_total(s) - s->konly[CAUSE_OVERRUN]));
 	jadd(o, "kernel_only_misses", k);
-	jadd(o, "oracle_only_misses", ju64(s->oonly));
+	jadd(oo, "total", ju64(oonly_total(s)));
+	for (i = 0; i < OO_NR; i++)
+		jadd(oo, oo_names[i], ju64(s->oonly[i]));
+	jadd(oo, "unexplained", ju64(oonly_unexplained(s)));
+	jadd(o, "oracle_only_misses", oo);
 	jadd(o, "placement_divergences", ju64(s->placement));
 	jadd(o, "unmatched_kernel_jobs", ju64(s->unmatched_kernel));
 	jadd(o, "unmatched_oracle_jobs", ju64(s->unmatched_oracle));
@@ -1168,7 +1265,7 @@ static struct json_object *json_sum(const struct tsum *s)
 
 static u64 divergent(const struct tsum *s)
 {
-	return konly_total(s) + s->oonly + s->placement +
+	return konly_total(s) + oonly_total(s) + s->placement +
 		s->unmatched_kernel + s->unmatched_oracle;
 }
 
@@ -1199,8 +1296,8 @@ static struct json_object *json_div(const struct dlb_conform *c, const struct fi
 	jadd(o, "job", ju64(f->k.job));
 	jadd(o, "release_ns", ju64(f->k.rel - c->jt->t0));
 	jadd(o, "kind", json_object_new_string(kind_names[f->kind]));
-	jadd(o, "cause", f->kind == DIV_KERNEL_ONLY ?
-	     json_object_new_string(cause_names[f->cause]) : NULL);
+	jadd(o, "cause", div_cause(f->kind, f->cause) ?
+	     json_object_new_string(div_cause(f->kind, f->cause)) : NULL);
 	jadd(o, "kernel", json_side(&f->k, c->jt->t0));
 	jadd(o, "oracle", json_side(&f->o, c->jt->t0));
 	return o;
@@ -1269,8 +1366,8 @@ static void txt_div(FILE *f, const struct dlb_conform *c, const char *what,
 	fprintf(f, "# conformance: %s: task %s job %llu released at %.3f ms: %s", what,
 		c->jt->tasks[d->task].name, (unsigned long long)d->k.job,
 		(double)(d->k.rel - c->jt->t0) / 1e6, kind_names[d->kind]);
-	if (d->kind == DIV_KERNEL_ONLY)
-		fprintf(f, " (%s)", cause_names[d->cause]);
+	if (div_cause(d->kind, d->cause))
+		fprintf(f, " (%s)", div_cause(d->kind, d->cause));
 	fprintf(f, ": ");
 	txt_side(f, "kernel", &d->k);
 	fprintf(f, "; ");
@@ -1289,15 +1386,19 @@ void dlb_conform_txt(FILE *f, const struct dlb_conform *c)
 	}
 	fprintf(f, "# conformance (replay under model %s, %s; %s demands, affinity %s): %llu jobs, "
 		"%llu divergent: %llu kernel-only misses (%llu overrun, %llu inversion, %llu "
-		"waited, %llu unknown), %llu oracle-only misses, %llu placement\n", c->model,
-		c->model_src,
+		"waited, %llu unknown), %llu oracle-only misses (%llu overrun, %llu budget edge, "
+		"%llu irq charged, %llu short budget, %llu waited, %llu unknown), %llu placement\n",
+		c->model, c->model_src,
 		c->asked ? "asked" : "consumed", dlb_jt_affinity_str(c->jt->affinity),
 		(unsigned long long)s->jobs, (unsigned long long)divergent(s),
 		(unsigned long long)konly_total(s), (unsigned long long)s->konly[CAUSE_OVERRUN],
 		(unsigned long long)s->konly[CAUSE_INVERSION],
 		(unsigned long long)s->konly[CAUSE_WAITED],
-		(unsigned long long)s->konly[CAUSE_UNKNOWN], (unsigned long long)s->oonly,
-		(unsigned long long)s->placement);
+		(unsigned long long)s->konly[CAUSE_UNKNOWN], (unsigned long long)oonly_total(s),
+		(unsigned long long)s->oonly[OO_OVERRUN], (unsigned long long)s->oonly[OO_BUDGET_EDGE],
+		(unsigned long long)s->oonly[OO_IRQ_CHARGED],
+		(unsigned long long)s->oonly[OO_SHORT_BUDGET], (unsigned long long)s->oonly[OO_WAITED],
+		(unsigned long long)s->oonly[OO_UNKNOWN], (unsigned long long)s->placement);
 	if (s->unmatched_kernel || s->unmatched_oracle)
 		fprintf(f, "# conformance: unmatched jobs: %llu of the run, %llu of the oracle\n",
 			(unsigned long long)s->unmatched_kernel,

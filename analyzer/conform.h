@@ -28,7 +28,7 @@
 #include "dlbench/error.h"
 #include "metrics.h"
 
-#define DLB_CONFORM_VERSION	1
+#define DLB_CONFORM_VERSION	2
 #define DLB_CONFORM_LIST	16	/* divergences listed in report.json */
 
 struct dlb_conform_opts {

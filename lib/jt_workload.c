@@ -60,14 +60,18 @@ static int add_phase(struct wl_task *t, size_t *cap, u64 demand, u64 gap, int lo
 	return p->events[1].key ? 0 : -1;
 }
 
-/* The demand replayed: consumed, else asked. */
-static int job_demand(const struct dlb_jobs_trace *jt, const struct dlb_jt_job *j, bool asked,
-		      u64 *d, struct dlb_err *err)
+u64 dlb_jt_job_work(const struct dlb_jt_job *j, bool asked)
 {
 	u64 v = asked && j->asked != DLB_JT_UNKNOWN ? j->asked : j->demand;
 
-	if (v == DLB_JT_UNKNOWN)
-		v = j->asked;
+	return v == DLB_JT_UNKNOWN ? j->asked : v;
+}
+
+static int job_demand(const struct dlb_jobs_trace *jt, const struct dlb_jt_job *j, bool asked,
+		      u64 *d, struct dlb_err *err)
+{
+	u64 v = dlb_jt_job_work(j, asked);
+
 	if (v == DLB_JT_UNKNOWN)
 		return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "job %llu of task '%s': its demand "
 				   "is unknown (no sched_switch, no asked work): cannot replay",

@@ -7,7 +7,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=../../tests/lib.sh
 . "$DLB_SRC/tests/lib.sh"
-plan 14
+plan 16
 A=$BIN/dlb-analyze R=$BIN/dlb-rtapp
 if [ ! -x "$A" ] || [ ! -x "$R" ]; then skip_rest "dlb-analyze or dlb-rtapp not built"; exit 0; fi
 T=$(mktemp -d /tmp/dlb-compare-test.XXXXXX)
@@ -76,3 +76,21 @@ expect_eq "conformance: 3 unexplained kernel-only misses more fail (exit 1)" \
 	"1|(run) conformance.unexplained 0 3 0%,0 worse|compare: worse: 1 worse, 0 better, 31 same, 3 n/a (first: (run) conformance.unexplained)"
 "$A" compare -t conformance.unexplained=0,5 "$T/base" "$T/conf" > "$T/out"; rc=$?
 expect_eq "conformance: within its threshold (-t conformance.unexplained=0,5): exit 0" "$rc" 0
+
+# oracle-only misses (conformance version 2: an object of counts per cause):
+# conformance.oracle_only is their total; a version-1 report's count (a
+# number) is still read
+mkdir -p "$T/oo" "$T/v1"; cp "$T/base/workload.json" "$T/oo/"; cp "$T/base/workload.json" "$T/v1/"
+awk '/"oracle_only_misses": \{/ { oo = 1 } oo && /"total": 0/ && !t++ { sub(/0/, "2") }
+	oo && /"waited": 0/ && !w++ { sub(/0/, "2") } oo && /"unexplained": 0/ && !u++ { sub(/0/, "2") }
+	{ print }' "$T/base/report.json" > "$T/oo/report.json"
+"$A" compare "$T/base" "$T/oo" > "$T/out"; rc=$?
+expect_eq "conformance: 2 oracle-only misses more fail (exit 1)" \
+	"$rc|$(grep '^(run) *conformance.oracle_' "$T/out" | tr -s ' ' | tr '\n' '|')" \
+	"1|(run) conformance.oracle_only 0 2 0%,0 worse|"
+awk '/"oracle_only_misses": \{/ { print "      \"oracle_only_misses\": 0,"; skip = 1; next }
+	skip { if (/}/) skip = 0; next } { print }' "$T/base/report.json" > "$T/v1/report.json"
+"$A" compare "$T/v1" "$T/same" > "$T/out"; rc=$?
+expect_eq "conformance: a version-1 report's oracle-only count is compared" \
+	"$rc|$(grep '^(run) *conformance.oracle_' "$T/out" | tr -s ' ' | tr '\n' '|')" \
+	"0|(run) conformance.oracle_only 0 0 0%,0 same|"

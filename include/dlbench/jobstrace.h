@@ -149,4 +149,11 @@ const char *dlb_jt_affinity_str(enum dlb_jt_affinity a);
 int dlb_jt_workload(const struct dlb_jobs_trace *jt, bool asked, struct workload **out,
 		    struct dlb_err *err);
 
+/*
+ * The work the replay gives job @j (the conformance diff reads it too):
+ * its demand, or the work it asked when @asked and known; either when the
+ * other is unknown; DLB_JT_UNKNOWN when both are.
+ */
+u64 dlb_jt_job_work(const struct dlb_jt_job *j, bool asked);
+
 #endif

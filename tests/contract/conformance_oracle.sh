@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Oracle-only misses and their causes (docs/conformance.md "How to read a
+# divergence"): planted runs whose jobs the run met and the replay must
+# miss, each for one reason, through the jobs trace the analyzer writes and
+# the reference's replay of it.
+#   A kernel run on one CPU (a hand-made trace with the kernel's 250 Hz
+#   tick, env.txt; no sched_stat_runtime, so the replay's ticks fall at
+#   t0 + k * 4 ms), task a: runtime 2 ms, deadline = period = 10 ms, each
+#   job on the CPU from its release:
+#     job 0 (0 ms): 1 ms: met on both sides;
+#     job 1 (10 ms): 2.1 ms, over its runtime by less than a tick: the
+#       replay's tick at 12 ms finds it at its budget and throttles it until
+#       20 ms: budget_edge;
+#     job 2 (22 ms): 2.2 ms of CPU time with 0.3 ms of interrupts in it
+#       (demand 1.9 ms): the tick at 24 ms finds 1.7 ms of work and 0.3 ms
+#       of interrupts charged: irq_charged;
+#     job 3 (40 ms): 6.5 ms, over by more than a tick: overrun.
+#   A reference run on 2 CPUs whose two tasks ran side by side, analyzed
+#   with both pinned to CPU 0 (the run folder's workload.json): in the
+#   replay the later deadline waits 6 ms behind the other and misses by
+#   1 ms, never throttled: waited.
+. "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
+plan 5
+J=$DLB_BUILD/tests/tools/json-get
+for t in dlb-analyze dlb-rtapp; do
+	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
+done
+[ -x "$J" ] || { skip_rest "tests/tools/json-get not built yet"; exit 0; }
+
+# ts US: a trace timestamp (s) from µs
+ts() { printf '%d.%06d000' $(($1 / 1000000)) $(($1 % 1000000)); }
+# line US TEXT: one trace line at US µs, on CPU 0
+line() { printf '%24s [000] d..2. %s: %s\n' "${3:-a-1000}" "$(ts "$1")" "$2"; }
+# job N REL_US RUN_US [IRQ_FROM_US IRQ_TO_US]: one job of a (tid 1000), on the CPU from its release
+job() {
+	local n=$1 r=$2 e=$(($2 + $3)) d=$(($2 + 10000))
+	line "$r" "tracing_mark_write: dlb_job: tid=1000 job=$n event=release rel=${r}000 dl=${d}000"
+	line "$r" "sched_wakeup: comm=a pid=1000 prio=-1 target_cpu=000" "<idle>-0"
+	line "$r" "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=1000 next_prio=-1" "<idle>-0"
+	line "$r" "tracing_mark_write: dlb_job: tid=1000 job=$n event=begin rel=${r}000 dl=${d}000"
+	if [ $# -gt 3 ]; then
+		line "$4" "irq_handler_entry: irq=24 name=virtio0"
+		line "$5" "irq_handler_exit: irq=24 ret=handled"
+	fi
+	line "$e" "tracing_mark_write: dlb_job: tid=1000 job=$n event=end"
+	line "$e" "sched_switch: prev_comm=a prev_pid=1000 prev_prio=-1 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120"
+}
+mkdir "$T/k"
+{
+	echo "# tracer: nop"
+	line 0 "tracing_mark_write: dlb_run: event=start backend=kernel cpus=1 clock=mono tool=0.1.0 workload=a.json"
+	line 0 "tracing_mark_write: dlb_task: tid=1000 name=a policy=deadline prio=-1 runtime=2000000 deadline=10000000 period=10000000"
+	job 0 0 1000
+	job 1 10000 2100
+	job 2 22000 2200 23000 23300
+	job 3 40000 6500
+	line 80000 "tracing_mark_write: dlb_run: event=end status=complete" "<idle>-0"
+} >"$T/k/trace.txt"
+printf 'kernel=6.18.0\nconfig_HZ=250\n' >"$T/k/env.txt"
+run "$A" -q -m -1 "$T/k"
+# the oracle's jobs: number, miss, divergence and cause
+got=$(csv_awk 'FNR > 1 { print v("job"), v("miss"), v("divergence"), v("cause") }' \
+	"$T/k/oracle-jobs.csv" | tr '\n' ' ')
+expect_eq "planted kernel run: each oracle-only miss with its cause ($rc)" "$rc $got" \
+	"0 0 0 none  1 1 oracle_only_miss budget_edge 2 1 oracle_only_miss irq_charged 3 1 oracle_only_miss overrun "
+got=$("$J" "$T/k/report.json" conformance.run.oracle_only_misses.total \
+	conformance.run.oracle_only_misses.overrun conformance.run.oracle_only_misses.budget_edge \
+	conformance.run.oracle_only_misses.irq_charged \
+	conformance.run.oracle_only_misses.short_budget conformance.run.oracle_only_misses.waited \
+	conformance.run.oracle_only_misses.unknown conformance.run.oracle_only_misses.unexplained \
+	conformance.first_divergence.cause conformance.version | tr '\n' ' ')
+expect_eq "planted kernel run: report.json's counts per cause" "$got" "3 1 1 1 0 0 0 0 budget_edge 2 "
+check "planted kernel run: the text report's counts" grep -q \
+	'3 oracle-only misses (1 overrun, 1 budget edge, 1 irq charged, 0 short budget, 0 waited, 0 unknown)' \
+	"$T/k/report.txt"
+
+# waited: x (deadline 10 ms) and y (11 ms), 6 ms each, released together
+cat >"$T/w.json" <<'EOF'
+{ "tasks": {
+	"x": { "loop": -1, "run": 6000, "timer": { "ref": "unique", "period": 50000 },
+		"dl-runtime": 7000, "dl-deadline": 10000, "dl-period": 50000 },
+	"y": { "loop": -1, "run": 6000, "timer": { "ref": "unique", "period": 50000 },
+		"dl-runtime": 7000, "dl-deadline": 11000, "dl-period": 50000 } },
+  "global": { "duration": 1, "default_policy": "SCHED_DEADLINE" } }
+EOF
+if "$BIN/dlb-rtapp" -q -b reference -m 2 -d 1s -o "$T/w" "$T/w.json" >"$T/w.out" 2>&1; then
+	sed 's/"loop": -1,/"loop": -1, "cpus": [0],/' "$T/w.json" >"$T/w/workload.json"
+	run "$A" -q -m -1 "$T/w"
+	got=$("$J" "$T/w/report.json" conformance.run.oracle_only_misses.total \
+		conformance.run.oracle_only_misses.waited conformance.run.oracle_only_misses.unexplained \
+		conformance.first_miss_divergence.task conformance.first_miss_divergence.cause |
+		tr '\n' ' ')
+	expect_eq "pinned in the replay only: every y job an oracle-only miss, waited ($rc)" \
+		"$rc $got" "0 20 20 20 y-1 waited "
+	check "pinned in the replay only: the first divergence in the text report, each side's wait" grep -q \
+		'first divergence: task y-1 job 0 released at 0.000 ms: oracle_only_miss (waited): kernel met (lateness -5000.0 us, waited 0.0 us) on CPU 1; oracle missed (lateness 1000.0 us, waited 6000.0 us) on CPU 0' \
+		"$T/w/report.txt"
+else
+	fail "pinned in the replay only: every y job an oracle-only miss, waited" "$(cat "$T/w.out")"
+	fail "pinned in the replay only: the first divergence in the text report, each side's wait"
+fi
