@@ -78,8 +78,14 @@ static int on_event(const struct dlb_event *ev, void *arg)
 
 	if (rtapp_signalled)
 		return DLB_EXIT_INCOMPLETE;
-	n = dlb_event_format(line, sizeof(line), ev, dlb_sim_comm(r->sim, ev->pid));
-	if (n < 0 || fprintf(r->trace, "%s\n", line) < 0)
+	/* fwrite, not fprintf "%s\n": vfprintf was 4 % of a 64-CPU run's samples */
+	n = dlb_event_format(line, sizeof(line) - 1, ev, dlb_sim_comm(r->sim, ev->pid));
+	if (n < 0) {
+		write_failed(r, "trace.txt");
+		return 0;
+	}
+	line[n++] = '\n';
+	if (fwrite(line, 1, (size_t)n, r->trace) != (size_t)n)
 		write_failed(r, "trace.txt");
 	return 0;
 }

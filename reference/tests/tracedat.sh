@@ -5,6 +5,7 @@
 # jobs, `trace-cmd report` reads the file without a warning and prints the
 # same events, per CPU in the same order, as the text; on several CPUs, with
 # markers, with gaps of seconds (time extends), and for a run of one instant.
+# shellcheck disable=SC2016  # awk programs and the inner bash's $1..$3
 . "$DLB_SRC/tests/lib.sh"
 plan 23
 RT=$BIN/dlb-rtapp
@@ -48,11 +49,11 @@ run() {
 # same_analysis NAME: the same report and verdict, the same jobs: rows equal,
 # in the same order of end times (equal ends on two CPUs: see events_txt)
 same_analysis() {
-	local a=$T/$1-text b=$T/$1-dat
-	cmp -s "$a.rc" "$b.rc" && [ -s "$a/report.json" ] || return 1
-	diff <(report "$a") <(report "$b") >&2 || return 1
-	diff <(sort "$a/jobs.csv") <(sort "$b/jobs.csv") >&2 || return 1
-	diff <(end_times "$a/jobs.csv") <(end_times "$b/jobs.csv") >&2
+	local tx=$T/$1-text dx=$T/$1-dat
+	cmp -s "$tx.rc" "$dx.rc" && [ -s "$tx/report.json" ] || return 1
+	diff <(report "$tx") <(report "$dx") >&2 || return 1
+	diff <(sort "$tx/jobs.csv") <(sort "$dx/jobs.csv") >&2 || return 1
+	diff <(end_times "$tx/jobs.csv") <(end_times "$dx/jobs.csv") >&2
 }
 
 end_times() {
@@ -61,10 +62,10 @@ end_times() {
 
 # same_events NAME: trace-cmd reads it silently, with the text's events
 same_events() {
-	local a=$T/$1-text/trace.txt b=$T/$1-dat/trace.dat err
-	err=$(trace-cmd report "$b" 2>&1 >/dev/null)
+	local txt=$T/$1-text/trace.txt dat=$T/$1-dat/trace.dat err
+	err=$(trace-cmd report "$dat" 2>&1 >/dev/null)
 	[ -z "$err" ] || { echo "trace-cmd report: $err" >&2; return 1; }
-	diff <(events_txt "$a") <(events_dat "$b") >&2
+	diff <(events_txt "$txt") <(events_dat "$dat") >&2
 }
 
 if ! command -v trace-cmd >/dev/null; then
