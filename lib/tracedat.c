@@ -751,7 +751,7 @@ static int put_meta(struct dlb_tracedat *td, struct mbuf *m, u64 *data)
 	mb_put(m, magic, sizeof(magic));
 	b = *(const unsigned char *)&one ? 0 : 1;	/* 0: little endian */
 	mb_put(m, &b, 1);
-	b = sizeof(long);
+	b = 8;		/* the formats above are a 64-bit kernel's (commit, long prev_state) */
 	mb_put(m, &b, 1);
 	mb_u32(m, TD_PAGE);
 	mb_put(m, "header_page", 12);
