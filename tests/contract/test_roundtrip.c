@@ -221,8 +221,8 @@ static void test_trace_roundtrip(void **state)
 	same_back(dat, &sim);
 	unlink(path);
 	unlink(dat);
-	evlist_free(&sim);
 	dlb_sim_free(sim.sim);
+	evlist_free(&sim);	/* zeroes it */
 	wlb_free(wl);
 }
 
