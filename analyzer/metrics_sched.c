@@ -184,6 +184,14 @@ static int ev_migrate(struct dlb_metrics *m, const struct dlb_event *ev)
 		t->mig_pending = true;
 		t->mig_ts = ev->ts;
 		t->mig_dest = ev->mig.dest_cpu;
+	} else if (t->cpu == ev->mig.dest_cpu && t->run_since == ev->ts) {
+		/*
+		 * Already switched in on its new CPU at this very instant: the
+		 * two CPUs' events tie, and a trace.dat reader merges ties in
+		 * CPU order, not in the order they happened (the reference's
+		 * trace.dat has such ties; its text keeps the order).
+		 */
+		dlb_stat_add(&t->pub.mig_delay, 0);
 	}
 	return 0;
 }

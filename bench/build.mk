@@ -30,7 +30,7 @@ bench: $(BENCH_TOOLS) $(BUILD)/analyzer/input/tests/tracestat
 # In this order: bench_input.sh records the trace.dat bench_analyze.sh reads.
 BENCHES		+= $(BUILD)/bin/dlb-sim-bench bench/input/bench_input.sh \
 		   bench/analyzer/bench_analyze.sh bench/analyzer/bench_conform.sh bench/accuracy.sh \
-		   bench/lib/loader.sh
+		   bench/lib/loader.sh bench/reference/bench_trace_write.sh
 
 # the side-by-side timing every bench uses
 TEST_SCRIPTS	+= bench/lib/tests/alternate.sh

@@ -4,7 +4,8 @@
  *
  * Writes into -o DIR:
  *   trace.txt          every event, one kernel-format ftrace line each
- *                      (include/dlbench/event_text.h), markers included
+ *                      (include/dlbench/event_text.h), markers included;
+ *                      or with -f dat, trace.dat (include/dlbench/tracedat.h)
  *   sched/<tid>.sched  per thread, /proc/PID/sched style, with the seed's
  *                      dl.stats.* lines (patch 005)
  *   jobs.csv           one line per finished job
@@ -25,6 +26,7 @@
 #include "dlbench/event_text.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/jobstrace.h"
+#include "dlbench/tracedat.h"
 #include "dlbench/workload.h"
 
 #include "sim.h"
@@ -75,6 +77,8 @@ static void usage(FILE *f)
 "      --ctx-switch=DUR      overhead charged to a task switched in (default 0)\n"
 "      --migration=DUR       overhead charged to a migrated task (default 0)\n"
 "  -o, --output=DIR          write trace.txt, sched/, jobs.csv, ops.csv there\n"
+"  -f, --format=FMT          the trace: text (trace.txt; default) or dat\n"
+"                            (trace.dat, trace-cmd's file: KernelShark opens it)\n"
 "  -c, --check               check every invariant after every step\n"
 "      --no-timing           do not time push/pull/find/set (costs written as 0:\n"
 "                            the output is then byte-identical run to run)\n"
@@ -138,8 +142,21 @@ static int parse_admission(const char *s, struct dlb_sim_opts *o)
 struct out {
 	struct dlb_sim *sim;
 	FILE *trace, *jobs;
+	struct dlb_tracedat *dat;	/* -f dat: instead of trace */
 	int err;
+	struct dlb_err dat_err;		/* the trace.dat writer's, when dat_failed */
+	bool dat_failed;
 };
+
+static int on_event_dat(const struct dlb_event *ev, void *arg)
+{
+	struct out *o = arg;
+
+	if (!dlb_tracedat_event(o->dat, ev, dlb_sim_comm(o->sim, ev->pid), &o->dat_err))
+		return 0;
+	o->dat_failed = true;
+	return o->dat_err.code;
+}
 
 static int on_event(const struct dlb_event *ev, void *arg)
 {
@@ -277,6 +294,7 @@ static int main_run(int argc, char **argv)
 		{ "ctx-switch", required_argument, NULL, OPT_CTX },
 		{ "migration", required_argument, NULL, OPT_MIG },
 		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "no-timing", no_argument, NULL, OPT_NOTIMING },
 		{ "model", required_argument, NULL, OPT_MODEL },
@@ -296,19 +314,25 @@ static int main_run(int argc, char **argv)
 	char path[4096], note[DLB_ERR_MAX];
 	struct wl_length len;
 	long long v;
+	bool dat = false;
 	int c, rc;
 
 	dlb_sim_opts_init(&so);
 	so.interrupt = &interrupted;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	while ((c = getopt_long(argc, argv, "m:s:a:d:t:o:crh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:s:a:d:t:o:f:crh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (dlb_parse_ll(optarg, 1, 1024, &v) < 0)
 				return bad("--cpus: '%s' is not a number in 1..1024", optarg);
 			so.nr_cpus = (int)v;
 			rp.cpus_given = true;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "dat"))
+				return bad("--format: '%s' is neither text nor dat", optarg);
+			dat = !strcmp(optarg, "dat");
 			break;
 		case 's':
 			if (dlb_sim_cpu_select_parse(optarg, &so.cpu_select) < 0)
@@ -421,20 +445,36 @@ static int main_run(int argc, char **argv)
 			rc = DLB_EXIT_ENV;
 			goto done;
 		}
-		snprintf(path, sizeof(path), "%s/trace.txt", dir);
-		out.trace = fopen(path, "w");
+		if (dat) {
+			snprintf(path, sizeof(path), "%s/trace.dat", dir);
+			out.dat = dlb_tracedat_create(path, so.nr_cpus, &err);
+			if (!out.dat) {
+				fprintf(stderr, "%s: %s\n", prog, err.msg);
+				rc = err.code;
+				goto done;
+			}
+		} else {
+			snprintf(path, sizeof(path), "%s/trace.txt", dir);
+			out.trace = fopen(path, "w");
+			if (!out.trace) {
+				fprintf(stderr, "%s: %s: %s\n", prog, path, dlb_strerror(errno));
+				rc = DLB_EXIT_ENV;
+				goto done;
+			}
+		}
 		snprintf(path, sizeof(path), "%s/jobs.csv", dir);
 		out.jobs = fopen(path, "w");
-		if (!out.trace || !out.jobs) {
+		if (!out.jobs) {
 			fprintf(stderr, "%s: %s: %s\n", prog, path, dlb_strerror(errno));
 			rc = DLB_EXIT_ENV;
 			goto done;
 		}
-		fprintf(out.trace, "# tracer: nop\n#\n# dlb-sim %s: reference SCHED_DEADLINE v4, "
-			"%d CPUs, cpu-select %s\n#\n", DLB_VERSION, so.nr_cpus,
-			dlb_sim_cpu_select_str(so.cpu_select));
+		if (out.trace)
+			fprintf(out.trace, "# tracer: nop\n#\n# dlb-sim %s: reference SCHED_DEADLINE "
+				"v4, %d CPUs, cpu-select %s\n#\n", DLB_VERSION, so.nr_cpus,
+				dlb_sim_cpu_select_str(so.cpu_select));
 		fprintf(out.jobs, "tid,comm,job,release,begin,end,deadline,exec,run,period,slack,wu_lat\n");
-		dlb_sim_set_event_hook(sim, on_event, &out);
+		dlb_sim_set_event_hook(sim, out.dat ? on_event_dat : on_event, &out);
 		dlb_sim_set_job_hook(sim, on_job, &out);
 	}
 	dlb_sim_set_progress_hook(sim, on_progress, NULL);
@@ -443,15 +483,23 @@ static int main_run(int argc, char **argv)
 	if (rc < 0) {
 		if (out.err)	/* on_event's write */
 			fprintf(stderr, "%s: %s/trace.txt: %s\n", prog, dir, dlb_strerror(out.err));
+		else if (out.dat_failed)
+			fprintf(stderr, "%s: %s\n", prog, out.dat_err.msg);
 		else
 			fprintf(stderr, "%s: %s\n", prog, err.msg);
 		rc = err.code ? err.code : DLB_EXIT_INTERNAL;
 	}
 	/* interrupted: what was simulated is still written, the exit code says so */
-	if (dir && (rc == DLB_EXIT_OK || (interrupted && !out.err)) &&
+	if (dir && (rc == DLB_EXIT_OK || (interrupted && !out.err && !out.dat_failed)) &&
 	    write_outputs(dir, sim, &so) < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, dir, dlb_strerror(errno));
 		rc = DLB_EXIT_ENV;
+	}
+	if (out.dat && (rc == DLB_EXIT_OK || (interrupted && !out.dat_failed)) &&
+	    dlb_tracedat_finish(out.dat, &err)) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		if (rc == DLB_EXIT_OK)
+			rc = err.code;
 	}
 	if (!dir && rc == DLB_EXIT_OK)
 		print_summary(sim);
@@ -464,6 +512,7 @@ done:
 		fprintf(stderr, "%s: %s/jobs.csv: %s\n", prog, dir, dlb_strerror(errno));
 		rc = DLB_EXIT_ENV;
 	}
+	dlb_tracedat_free(out.dat);
 	dlb_sim_free(sim);
 	wl_free(wl);
 	dlb_jt_free(rp.jt);

@@ -43,6 +43,8 @@ static void usage(FILE *f)
 		"      --model=MODEL          reference: the rules, v4 (default), mainline (the\n"
 		"                             newest modelled) or mainline:MAJ.MIN\n"
 		"  -o, --output=DIR           run folder (default: the workload's global.logdir)\n"
+		"  -f, --format=FMT           reference: the trace, text (trace.txt; default) or\n"
+		"                             dat (trace.dat, trace-cmd's file, as a kernel run's)\n"
 		"  -d, --duration=TIME        run length, e.g. 2s, 500ms (default: global.duration)\n"
 		"  -t, --trace-marker=PATH    write markers to PATH (a tracefs instance's trace_marker;\n"
 		"                             default $DLB_TRACE_MARKER, set by dlb-record)\n"
@@ -83,6 +85,7 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 		{ "cpus", required_argument, NULL, 'm' },
 		{ "model", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "trace-marker", required_argument, NULL, 't' },
 		{ "no-markers", no_argument, NULL, 'n' },
@@ -98,7 +101,7 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 	long long v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "b:m:o:d:t:nE2::qVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:m:o:f:d:t:nE2::qVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (!strcmp(optarg, "kernel"))
@@ -124,6 +127,12 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 			break;
 		case 'o':
 			o->outdir = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "dat"))
+				return fail(DLB_EXIT_BAD_INPUT, "--format: '%s' is neither text nor "
+					   "dat", optarg);
+			o->trace_dat = !strcmp(optarg, "dat");
 			break;
 		case 'd':
 			/* 0 would mean "the workload's, else no end": not what was asked */
@@ -186,6 +195,9 @@ static int parse_args(int argc, char **argv, struct rtapp_opts *o)
 	if (o->ref_model && o->backend != RTAPP_BACKEND_REFERENCE)
 		return fail(DLB_EXIT_BAD_INPUT, "--model: the rules are for --backend "
 			   "reference; the kernel backend is the machine's kernel");
+	if (o->trace_dat && o->backend != RTAPP_BACKEND_REFERENCE)
+		return fail(DLB_EXIT_BAD_INPUT, "--format: the reference backend's trace; a kernel "
+			   "run's is dlb-record's");
 	o->workload = argv[optind];
 	return 0;
 }

@@ -46,6 +46,7 @@ struct rtapp_opts {
 	const char *ref_model;		/* reference: v4 or mainline[:MAJ.MIN]; NULL = v4 */
 	const char *workload;
 	const char *outdir;		/* NULL: global.logdir */
+	bool trace_dat;			/* -f dat: reference: trace.dat, not trace.txt */
 	u64 duration_ns;		/* with duration_set, overrides global.duration */
 	bool duration_set;
 	const char *marker_path;	/* NULL: find tracefs */

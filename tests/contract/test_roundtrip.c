@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The contract between the reference and the analyzer: every event the
- * simulator emits, written as text by dlb_event_format(), comes back
- * identical through the analyzer's trace reader (analyzer/input/trace_input.h);
+ * simulator emits, written as text by dlb_event_format() and as a trace.dat
+ * by dlb_tracedat (include/dlbench/tracedat.h), comes back identical
+ * through the analyzer's trace reader (analyzer/input/trace_input.h);
  * every schedstats snapshot written by dlb_sim_write_sched() comes back
  * through dlb_task_sched_parse() (analyzer/input/schedstat.h).
  */
 #include "dlb_test.h"
 
 #include <stdarg.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dlbench/exitcode.h"
+#include "dlbench/tracedat.h"
 
 #include "../../analyzer/input/schedstat.h"
 #include "../../analyzer/input/trace_input.h"
@@ -19,6 +26,7 @@ struct evlist {
 	char **text;		/* marker texts */
 	size_t n, cap;
 	FILE *f;
+	struct dlb_tracedat *td;
 	struct dlb_sim *sim;
 };
 
@@ -40,8 +48,12 @@ static int sim_event(const struct dlb_event *ev, void *arg)
 	char line[DLB_EVENT_TEXT_MAX];
 	int n = dlb_event_format(line, sizeof(line), ev, dlb_sim_comm(l->sim, ev->pid));
 
+	struct dlb_err err;
+
 	assert_true(n > 0);
 	fprintf(l->f, "%s\n", line);
+	if (dlb_tracedat_event(l->td, ev, dlb_sim_comm(l->sim, ev->pid), &err))
+		fail_msg("%s", err.msg);
 	push(l, ev);
 	return 0;
 }
@@ -78,10 +90,12 @@ static void same_event(const struct dlb_event *a, const char *at, const struct d
 		break;
 	case DLB_EV_MIGRATE:
 		assert_int_equal(a->mig.pid, b->mig.pid);
+		assert_int_equal(a->mig.prio, b->mig.prio);
 		assert_int_equal(a->mig.orig_cpu, b->mig.orig_cpu);
 		assert_int_equal(a->mig.dest_cpu, b->mig.dest_cpu);
 		break;
 	case DLB_EV_RUNTIME:
+		assert_string_equal(a->rt.comm, b->rt.comm);
 		assert_int_equal(a->rt.pid, b->rt.pid);
 		assert_int_equal(a->rt.runtime, b->rt.runtime);
 		break;
@@ -125,15 +139,53 @@ static size_t *order(struct evlist *l)
 	return o;
 }
 
-static void test_trace_roundtrip(void **state)
+static void evlist_free(struct evlist *l)
 {
-	struct workload *wl = wlb_new(60 * MS);
-	struct evlist sim = { 0 }, back = { 0 };
-	char path[] = "/tmp/dlb-roundtrip-XXXXXX";
-	struct dlb_sim_opts o;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->text[i]);
+	free(l->ev);
+	free(l->text);
+	memset(l, 0, sizeof(*l));
+}
+
+/* @path read back through the analyzer's reader: @want's events, field for field. */
+static void same_back(const char *path, struct evlist *want)
+{
+	struct evlist back = { 0 };
 	struct dlb_trace *t;
 	struct dlb_err err;
 	size_t i, *os, *ob;
+
+	t = dlb_trace_open(path, &err);
+	if (!t)
+		fail_msg("%s", err.msg);
+	if (dlb_trace_read(t, read_event, &back, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(dlb_trace_quality(t)->bad_lines, 0);
+	assert_int_equal(dlb_trace_quality(t)->backwards, 0);
+	assert_int_equal(dlb_trace_quality(t)->lost_events, 0);
+	assert_int_equal(back.n, want->n);
+	os = order(want);
+	ob = order(&back);
+	for (i = 0; i < want->n; i++)
+		same_event(&want->ev[os[i]], want->text[os[i]], &back.ev[ob[i]], back.text[ob[i]],
+			   i);
+	dlb_trace_close(t);
+	free(os);
+	free(ob);
+	evlist_free(&back);
+}
+
+static void test_trace_roundtrip(void **state)
+{
+	struct workload *wl = wlb_new(60 * MS);
+	struct evlist sim = { 0 };
+	char path[] = "/tmp/dlb-roundtrip-XXXXXX";
+	char dat[sizeof(path) + 4];
+	struct dlb_sim_opts o;
+	struct dlb_err err;
 	int fd, ti;
 
 	(void)state;
@@ -152,37 +204,185 @@ static void test_trace_roundtrip(void **state)
 	assert_true(fd >= 0);
 	sim.f = fdopen(fd, "w");
 	fprintf(sim.f, "# tracer: nop\n#\n");
+	snprintf(dat, sizeof(dat), "%s.dat", path);
+	sim.td = dlb_tracedat_create(dat, o.nr_cpus, &err);
+	if (!sim.td)
+		fail_msg("%s", err.msg);
 	sim.sim = dlb_sim_create(wl, &o, &err);
 	assert_non_null(sim.sim);
 	dlb_sim_set_event_hook(sim.sim, sim_event, &sim);
 	assert_int_equal(dlb_sim_run(sim.sim, &err), 0);
 	fclose(sim.f);
+	if (dlb_tracedat_finish(sim.td, &err))
+		fail_msg("%s", err.msg);
+	dlb_tracedat_free(sim.td);
 
-	t = dlb_trace_open(path, &err);
-	if (!t)
-		fail_msg("%s", err.msg);
-	if (dlb_trace_read(t, read_event, &back, &err) < 0)
-		fail_msg("%s", err.msg);
-	assert_int_equal(dlb_trace_quality(t)->bad_lines, 0);
-	assert_int_equal(back.n, sim.n);
-	os = order(&sim);
-	ob = order(&back);
-	for (i = 0; i < sim.n; i++)
-		same_event(&sim.ev[os[i]], sim.text[os[i]], &back.ev[ob[i]], back.text[ob[i]], i);
-	dlb_trace_close(t);
+	same_back(path, &sim);
+	same_back(dat, &sim);
 	unlink(path);
-	for (i = 0; i < sim.n; i++)
-		free(sim.text[i]);
-	for (i = 0; i < back.n; i++)
-		free(back.text[i]);
-	free(sim.ev);
-	free(sim.text);
-	free(back.ev);
-	free(back.text);
-	free(os);
-	free(ob);
+	unlink(dat);
 	dlb_sim_free(sim.sim);
+	evlist_free(&sim);	/* zeroes it */
 	wlb_free(wl);
+}
+
+/* One event of each kind the writer knows, at @ts on @cpu, into @l and the writer. */
+static void put_events(struct evlist *l, int cpu, u64 ts, int k)
+{
+	static const char comm15[] = "abcdefghijklmno";	/* TASK_COMM_LEN - 1 */
+	struct dlb_event ev = { .ts = ts, .cpu = cpu, .pid = 100 + k };
+	struct dlb_err err;
+
+	switch (k % 7) {
+	case 0:
+		ev.type = DLB_EV_SWITCH;
+		ev.sw.prev_pid = 100 + k;
+		ev.sw.next_pid = 200 + k;
+		ev.sw.prev_prio = -1;
+		ev.sw.next_prio = 120;
+		ev.sw.prev_state = k & 1 ? 0x100 : 1;
+		snprintf(ev.sw.prev_comm, sizeof(ev.sw.prev_comm), "%s", comm15);
+		snprintf(ev.sw.next_comm, sizeof(ev.sw.next_comm), "n %d", k);
+		break;
+	case 1:
+		ev.type = DLB_EV_WAKEUP;
+		ev.wake.pid = 300 + k;
+		ev.wake.prio = -1;
+		ev.wake.target_cpu = cpu;
+		snprintf(ev.wake.comm, sizeof(ev.wake.comm), "w%d", k);
+		break;
+	case 2:
+		ev.type = DLB_EV_MIGRATE;
+		ev.mig.pid = 400 + k;
+		ev.mig.prio = -1;
+		ev.mig.orig_cpu = cpu;
+		ev.mig.dest_cpu = cpu ? 0 : 1;
+		snprintf(ev.mig.comm, sizeof(ev.mig.comm), "%s", k & 1 ? comm15 : "m");
+		break;
+	case 3:
+		ev.type = DLB_EV_RUNTIME;
+		ev.rt.pid = 500 + k;
+		ev.rt.runtime = 123456789012ull + (u64)k;
+		snprintf(ev.rt.comm, sizeof(ev.rt.comm), "%s", k & 1 ? "rt" : comm15);
+		break;
+	case 4:
+	case 5:
+		ev.type = k % 7 == 4 ? DLB_EV_THROTTLE : DLB_EV_REPLENISH;
+		ev.dl.pid = 600 + k;
+		ev.dl.runtime = k % 7 == 4 ? -5000 - k : 10000000;
+		ev.dl.deadline = ts + 10000000;
+		snprintf(ev.dl.comm, sizeof(ev.dl.comm), "d%d", k);
+		break;
+	default:
+		ev.type = DLB_EV_EXIT;
+		ev.exit.pid = 700 + k;
+		snprintf(ev.exit.comm, sizeof(ev.exit.comm), "x%d", k);
+		break;
+	}
+	if (dlb_tracedat_event(l->td, &ev, "common", &err))
+		fail_msg("%s", err.msg);
+	push(l, &ev);
+}
+
+static void put_marker(struct evlist *l, int cpu, u64 ts, size_t len)
+{
+	char text[DLB_MARKER_MAX];
+	struct dlb_event ev = { .ts = ts, .cpu = cpu, .pid = 42, .type = DLB_EV_MARKER };
+	struct dlb_err err;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		text[i] = (char)('a' + i % 26);
+	ev.mark.text = text;
+	ev.mark.len = len;
+	if (dlb_tracedat_event(l->td, &ev, "marker", &err))
+		fail_msg("%s", err.msg);
+	push(l, &ev);
+}
+
+/*
+ * The ring buffer's encodings, each at its edge: time deltas just under,
+ * at and over 27 bits (a time extend), over 32 and 59 bits (a new page),
+ * records over pages, payloads at and past 28 words (the length word),
+ * CPUs without events below and between the others.  A wrong delta or
+ * length shows as a time or field that does not come back.
+ */
+static void test_dat_encoding(void **state)
+{
+	static const u64 gaps[] = {
+		0, 1, (1ull << 27) - 1, 1ull << 27, (1ull << 27) + 1, 1000000000ull,
+		3000000000ull, (1ull << 32) + 5, (1ull << 40) + 3, (1ull << 59) + 7, 1,
+	};
+	/* inline up to 112 payload bytes: 16 + len + 2, rounded to words */
+	static const size_t marks[] = { 1, 93, 94, 95, 96, 200, DLB_MARKER_MAX - 1 };
+	char path[] = "/tmp/dlb-roundtrip-dat-XXXXXX";
+	struct evlist l = { 0 };
+	struct dlb_err err;
+	u64 ts = 5000000000ull;
+	size_t i;
+	int fd, k = 0;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	l.td = dlb_tracedat_create(path, 5, &err);
+	if (!l.td)
+		fail_msg("%s", err.msg);
+	for (i = 0; i < sizeof(gaps) / sizeof(gaps[0]); i++) {
+		ts += gaps[i];
+		put_events(&l, 1, ts, k++);
+		put_events(&l, 3, ts + 1, k++);
+	}
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		put_marker(&l, 3, ts + 1 + i, marks[i]);
+	/* pages filled: 60 switches of 68 bytes to a page; an extend at the page's edge */
+	for (i = 0; i < 2000; i++) {
+		ts += i % 61 == 60 ? (1ull << 28) : i % 3;
+		put_events(&l, 1, ts, 7 * (int)(i % 2));
+		put_events(&l, 1, ts, 7 * (int)(i % 5) + 3);
+	}
+	if (dlb_tracedat_finish(l.td, &err))
+		fail_msg("%s", err.msg);
+	dlb_tracedat_free(l.td);
+	l.td = NULL;
+	same_back(path, &l);
+	unlink(path);
+	evlist_free(&l);
+}
+
+/* Refused: a type without a format, a CPU out of range, time going back on a CPU. */
+static void test_dat_refusals(void **state)
+{
+	char dir[] = "/tmp/dlb-roundtrip-dir-XXXXXX", path[64];
+	struct dlb_event ev = { .ts = 10, .cpu = 0, .type = DLB_EV_IRQ_ENTRY };
+	struct dlb_tracedat *td;
+	struct dlb_err err;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/trace.dat", dir);
+	td = dlb_tracedat_create(path, 2, &err);
+	assert_non_null(td);
+	assert_int_equal(dlb_tracedat_event(td, &ev, NULL, &err), -1);
+	assert_string_equal(err.msg + strlen(dir), "/trace.dat: irq_handler_entry events have no "
+			    "format here");
+	ev.type = DLB_EV_WAKEUP;
+	ev.cpu = 2;
+	assert_int_equal(dlb_tracedat_event(td, &ev, NULL, &err), -1);
+	ev.cpu = 1;
+	assert_int_equal(dlb_tracedat_event(td, &ev, NULL, &err), 0);
+	ev.ts = 9;
+	assert_int_equal(dlb_tracedat_event(td, &ev, NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "CPU 1: event at 9 ns before the last one (10 ns)"));
+	/* nothing at the path before finish, nothing after free without it */
+	assert_int_equal(stat(path, &st), -1);
+	dlb_tracedat_free(td);
+	assert_int_equal(stat(path, &st), -1);
+	assert_int_equal(rmdir(dir), 0);
+	assert_null(dlb_tracedat_create(path, 1, &err));	/* its folder is gone */
+	assert_int_equal(err.code, DLB_EXIT_ENV);
 }
 
 static void test_sched_roundtrip(void **state)
@@ -238,6 +438,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trace_roundtrip),
+		cmocka_unit_test(test_dat_encoding),
+		cmocka_unit_test(test_dat_refusals),
 		cmocka_unit_test(test_sched_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
