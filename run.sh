@@ -112,7 +112,7 @@ check_workload() {
 
 QEMU_KERNEL='' QEMU_ARCH='' QEMU_APPEND=''
 cmd_run() {
-	local wl='' be='' cpus='' dur='' out='' max=0 online kopts=
+	local wl='' be='' cpus='' dur='' out='' max=0 online kopts='' fmt=''
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-b|--backend)	need_arg run "$@"; be=$2; shift ;;
@@ -120,6 +120,7 @@ cmd_run() {
 		-d|--duration)	need_arg run "$@"; dur=$2; shift ;;
 		-o|--output)	need_arg run "$@"; out=$2; shift ;;
 		-M|--max-misses) need_arg run "$@"; max=$2; shift ;;
+		-f|--format)	need_arg run "$@"; fmt=$2; shift ;;
 		-k|--kernel)	need_arg run "$@"; QEMU_KERNEL=$2; shift ;;
 		-a|--arch)	need_arg run "$@"; QEMU_ARCH=$2; shift ;;
 		-A|--append)	need_arg run "$@"; QEMU_APPEND=$2; shift ;;
@@ -138,6 +139,8 @@ plotted.
   -d, --duration S                run length above 0 (e.g. 2s; default: the workload's)
   -o, --output DIR                run folder (default results/DATE-run-NAME)
   -M, --max-misses N|N%           misses allowed before the verdict fails (default 0)
+  -f, --format dat|text           reference: the trace, trace.dat (KernelShark opens it,
+                                  as a kernel run's) or trace.txt (default)
 EOF2
 				return 0 ;;
 		-*)	die "$EXIT_BAD_INPUT" "run: unknown option '$1' (try --help)" ;;
@@ -150,6 +153,7 @@ EOF2
 	[ "$be" = qemu ] && [ -z "$QEMU_KERNEL" ] && die "$EXIT_BAD_INPUT" "run: --backend qemu needs --kernel IMAGE"
 	[ "$be" != qemu ] && [ -n "$QEMU_KERNEL$QEMU_ARCH$QEMU_APPEND" ] &&
 		die "$EXIT_BAD_INPUT" "run: --kernel, --arch, --append are for --backend qemu"
+	case $fmt in ""|dat|text) ;; *) die "$EXIT_BAD_INPUT" "run: --format: '$fmt' is not dat or text" ;; esac
 	[ -z "$cpus" ] || cpus_ok "$cpus" || die "$EXIT_BAD_INPUT" "run: --cpus: '$cpus' is not a number of CPUs in 1..1024"
 	[ -z "$dur" ] || dur_ok "$dur" || die "$EXIT_BAD_INPUT" "run: --duration: '$dur' is not a duration above 0 (e.g. 2s, 500ms)"
 	limit_ok "$max" || die "$EXIT_BAD_INPUT" "run: --max-misses: '$max' is not N, N% (0..100) or -1"
@@ -162,7 +166,10 @@ EOF2
 	if [ "$be" = kernel ] && [ -n "$cpus" ] && [ "$cpus" -gt "$online" ]; then
 		die "$EXIT_BAD_INPUT" "run: --cpus $cpus: the kernel backend runs on CPUs 0..N-1 of this machine's $online online CPUs: give N in 1..$online, or simulate $cpus CPUs with --backend reference"
 	fi
+	[ -n "$fmt" ] && [ "$be" != reference ] &&
+		die "$EXIT_BAD_INPUT" "run: --format is for --backend reference (a $be run records trace.dat)"
 	[ "$be" = kernel ] && [ -n "$cpus" ] && kopts="-m $cpus"
+	[ -n "$fmt" ] && kopts="-f $fmt"
 	[ -n "$cpus" ] || cpus=$online
 	if [ "$be" = kernel ] && ! kernel_capable; then
 		die "$EXIT_ENV" "run: kernel backend impossible here ($KERNEL_WHY): try --backend reference"
@@ -377,6 +384,7 @@ EOF2
 	done
 	[[ $reps =~ ^[1-9][0-9]?$ ]] || die "$EXIT_BAD_INPUT" "validate: --repeat: '$reps' is not a number in 1..64"
 	[ "$reps" -le 64 ] || die "$EXIT_BAD_INPUT" "validate: --repeat: '$reps' is not a number in 1..64"
+	case $fmt in ""|dat|text) ;; *) die "$EXIT_BAD_INPUT" "run: --format: '$fmt' is not dat or text" ;; esac
 	[ -z "$cpus" ] || cpus_ok "$cpus" || die "$EXIT_BAD_INPUT" "validate: --cpus: '$cpus' is not a number of CPUs in 1..1024"
 	[ -z "$dur" ] || dur_ok "$dur" || die "$EXIT_BAD_INPUT" "validate: --duration: '$dur' is not a duration above 0 (e.g. 2s, 500ms)"
 	if [ -n "$only" ]; then

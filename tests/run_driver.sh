@@ -7,7 +7,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 23
+plan 27
 for t in dlb-analyze dlb-rtapp dlb-workload; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
 done
@@ -42,6 +42,9 @@ n=$(getconf _NPROCESSORS_ONLN)
 bad_input "run.sh: run: --cpus $((n + 1)): the kernel backend runs on CPUs 0..N-1 of this machine's $n online CPUs: give N in 1..$n, or simulate $((n + 1)) CPUs with --backend reference" \
 	run ../wl/edf.json -b kernel -m $((n + 1))
 bad_input "run.sh: nightly: --max-duration: 'soon' is not a duration above 0" nightly -D soon
+bad_input "run.sh: run: --format: 'pdf' is not dat or text" run ../wl/edf.json -b reference -f pdf
+bad_input "run.sh: run: --format is for --backend reference (a qemu run records trace.dat)" \
+	run ../wl/edf.json -b qemu -k /nonexistent -f text
 err=$(bash "$DLB_SRC/bench/ospert/run.sh" --seed 2>&1); rc=$?
 expect_eq "ospert --seed: the usage error, exit 2" "$rc|$err" "2|ospert: option '--seed' needs a value (try --help)"
 
@@ -59,6 +62,15 @@ expect_eq "test --help: its three help lines and nothing else (no build, no test
 rc=$?
 expect_eq "relative workload and -o from another directory: exit 0" "$rc" 0
 check "the run folder is where the user said" test -s "$tmp/cwd/out/verdict.txt"
+
+# -f dat: the reference run's trace as trace.dat, analysed like the text one
+(cd "$tmp/cwd" && "$RUN" run ../wl/edf.json -b reference -d 300ms -f dat -o dat > /dev/null 2>&1)
+rc=$?
+expect_eq "reference -f dat: exit 0, trace.dat and no trace.txt" \
+	"$rc|$(test -s "$tmp/cwd/dat/trace.dat" && echo dat)|$(test -e "$tmp/cwd/dat/trace.txt" && echo txt)" "0|dat|"
+expect_eq "reference -f dat: the same jobs as the text run" \
+	"$(wc -l < "$tmp/cwd/dat/jobs.csv")|$(cut -d= -f1 "$tmp/cwd/dat/verdict.txt" | head -1)" \
+	"$(wc -l < "$tmp/cwd/out/jobs.csv")|$(cut -d= -f1 "$tmp/cwd/out/verdict.txt" | head -1)"
 check "summary.json names the user's file" grep -q "\"workload\": \"$tmp/cwd/../wl/edf.json\"" \
 	"$tmp/cwd/out/summary.json"
 

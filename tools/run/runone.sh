@@ -8,10 +8,13 @@
 # Globals set here are read by run.sh and the other parts:
 # shellcheck disable=SC2034
 
-# run_reference DIR WL CPUS DURATION: the reference backend (dlb-rtapp -b reference)
+# run_reference DIR WL CPUS DURATION [OPTIONS]: the reference backend (dlb-rtapp -b
+# reference); OPTIONS: more dlb-rtapp options (run.sh run's -f dat)
 run_reference() {
 	local dir=$1 wl=$2 cpus=$3 dur=$4 rtapp dargs=()
 	[ -n "$dur" ] && dargs=(-d "$dur")
+	# shellcheck disable=SC2206 # options, split on purpose
+	[ -n "${5:-}" ] && dargs+=($5)
 	rtapp=$(tool dlb-rtapp) || { echo "run.sh: dlb-rtapp not built" > "$dir/run.log"; return "$EXIT_ENV"; }
 	cmd_log "$dir" "$rtapp" -q -b reference -m "$cpus" -o "$dir" "${dargs[@]}" "$wl"
 	run_bg "$rtapp" -q -b reference -m "$cpus" -o "$dir" "${dargs[@]}" "$wl" > "$dir/run.log" 2>&1
@@ -91,7 +94,8 @@ read_verdict() {
 
 # one_run WL BACKEND DIR CPUS DURATION EXPECT LIMIT WATCH [BASELINE THRESHOLDS [OPTIONS]]:
 # run, analyze and judge (dlb-analyze), plot.  WL is the user's file (absolute);
-# the run folder keeps a copy.  OPTIONS: dlb-rtapp options for the kernel backend.
+# the run folder keeps a copy.  OPTIONS: dlb-rtapp options (kernel backend: a suite
+# entry's; reference: run.sh run's -f).
 one_run() {
 	local wl=$1 be=$2 dir=$3 cpus=$4 dur=$5 expect=$6 limit=$7 watch=$8 base=${9:-} th=${10:-}
 	local opts=${11:-}
@@ -102,7 +106,7 @@ one_run() {
 	echo "workload_source=$wl" >> "$dir/env.txt"
 	: > "$dir/commands.sh"
 	case $be in
-	reference)	run_reference "$dir" "$wl" "$cpus" "$dur" ;;
+	reference)	run_reference "$dir" "$wl" "$cpus" "$dur" "$opts" ;;
 	qemu)		run_qemu "$dir" "$wl" "$cpus" "$dur" ;;
 	*)		run_kernel "$dir" "$wl" "$dur" "$opts" ;;
 	esac
