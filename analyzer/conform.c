@@ -25,7 +25,6 @@
 
 /* What a job was, on either side: the fields of struct dlb_job the diff reads. */
 struct cjob {
-	int tid;
 	u64 job, rel, wakeup, dl, begin, end, exec, inversion_ns;
 	u64 unavail_ns;		/* of exec, interrupt time: an unavail record's, not demand */
 	s64 lateness;
@@ -34,9 +33,26 @@ struct cjob {
 	int cpu_begin, cpu_end;
 };
 
-struct jobs {
+/* One task's jobs, in the order they came (then sorted: jobs_order()). */
+struct tjobs {
+	int tid;
 	struct cjob *v;
 	size_t n, cap;
+};
+
+/*
+ * A side's jobs, each task's apart as they come: 1.5 million jobs of a
+ * 60 s run of 640 tasks sorted by task afterwards (a radix pass and a
+ * permutation in place) moved every job once more, at random, and cost a
+ * tenth of the replay.  slot: open addressing on the tid, the index in t
+ * + 1 (0: free), nslot a power of two at least twice nt.
+ */
+struct jobs {
+	struct tjobs *t;
+	size_t nt, cap_t;
+	u32 *slot;
+	size_t nslot;
+	size_t last;		/* the task of the last job: the likely next one */
 	bool oom;
 };
 
@@ -80,23 +96,10 @@ struct first_div {
 	struct cjob k, o;
 };
 
-/* A stretch of the oracle's schedule: task ti ran on cpu (the replay's clock). */
-struct slice {
-	int cpu, ti;
-	u64 start, end;
-};
-
-struct slices {
-	struct slice *v;
-	size_t n, cap;
-	bool oom;
-};
-
 struct dlb_conform {
 	struct jobs run, oracle;
-	struct slices sl;		/* the oracle's schedule */
 	struct dlb_jobs_trace *jt;
-	struct cjob *kin;		/* the run's jobs in the jobs trace, jt->jobs order */
+	struct tjobs **kin;		/* per jt task: the run's jobs in the jobs trace */
 	bool done;
 	int first_tid;			/* the oracle's tid of task 0 */
 	char why[DLB_ERR_MAX];		/* not done: why */
@@ -110,7 +113,18 @@ struct dlb_conform {
 	struct first_div divs[DLB_CONFORM_LIST];	/* the earliest, by release */
 	int nr_divs;
 	struct first_div first_miss;	/* the earliest that is a miss on one side only */
+	char *outbuf;			/* OUT_BUF: the stdio buffer of the file being written */
 };
+
+static void jobs_free(struct jobs *js)
+{
+	size_t i;
+
+	for (i = 0; i < js->nt; i++)
+		free(js->t[i].v);
+	free(js->t);
+	free(js->slot);
+}
 
 struct dlb_conform *dlb_conform_create(struct dlb_err *err)
 {
@@ -125,27 +139,92 @@ void dlb_conform_free(struct dlb_conform *c)
 {
 	if (!c)
 		return;
-	free(c->run.v);
-	free(c->oracle.v);
+	jobs_free(&c->run);
+	jobs_free(&c->oracle);
 	free(c->kin);
 	free(c->tasks);
-	free(c->sl.v);
+	free(c->outbuf);
 	dlb_jt_free(c->jt);
 	free(c);
 }
 
+static size_t tid_hash(int tid, size_t nslot)
+{
+	return ((u32)tid * 2654435761u) & (nslot - 1);
+}
+
+/* The slots anew, twice as many: 0 or -1 (allocation). */
+static int jobs_rehash(struct jobs *js)
+{
+	size_t n = js->nslot ? 2 * js->nslot : 64, i, h;
+	u32 *slot = calloc(n, sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	for (i = 0; i < js->nt; i++) {
+		for (h = tid_hash(js->t[i].tid, n); slot[h]; h = (h + 1) & (n - 1))
+			;
+		slot[h] = (u32)i + 1;
+	}
+	free(js->slot);
+	js->slot = slot;
+	js->nslot = n;
+	return 0;
+}
+
+/* The jobs of @tid, or NULL. */
+static struct tjobs *jobs_task(const struct jobs *js, int tid)
+{
+	size_t h;
+
+	if (!js->nslot)
+		return NULL;
+	for (h = tid_hash(tid, js->nslot); js->slot[h]; h = (h + 1) & (js->nslot - 1))
+		if (js->t[js->slot[h] - 1].tid == tid)
+			return &js->t[js->slot[h] - 1];
+	return NULL;
+}
+
+/* The jobs of @tid, made when it has none yet; NULL on allocation failure. */
+static struct tjobs *jobs_task_add(struct jobs *js, int tid)
+{
+	struct tjobs *t;
+	size_t h;
+
+	if (js->nt && js->t[js->last].tid == tid)
+		return &js->t[js->last];
+	t = jobs_task(js, tid);
+	if (t) {
+		js->last = (size_t)(t - js->t);
+		return t;
+	}
+	if (js->nt >= UINT32_MAX - 1 || dlb_grow((void **)&js->t, &js->cap_t, js->nt + 1,
+						 sizeof(*js->t)))
+		return NULL;
+	if (2 * (js->nt + 1) > js->nslot && jobs_rehash(js))
+		return NULL;
+	for (h = tid_hash(tid, js->nslot); js->slot[h]; h = (h + 1) & (js->nslot - 1))
+		;
+	js->slot[h] = (u32)js->nt + 1;
+	js->last = js->nt;
+	t = &js->t[js->nt++];
+	*t = (struct tjobs){ .tid = tid };
+	return t;
+}
+
 static void jobs_add(struct jobs *js, const struct dlb_job *j)
 {
+	struct tjobs *t;
 	struct cjob *x;
 
 	if (js->oom)
 		return;
-	if (dlb_grow((void **)&js->v, &js->cap, js->n + 1, sizeof(*js->v))) {
+	t = jobs_task_add(js, j->tid);
+	if (!t || dlb_grow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v))) {
 		js->oom = true;
 		return;
 	}
-	x = &js->v[js->n++];
-	x->tid = j->tid;
+	x = &t->v[t->n++];
 	x->job = j->job;
 	x->rel = j->rel;
 	x->wakeup = j->wakeup;
@@ -188,95 +267,28 @@ static int cmp_cjob(const void *a, const void *b)
 {
 	const struct cjob *x = a, *y = b;
 
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
 	if (x->job != y->job)
 		return x->job < y->job ? -1 : 1;
 	return x->rel < y->rel ? -1 : x->rel > y->rel;
 }
 
 /*
- * Sorts @js as qsort(cmp_cjob) would, stably, without its cost: the jobs
- * come in the order they ended, each task's in order of job number, so
- * a stable radix sort on the tid alone (of (key, index) pairs, 8 bits a
- * pass) leaves them sorted; a task whose jobs came otherwise is sorted
- * on its own.  The jobs are then moved in place, along the permutation's
- * cycles: qsort moved 150 000 jobs of 112 bytes through every merge level,
- * at random, in a fresh buffer as large (and page faults cost, in a VM).
+ * Each task's jobs in order of job number (then release): they come in
+ * the order they ended, a task's in order of job number, so only a task
+ * whose jobs came otherwise is sorted.
  */
-struct tid_idx {
-	u32 key, idx;
-};
-
-static void jobs_permute(struct cjob *v, struct tid_idx *a, size_t n)
+static void jobs_order(struct jobs *js)
 {
-	size_t i, j, k;
-	struct cjob tmp;
+	size_t i, e;
+	struct tjobs *t;
 
-	/* a[j].idx: the job that goes to j; a[j].idx = j once it is there */
-	for (i = 0; i < n; i++) {
-		if (a[i].idx == i)
-			continue;
-		tmp = v[i];
-		for (j = i; (k = a[j].idx) != i; j = k) {
-			v[j] = v[k];
-			a[j].idx = (u32)j;
-		}
-		v[j] = tmp;
-		a[j].idx = (u32)j;
+	for (i = 0; i < js->nt; i++) {
+		t = &js->t[i];
+		for (e = 1; e < t->n && cmp_cjob(&t->v[e - 1], &t->v[e]) <= 0; e++)
+			;
+		if (e < t->n)
+			qsort(t->v, t->n, sizeof(*t->v), cmp_cjob);
 	}
-}
-
-static int jobs_sort(struct jobs *js)
-{
-	struct tid_idx *a, *b, *t;
-	struct cjob *v = js->v;
-	size_t i, n = js->n, cnt[256];
-	int shift;
-
-	if (n < 2)
-		return 0;
-	a = malloc(n * sizeof(*a));
-	b = malloc(n * sizeof(*b));
-	if (!a || !b) {
-		free(a);
-		free(b);
-		return -1;
-	}
-	for (i = 0; i < n; i++)		/* the sign bit flipped: ints in order as u32s */
-		a[i] = (struct tid_idx){ (u32)v[i].tid ^ 0x80000000u, (u32)i };
-	for (shift = 0; shift < 32; shift += 8) {
-		size_t sum = 0, c;
-
-		memset(cnt, 0, sizeof(cnt));
-		for (i = 0; i < n; i++)
-			cnt[(a[i].key >> shift) & 0xff]++;
-		if (cnt[(a[0].key >> shift) & 0xff] == n)
-			continue;	/* one value of this byte: the order stays */
-		for (i = 0; i < 256; i++) {
-			c = cnt[i];
-			cnt[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			b[cnt[(a[i].key >> shift) & 0xff]++] = a[i];
-		t = a;
-		a = b;
-		b = t;
-	}
-	free(b);
-	jobs_permute(v, a, n);
-	free(a);
-	for (i = 0; i < n;) {
-		size_t e, unsorted = 0;
-
-		for (e = i + 1; e < n && v[e].tid == v[i].tid; e++)
-			unsorted |= cmp_cjob(&v[e - 1], &v[e]) > 0;
-		if (unsorted)
-			qsort(v + i, e - i, sizeof(*v), cmp_cjob);
-		i = e;
-	}
-	return 0;
 }
 
 static void __attribute__((format(printf, 2, 3))) note(struct dlb_conform *c, const char *fmt, ...)
@@ -410,13 +422,13 @@ static struct dlb_runlog_rec *task_log(const char *folder, const struct dlb_summ
 
 /* The deadline tasks with parameters, and their jobs with a deadline, into c->jt. */
 static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
-			const struct dlb_conform_opts *o, const struct witness *w,
-			size_t *next, bool *from_wl)
+			const struct dlb_conform_opts *o, const struct witness *w, bool *from_wl)
 {
+	struct tjobs *kt = jobs_task(&c->run, t->tid);
 	const struct dlb_summary_thread *st = witness_thread(w, t->tid);
 	struct dlb_jt_task jtt = { .tid = t->tid };
 	struct dlb_runlog_rec *log;
-	size_t nlog, before = c->jt->nr_jobs;
+	size_t nlog, i, n = 0;
 	int ti = (int)c->jt->nr_tasks;
 
 	snprintf(jtt.name, sizeof(jtt.name), "%s", t->name);
@@ -426,8 +438,8 @@ static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
 	jtt.dl.flags = st ? st->dl_flags : 0;	/* sched_flags (GRUB): the generator's word */
 	*from_wl |= task_cpus(w, st, c->jt->nr_cpus, &jtt.cpus);
 	log = task_log(o->folder, st, &nlog);
-	for (; *next < c->run.n && c->kin[*next].tid == t->tid; (*next)++) {
-		const struct cjob *k = &c->kin[*next];
+	for (i = 0; kt && i < kt->n; i++) {
+		const struct cjob *k = &kt->v[i];
 		struct dlb_jt_job j = { .task = ti, .job = k->job, .rel = k->rel,
 					.wakeup = k->wakeup, .dl = k->dl };
 
@@ -437,13 +449,15 @@ static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
 		j.demand = k->exec_known ? k->exec - k->unavail_ns : DLB_JT_UNKNOWN;
 		j.open = k->open;
 		j.asked = k->job < nlog ? log[k->job].c_duration * NSEC_PER_USEC : DLB_JT_UNKNOWN;
-		c->kin[c->jt->nr_jobs] = *k;
+		kt->v[n++] = *k;	/* kept in place, at or before where it was */
 		if (dlb_jt_add_job(c->jt, &j))
 			goto oom;
 	}
 	free(log);
-	if (c->jt->nr_jobs == before)
+	if (!n)
 		return 0;	/* no job with a deadline: nothing to replay */
+	kt->n = n;
+	c->kin[ti] = kt;
 	return dlb_jt_add_task(c->jt, &jtt);
 oom:
 	free(log);
@@ -595,19 +609,15 @@ static int unavail(struct dlb_conform *c, const struct dlb_metrics *m)
 static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 		   const struct dlb_conform_opts *o, const char *kernel, const struct witness *w)
 {
-	size_t i, next = 0, skipped = 0;
+	size_t i, skipped = 0;
 	bool from_wl = false;
 	u64 t0 = 0;
 
 	c->jt = dlb_jt_create();
-	if (!c->jt || jobs_sort(&c->run))
+	c->kin = calloc(dlb_metrics_nr_tasks(m) + 1, sizeof(*c->kin));
+	if (!c->jt || !c->kin)
 		return -1;
-	/*
-	 * The jobs trace's jobs are some of run.v's, in its order: kept in
-	 * place, at or before where each was (extract_task()).
-	 */
-	c->kin = c->run.v;
-	c->run.v = NULL;
+	jobs_order(&c->run);
 	c->jt->nr_cpus = dlb_metrics_nr_cpus(m);
 	snprintf(c->jt->kernel, sizeof(c->jt->kernel), "%s", kernel ? kernel : "");
 	snprintf(c->jt->backend, sizeof(c->jt->backend), "%s", o->backend ? o->backend : "");
@@ -617,13 +627,11 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	for (i = 0; i < dlb_metrics_nr_tasks(m); i++) {
 		const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
 
-		while (next < c->run.n && c->kin[next].tid < t->tid)
-			next++;
 		if (!t->is_dl || t->param_src == DLB_PARAM_NONE) {
 			skipped += t->jobs ? 1 : 0;
 			continue;
 		}
-		if (extract_task(c, t, o, w, &next, &from_wl))
+		if (extract_task(c, t, o, w, &from_wl))
 			return -1;
 	}
 	if (skipped)
@@ -646,6 +654,21 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	return c->jt->tick ? tick_grid(c, m) : 0;
 }
 
+/*
+ * A file to write, one at a time, through c->outbuf: the three files
+ * are 340 MB on a 60 s run of 640 tasks, in 4 KiB writes with stdio's
+ * own buffer.  Without the buffer (no memory), stdio's.
+ */
+#define OUT_BUF		(1 << 20)
+static FILE *out_open(const struct dlb_conform *c, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f && c->outbuf)
+		setvbuf(f, c->outbuf, _IOFBF, OUT_BUF);
+	return f;
+}
+
 static int write_jt(const struct dlb_conform *c, const char *dir, struct dlb_err *err)
 {
 	char path[4096];
@@ -653,7 +676,7 @@ static int write_jt(const struct dlb_conform *c, const char *dir, struct dlb_err
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/jobs-trace.txt", dir);
-	f = fopen(path, "w");
+	f = out_open(c, path);
 	if (!f)
 		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	rc = dlb_jt_write(f, c->jt);
@@ -664,7 +687,19 @@ static int write_jt(const struct dlb_conform *c, const char *dir, struct dlb_err
 
 /* ---- replay ---- */
 
-/* The oracle's events: to its metrics engine, and its schedule into c->sl. */
+static FILE *csv_open(const struct dlb_conform *c, const char *dir, const char *name,
+		      const char *header, char *path, size_t size, struct dlb_err *err);
+static int csv_close(FILE *f, const char *path, struct dlb_err *err);
+static void csv_put_name(FILE *f, struct sbuf *sb, const char *name);
+static void sb_comma_u64(struct sbuf *sb, u64 v);
+static void sb_comma_int(struct sbuf *sb, int v);
+
+/*
+ * The oracle's events: to its metrics engine, and its schedule to
+ * oracle-slices.csv (docs/results.md) as it goes, on the trace's clock:
+ * kept until the end, the 1.9 million slices of a 60 s run of 640 tasks
+ * were 45 MB more to fault in and a second pass.
+ */
 struct oracle_hook {
 	struct dlb_conform *c;
 	struct dlb_sim *sim;
@@ -672,17 +707,27 @@ struct oracle_hook {
 	int *ti;		/* per CPU: the task running (-1 none) */
 	u64 *since;		/* per CPU: since when */
 	u64 last;
+	FILE *slices;		/* NULL: not written */
 };
 
-static void slice_add(struct slices *sl, int cpu, int ti, u64 start, u64 end)
+/* Task ti ran on cpu from start to end (the replay's clock): a row of oracle-slices.csv. */
+static void slice_add(struct oracle_hook *h, int cpu, int ti, u64 start, u64 end)
 {
-	if (sl->oom || end == start)
+	const struct dlb_conform *c = h->c;
+	char buf[96];
+	struct sbuf sb;
+
+	if (!h->slices || end == start)
 		return;
-	if (dlb_grow((void **)&sl->v, &sl->cap, sl->n + 1, sizeof(*sl->v))) {
-		sl->oom = true;
-		return;
-	}
-	sl->v[sl->n++] = (struct slice){ .cpu = cpu, .ti = ti, .start = start, .end = end };
+	sb_init(&sb, buf, sizeof(buf));
+	sb_int(&sb, cpu);
+	sb_comma_u64(&sb, start + c->jt->t0);
+	sb_comma_u64(&sb, end + c->jt->t0);
+	sb_comma_int(&sb, c->jt->tasks[ti].tid);
+	sb_lit(&sb, ",");
+	csv_put_name(h->slices, &sb, c->jt->tasks[ti].name);
+	sb_lit(&sb, "\n");
+	fwrite(buf, 1, sb.len, h->slices);
 }
 
 static int oracle_event(const struct dlb_event *ev, void *arg)
@@ -694,7 +739,7 @@ static int oracle_event(const struct dlb_event *ev, void *arg)
 	h->last = ev->ts;
 	if (ev->type == DLB_EV_SWITCH && cpu >= 0 && cpu < h->c->jt->nr_cpus) {
 		if (h->ti[cpu] >= 0)
-			slice_add(&h->c->sl, cpu, h->ti[cpu], h->since[cpu], ev->ts);
+			slice_add(h, cpu, h->ti[cpu], h->since[cpu], ev->ts);
 		ti = ev->sw.next_pid - h->c->first_tid;
 		h->ti[cpu] = ti >= 0 && (size_t)ti < h->c->jt->nr_tasks ? ti : -1;
 		h->since[cpu] = ev->ts;
@@ -717,7 +762,7 @@ static void oracle_hook_end(struct oracle_hook *h)
 
 	for (cpu = 0; cpu < h->c->jt->nr_cpus; cpu++)
 		if (h->ti[cpu] >= 0)
-			slice_add(&h->c->sl, cpu, h->ti[cpu], h->since[cpu], h->last);
+			slice_add(h, cpu, h->ti[cpu], h->since[cpu], h->last);
 }
 
 /* The reference on the jobs trace, its events into a second metrics engine. */
@@ -730,6 +775,7 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 	struct workload *wl = NULL;
 	struct dlb_err e = { 0 };
 	struct oracle_hook h = { .c = c };
+	char path[4096];
 	int rc = 0, cpu;
 
 	if (dlb_jt_workload(c->jt, o->asked, &wl, &e))
@@ -765,6 +811,12 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 		goto out;
 	}
 	h.sim = sim;
+	if (o->outdir && !(h.slices = csv_open(c, o->outdir, "oracle-slices.csv",
+					       "cpu,start_ns,end_ns,tid,name\n", path,
+					       sizeof(path), err))) {
+		rc = -1;
+		goto out;
+	}
 	dlb_sim_set_event_hook(sim, oracle_event, &h);
 	if (dlb_sim_run(sim, &e) < 0) {
 		rc = not_done(c, e.msg);
@@ -772,11 +824,18 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 	}
 	oracle_hook_end(&h);
 	dlb_metrics_finish(om);
-	if (c->oracle.oom || c->sl.oom)
+	if (c->oracle.oom)
 		rc = dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 	else
 		c->done = true;
 out:
+	if (h.slices) {
+		/* a replay that did not finish has no schedule to show */
+		if (csv_close(h.slices, path, rc || !c->done ? &e : err) && !rc && c->done)
+			rc = -1;
+		if (rc || !c->done)
+			unlink(path);
+	}
 	free(h.ti);
 	free(h.since);
 	dlb_sim_free(sim);
@@ -981,54 +1040,51 @@ static void csv_job(FILE *f, const struct dlb_conform *c, size_t ti, const struc
 
 /*
  * Task ti's jobs: the run's k-th against the oracle's k-th (of tid
- * first_tid + ti); c->oracle sorted (jobs_sort).
+ * first_tid + ti); c->oracle in order (jobs_order).
  */
 static void diff(struct dlb_conform *c, FILE *f)
 {
-	size_t ti, i = 0, oi = 0, ki, ke, oe;
+	size_t ti, ki, ke, oi, oe;
 
 	for (ti = 0; ti < c->jt->nr_tasks; ti++) {
 		struct tsum *s = &c->tasks[ti];
-		int otid = c->first_tid + (int)ti;
+		const struct tjobs *kt = c->kin[ti];
+		const struct tjobs *ot = jobs_task(&c->oracle, c->first_tid + (int)ti);
 
-		for (ki = i; i < c->jt->nr_jobs && c->jt->jobs[i].task == (int)ti; i++)
-			;
-		ke = i;
-		while (oi < c->oracle.n && c->oracle.v[oi].tid < otid)
-			oi++;
-		for (oe = oi; oe < c->oracle.n && c->oracle.v[oe].tid == otid; oe++)
-			;
+		ki = 0;
+		ke = kt->n;
+		oi = 0;
+		oe = ot ? ot->n : 0;
 		/* a job the trace stopped in is the task's last: no pair */
-		for (; ki < ke && !c->kin[ki].open && oi < oe; ki++, oi++) {
+		for (; ki < ke && !kt->v[ki].open && oi < oe; ki++, oi++) {
 			enum miss_cause cause = CAUSE_UNKNOWN;
-			struct cjob o = rebase(&c->kin[ki], &c->oracle.v[oi], c->jt->t0);
-			enum div_kind kind = diff_job(&c->kin[ki], &o, s, &cause);
+			struct cjob o = rebase(&kt->v[ki], &ot->v[oi], c->jt->t0);
+			enum div_kind kind = diff_job(&kt->v[ki], &o, s, &cause);
 
 			if (kind != DIV_NONE)
-				record_div(c, ti, kind, cause, &c->kin[ki], &o);
-			csv_job(f, c, ti, &o, &c->kin[ki], kind, cause);
+				record_div(c, ti, kind, cause, &kt->v[ki], &o);
+			csv_job(f, c, ti, &o, &kt->v[ki], kind, cause);
 		}
-		s->unmatched_kernel = ke - ki - (ki < ke && c->kin[ke - 1].open);
+		s->unmatched_kernel = ke - ki - (ki < ke && kt->v[ke - 1].open);
 		s->unmatched_oracle = oe - oi;
 		for (; oi < oe; oi++) {
-			struct cjob o = c->oracle.v[oi];
+			struct cjob o = ot->v[oi];
 
 			o.begin += c->jt->t0;
 			o.end += c->jt->t0;
 			csv_job(f, c, ti, &o, NULL, DIV_NONE, CAUSE_UNKNOWN);
 		}
-		oi = oe;
 		sum_add(&c->all, s);
 	}
 }
 
-static FILE *csv_open(const char *dir, const char *name, const char *header, char *path,
-		      size_t size, struct dlb_err *err)
+static FILE *csv_open(const struct dlb_conform *c, const char *dir, const char *name,
+		      const char *header, char *path, size_t size, struct dlb_err *err)
 {
 	FILE *f;
 
 	snprintf(path, size, "%s/%s", dir, name);
-	f = fopen(path, "w");
+	f = out_open(c, path);
 	if (!f)
 		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	else
@@ -1043,33 +1099,6 @@ static int csv_close(FILE *f, const char *path, struct dlb_err *err)
 	if (fclose(f) || bad)
 		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno ? errno : EIO));
 	return 0;
-}
-
-/* oracle-slices.csv (docs/results.md): the oracle's schedule on the trace's clock. */
-static int write_slices(const struct dlb_conform *c, const char *dir, struct dlb_err *err)
-{
-	char path[4096], buf[96];
-	struct sbuf sb;
-	size_t i;
-	FILE *f = csv_open(dir, "oracle-slices.csv", "cpu,start_ns,end_ns,tid,name\n", path,
-			   sizeof(path), err);
-
-	if (!f)
-		return -1;
-	sb_init(&sb, buf, sizeof(buf));
-	for (i = 0; i < c->sl.n; i++) {
-		const struct slice *x = &c->sl.v[i];
-
-		sb_int(&sb, x->cpu);
-		sb_comma_u64(&sb, x->start + c->jt->t0);
-		sb_comma_u64(&sb, x->end + c->jt->t0);
-		sb_comma_int(&sb, c->jt->tasks[x->ti].tid);
-		sb_lit(&sb, ",");
-		csv_put_name(f, &sb, c->jt->tasks[x->ti].name);
-		sb_lit(&sb, "\n");
-	}
-	fwrite(buf, 1, sb.len, f);
-	return csv_close(f, path, err);
 }
 
 int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
@@ -1094,6 +1123,8 @@ int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
 		c->model_src = dlb_sim_model_for(o->backend, kernel, w.sum ? w.sum->model : NULL,
 						 c->model, sizeof(c->model));
 	}
+	if (o->outdir)
+		c->outbuf = malloc(OUT_BUF);
 	rc = extract(c, m, o, kernel, &w);
 	witness_free(&w);
 	if (rc)
@@ -1107,17 +1138,16 @@ int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
 	if (!c->done)
 		return 0;
 	c->tasks = calloc(c->jt->nr_tasks, sizeof(*c->tasks));
-	if (!c->tasks || jobs_sort(&c->oracle))
+	jobs_order(&c->oracle);
+	if (!c->tasks)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
-	if (o->outdir && !(f = csv_open(o->outdir, "oracle-jobs.csv", "tid,name,job,release_ns,"
+	if (o->outdir && !(f = csv_open(c, o->outdir, "oracle-jobs.csv", "tid,name,job,release_ns,"
 					 "deadline_ns,begin_ns,end_ns,exec_ns,lateness_ns,miss,"
 					 "cpu_begin,cpu_end,migrations,waited_ns,kernel_miss,"
 					 "divergence,cause\n", path, sizeof(path), err)))
 		return -1;
 	diff(c, f);
 	if (f && csv_close(f, path, err))
-		return -1;
-	if (o->outdir && write_slices(c, o->outdir, err))
 		return -1;
 	return 0;
 }
