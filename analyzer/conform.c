@@ -813,6 +813,7 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 	dlb_sim_opts_unavail(&so, c->jt);
 	so.admission = false;		/* the run's tasks were admitted */
 	so.timed = false;
+	so.job_marker_structs = true;	/* oracle_event() reads them as structs */
 	if (dlb_sim_opts_model(&so, c->model) < 0) {
 		rc = not_done(c, "the model is not known");
 		goto out;
