@@ -107,7 +107,7 @@ struct first_div {
  */
 struct otask {
 	size_t n;			/* seen */
-	size_t npair;			/* the run's jobs that can pair: up to the first open one */
+	size_t npair;			/* the run's jobs before an open one: they pair */
 	u64 last_job, last_rel;		/* of the last seen, for the order check */
 	struct cjob *extra;
 	size_t nextra, cap_extra;
@@ -132,7 +132,7 @@ struct dlb_conform {
 	struct first_div divs[DLB_CONFORM_LIST];	/* the earliest, by release */
 	int nr_divs;
 	struct first_div first_miss;	/* the earliest that is a miss on one side only */
-	char *outbuf;			/* OUT_BUF: the stdio buffer of the file being written */
+	char *outbuf;			/* OUT_BUF: the stdio buffer of the file written */
 };
 
 static void jobs_free(struct jobs *js)
