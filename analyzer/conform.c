@@ -25,18 +25,38 @@
 
 /* What a job was, on either side: the fields of struct dlb_job the diff reads. */
 struct cjob {
-	int tid;
 	u64 job, rel, wakeup, dl, begin, end, exec, inversion_ns;
 	u64 unavail_ns;		/* of exec, interrupt time: an unavail record's, not demand */
 	s64 lateness;
 	bool dl_known, exec_known, miss, overrun, open;
+	/* a run job paired (diff_oracle_job()): now the oracle's, with the run's verdict */
+	bool kmiss;
+	unsigned char kind, cause;
 	unsigned int migrations, throttles;
 	int cpu_begin, cpu_end;
 };
 
-struct jobs {
+/* One task's jobs, in the order they came (then sorted: jobs_order()). */
+struct tjobs {
+	int tid;
 	struct cjob *v;
 	size_t n, cap;
+	size_t jt0;		/* jt->jobs[jt0 + i] is v[i]'s (extract_task()) */
+};
+
+/*
+ * A side's jobs, each task's apart as they come: 1.5 million jobs of a
+ * 60 s run of 640 tasks sorted by task afterwards (a radix pass and a
+ * permutation in place) moved every job once more, at random, and cost a
+ * tenth of the replay.  slot: open addressing on the tid, the index in t
+ * + 1 (0: free), nslot a power of two at least twice nt.
+ */
+struct jobs {
+	struct tjobs *t;
+	size_t nt, cap_t;
+	u32 *slot;
+	size_t nslot;
+	size_t last;		/* the task of the last job: the likely next one */
 	bool oom;
 };
 
@@ -93,29 +113,32 @@ struct tsum {
 /* A divergent job, both sides. */
 struct first_div {
 	bool set;
-	size_t task;
+	size_t task, idx;		/* idx: the job's in its task's, from 0 */
 	enum div_kind kind;
 	int cause;		/* enum miss_cause or enum oo_cause, by kind */
 	struct cjob k, o;
 };
 
-/* A stretch of the oracle's schedule: task ti ran on cpu (the replay's clock). */
-struct slice {
-	int cpu, ti;
-	u64 start, end;
-};
-
-struct slices {
-	struct slice *v;
-	size_t n, cap;
-	bool oom;
+/*
+ * The oracle's jobs of a jt task as the replay ends them: the k-th is
+ * compared with the run's k-th at once (diff_oracle_job()) and takes its
+ * place, the run's job no longer needed; those past the run's (or past a
+ * run job the trace stopped in) are kept in extra.
+ */
+struct otask {
+	size_t n;			/* seen */
+	size_t npair;			/* the run's jobs before an open one: they pair */
+	u64 last_job, last_rel;		/* of the last seen, for the order check */
+	struct cjob *extra;
+	size_t nextra, cap_extra;
 };
 
 struct dlb_conform {
-	struct jobs run, oracle;
-	struct slices sl;		/* the oracle's schedule */
+	struct jobs run;
+	struct otask *ot;		/* per jt task */
+	bool oracle_oom, oracle_disorder;
 	struct dlb_jobs_trace *jt;
-	struct cjob *kin;		/* the run's jobs in the jobs trace, jt->jobs order */
+	struct tjobs **kin;		/* per jt task: the run's jobs in the jobs trace */
 	bool done;
 	int first_tid;			/* the oracle's tid of task 0 */
 	char why[DLB_ERR_MAX];		/* not done: why */
@@ -129,7 +152,18 @@ struct dlb_conform {
 	struct first_div divs[DLB_CONFORM_LIST];	/* the earliest, by release */
 	int nr_divs;
 	struct first_div first_miss;	/* the earliest that is a miss on one side only */
+	char *outbuf;			/* OUT_BUF: the stdio buffer of the file written */
 };
+
+static void jobs_free(struct jobs *js)
+{
+	size_t i;
+
+	for (i = 0; i < js->nt; i++)
+		free(js->t[i].v);
+	free(js->t);
+	free(js->slot);
+}
 
 struct dlb_conform *dlb_conform_create(struct dlb_err *err)
 {
@@ -142,29 +176,88 @@ struct dlb_conform *dlb_conform_create(struct dlb_err *err)
 
 void dlb_conform_free(struct dlb_conform *c)
 {
+	size_t i;
+
 	if (!c)
 		return;
-	free(c->run.v);
-	free(c->oracle.v);
+	jobs_free(&c->run);
+	if (c->ot && c->jt)
+		for (i = 0; i < c->jt->nr_tasks; i++)
+			free(c->ot[i].extra);
+	free(c->ot);
 	free(c->kin);
 	free(c->tasks);
-	free(c->sl.v);
+	free(c->outbuf);
 	dlb_jt_free(c->jt);
 	free(c);
 }
 
-static void jobs_add(struct jobs *js, const struct dlb_job *j)
+static size_t tid_hash(int tid, size_t nslot)
 {
-	struct cjob *x;
+	return ((u32)tid * 2654435761u) & (nslot - 1);
+}
 
-	if (js->oom)
-		return;
-	if (dlb_grow((void **)&js->v, &js->cap, js->n + 1, sizeof(*js->v))) {
-		js->oom = true;
-		return;
+/* The slots anew, twice as many: 0 or -1 (allocation). */
+static int jobs_rehash(struct jobs *js)
+{
+	size_t n = js->nslot ? 2 * js->nslot : 64, i, h;
+	u32 *slot = calloc(n, sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	for (i = 0; i < js->nt; i++) {
+		for (h = tid_hash(js->t[i].tid, n); slot[h]; h = (h + 1) & (n - 1))
+			;
+		slot[h] = (u32)i + 1;
 	}
-	x = &js->v[js->n++];
-	x->tid = j->tid;
+	free(js->slot);
+	js->slot = slot;
+	js->nslot = n;
+	return 0;
+}
+
+/* The jobs of @tid, or NULL. */
+static struct tjobs *jobs_task(const struct jobs *js, int tid)
+{
+	size_t h;
+
+	if (!js->nslot)
+		return NULL;
+	for (h = tid_hash(tid, js->nslot); js->slot[h]; h = (h + 1) & (js->nslot - 1))
+		if (js->t[js->slot[h] - 1].tid == tid)
+			return &js->t[js->slot[h] - 1];
+	return NULL;
+}
+
+/* The jobs of @tid, made when it has none yet; NULL on allocation failure. */
+static struct tjobs *jobs_task_add(struct jobs *js, int tid)
+{
+	struct tjobs *t;
+	size_t h;
+
+	if (js->nt && js->t[js->last].tid == tid)
+		return &js->t[js->last];
+	t = jobs_task(js, tid);
+	if (t) {
+		js->last = (size_t)(t - js->t);
+		return t;
+	}
+	if (js->nt >= UINT32_MAX - 1 || dlb_grow((void **)&js->t, &js->cap_t, js->nt + 1,
+						 sizeof(*js->t)))
+		return NULL;
+	if (2 * (js->nt + 1) > js->nslot && jobs_rehash(js))
+		return NULL;
+	for (h = tid_hash(tid, js->nslot); js->slot[h]; h = (h + 1) & (js->nslot - 1))
+		;
+	js->slot[h] = (u32)js->nt + 1;
+	js->last = js->nt;
+	t = &js->t[js->nt++];
+	*t = (struct tjobs){ .tid = tid };
+	return t;
+}
+
+static void cjob_set(struct cjob *x, const struct dlb_job *j)
+{
 	x->job = j->job;
 	x->rel = j->rel;
 	x->wakeup = j->wakeup;
@@ -186,15 +279,26 @@ static void jobs_add(struct jobs *js, const struct dlb_job *j)
 	x->open = j->open;
 }
 
+static void jobs_add(struct jobs *js, const struct dlb_job *j)
+{
+	struct tjobs *t;
+
+	if (js->oom)
+		return;
+	t = jobs_task_add(js, j->tid);
+	if (!t || dlb_grow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v))) {
+		js->oom = true;
+		return;
+	}
+	cjob_set(&t->v[t->n++], j);
+}
+
 void dlb_conform_job(const struct dlb_job *j, void *arg)
 {
 	jobs_add(&((struct dlb_conform *)arg)->run, j);
 }
 
-static void oracle_job(const struct dlb_job *j, void *arg)
-{
-	jobs_add(&((struct dlb_conform *)arg)->oracle, j);
-}
+static void oracle_job(const struct dlb_job *j, void *arg);
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -207,95 +311,28 @@ static int cmp_cjob(const void *a, const void *b)
 {
 	const struct cjob *x = a, *y = b;
 
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
 	if (x->job != y->job)
 		return x->job < y->job ? -1 : 1;
 	return x->rel < y->rel ? -1 : x->rel > y->rel;
 }
 
 /*
- * Sorts @js as qsort(cmp_cjob) would, stably, without its cost: the jobs
- * come in the order they ended, each task's in order of job number, so
- * a stable radix sort on the tid alone (of (key, index) pairs, 8 bits a
- * pass) leaves them sorted; a task whose jobs came otherwise is sorted
- * on its own.  The jobs are then moved in place, along the permutation's
- * cycles: qsort moved 150 000 jobs of 112 bytes through every merge level,
- * at random, in a fresh buffer as large (and page faults cost, in a VM).
+ * Each task's jobs in order of job number (then release): they come in
+ * the order they ended, a task's in order of job number, so only a task
+ * whose jobs came otherwise is sorted.
  */
-struct tid_idx {
-	u32 key, idx;
-};
-
-static void jobs_permute(struct cjob *v, struct tid_idx *a, size_t n)
+static void jobs_order(struct jobs *js)
 {
-	size_t i, j, k;
-	struct cjob tmp;
+	size_t i, e;
+	struct tjobs *t;
 
-	/* a[j].idx: the job that goes to j; a[j].idx = j once it is there */
-	for (i = 0; i < n; i++) {
-		if (a[i].idx == i)
-			continue;
-		tmp = v[i];
-		for (j = i; (k = a[j].idx) != i; j = k) {
-			v[j] = v[k];
-			a[j].idx = (u32)j;
-		}
-		v[j] = tmp;
-		a[j].idx = (u32)j;
+	for (i = 0; i < js->nt; i++) {
+		t = &js->t[i];
+		for (e = 1; e < t->n && cmp_cjob(&t->v[e - 1], &t->v[e]) <= 0; e++)
+			;
+		if (e < t->n)
+			qsort(t->v, t->n, sizeof(*t->v), cmp_cjob);
 	}
-}
-
-static int jobs_sort(struct jobs *js)
-{
-	struct tid_idx *a, *b, *t;
-	struct cjob *v = js->v;
-	size_t i, n = js->n, cnt[256];
-	int shift;
-
-	if (n < 2)
-		return 0;
-	a = malloc(n * sizeof(*a));
-	b = malloc(n * sizeof(*b));
-	if (!a || !b) {
-		free(a);
-		free(b);
-		return -1;
-	}
-	for (i = 0; i < n; i++)		/* the sign bit flipped: ints in order as u32s */
-		a[i] = (struct tid_idx){ (u32)v[i].tid ^ 0x80000000u, (u32)i };
-	for (shift = 0; shift < 32; shift += 8) {
-		size_t sum = 0, c;
-
-		memset(cnt, 0, sizeof(cnt));
-		for (i = 0; i < n; i++)
-			cnt[(a[i].key >> shift) & 0xff]++;
-		if (cnt[(a[0].key >> shift) & 0xff] == n)
-			continue;	/* one value of this byte: the order stays */
-		for (i = 0; i < 256; i++) {
-			c = cnt[i];
-			cnt[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			b[cnt[(a[i].key >> shift) & 0xff]++] = a[i];
-		t = a;
-		a = b;
-		b = t;
-	}
-	free(b);
-	jobs_permute(v, a, n);
-	free(a);
-	for (i = 0; i < n;) {
-		size_t e, unsorted = 0;
-
-		for (e = i + 1; e < n && v[e].tid == v[i].tid; e++)
-			unsorted |= cmp_cjob(&v[e - 1], &v[e]) > 0;
-		if (unsorted)
-			qsort(v + i, e - i, sizeof(*v), cmp_cjob);
-		i = e;
-	}
-	return 0;
 }
 
 static void __attribute__((format(printf, 2, 3))) note(struct dlb_conform *c, const char *fmt, ...)
@@ -429,13 +466,13 @@ static struct dlb_runlog_rec *task_log(const char *folder, const struct dlb_summ
 
 /* The deadline tasks with parameters, and their jobs with a deadline, into c->jt. */
 static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
-			const struct dlb_conform_opts *o, const struct witness *w,
-			size_t *next, bool *from_wl)
+			const struct dlb_conform_opts *o, const struct witness *w, bool *from_wl)
 {
+	struct tjobs *kt = jobs_task(&c->run, t->tid);
 	const struct dlb_summary_thread *st = witness_thread(w, t->tid);
 	struct dlb_jt_task jtt = { .tid = t->tid };
 	struct dlb_runlog_rec *log;
-	size_t nlog, before = c->jt->nr_jobs;
+	size_t nlog, i, n = 0;
 	int ti = (int)c->jt->nr_tasks;
 
 	snprintf(jtt.name, sizeof(jtt.name), "%s", t->name);
@@ -445,8 +482,10 @@ static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
 	jtt.dl.flags = st ? st->dl_flags : 0;	/* sched_flags (GRUB): the generator's word */
 	*from_wl |= task_cpus(w, st, c->jt->nr_cpus, &jtt.cpus);
 	log = task_log(o->folder, st, &nlog);
-	for (; *next < c->run.n && c->kin[*next].tid == t->tid; (*next)++) {
-		const struct cjob *k = &c->kin[*next];
+	if (kt)
+		kt->jt0 = c->jt->nr_jobs;
+	for (i = 0; kt && i < kt->n; i++) {
+		const struct cjob *k = &kt->v[i];
 		struct dlb_jt_job j = { .task = ti, .job = k->job, .rel = k->rel,
 					.wakeup = k->wakeup, .dl = k->dl };
 
@@ -456,13 +495,15 @@ static int extract_task(struct dlb_conform *c, const struct dlb_task_metrics *t,
 		j.demand = k->exec_known ? k->exec - k->unavail_ns : DLB_JT_UNKNOWN;
 		j.open = k->open;
 		j.asked = k->job < nlog ? log[k->job].c_duration * NSEC_PER_USEC : DLB_JT_UNKNOWN;
-		c->kin[c->jt->nr_jobs] = *k;
+		kt->v[n++] = *k;	/* kept in place, at or before where it was */
 		if (dlb_jt_add_job(c->jt, &j))
 			goto oom;
 	}
 	free(log);
-	if (c->jt->nr_jobs == before)
+	if (!n)
 		return 0;	/* no job with a deadline: nothing to replay */
+	kt->n = n;
+	c->kin[ti] = kt;
 	return dlb_jt_add_task(c->jt, &jtt);
 oom:
 	free(log);
@@ -614,19 +655,15 @@ static int unavail(struct dlb_conform *c, const struct dlb_metrics *m)
 static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 		   const struct dlb_conform_opts *o, const char *kernel, const struct witness *w)
 {
-	size_t i, next = 0, skipped = 0;
+	size_t i, skipped = 0;
 	bool from_wl = false;
 	u64 t0 = 0;
 
 	c->jt = dlb_jt_create();
-	if (!c->jt || jobs_sort(&c->run))
+	c->kin = calloc(dlb_metrics_nr_tasks(m) + 1, sizeof(*c->kin));
+	if (!c->jt || !c->kin)
 		return -1;
-	/*
-	 * The jobs trace's jobs are some of run.v's, in its order: kept in
-	 * place, at or before where each was (extract_task()).
-	 */
-	c->kin = c->run.v;
-	c->run.v = NULL;
+	jobs_order(&c->run);
 	c->jt->nr_cpus = dlb_metrics_nr_cpus(m);
 	snprintf(c->jt->kernel, sizeof(c->jt->kernel), "%s", kernel ? kernel : "");
 	snprintf(c->jt->backend, sizeof(c->jt->backend), "%s", o->backend ? o->backend : "");
@@ -636,13 +673,11 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	for (i = 0; i < dlb_metrics_nr_tasks(m); i++) {
 		const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
 
-		while (next < c->run.n && c->kin[next].tid < t->tid)
-			next++;
 		if (!t->is_dl || t->param_src == DLB_PARAM_NONE) {
 			skipped += t->jobs ? 1 : 0;
 			continue;
 		}
-		if (extract_task(c, t, o, w, &next, &from_wl))
+		if (extract_task(c, t, o, w, &from_wl))
 			return -1;
 	}
 	if (skipped)
@@ -665,6 +700,21 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	return c->jt->tick ? tick_grid(c, m) : 0;
 }
 
+/*
+ * A file to write, one at a time, through c->outbuf: the three files
+ * are 340 MB on a 60 s run of 640 tasks, in 4 KiB writes with stdio's
+ * own buffer.  Without the buffer (no memory), stdio's.
+ */
+#define OUT_BUF		(1 << 20)
+static FILE *out_open(const struct dlb_conform *c, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f && c->outbuf)
+		setvbuf(f, c->outbuf, _IOFBF, OUT_BUF);
+	return f;
+}
+
 static int write_jt(const struct dlb_conform *c, const char *dir, struct dlb_err *err)
 {
 	char path[4096];
@@ -672,7 +722,7 @@ static int write_jt(const struct dlb_conform *c, const char *dir, struct dlb_err
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/jobs-trace.txt", dir);
-	f = fopen(path, "w");
+	f = out_open(c, path);
 	if (!f)
 		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	rc = dlb_jt_write(f, c->jt);
@@ -683,7 +733,19 @@ static int write_jt(const struct dlb_conform *c, const char *dir, struct dlb_err
 
 /* ---- replay ---- */
 
-/* The oracle's events: to its metrics engine, and its schedule into c->sl. */
+static FILE *csv_open(const struct dlb_conform *c, const char *dir, const char *name,
+		      const char *header, char *path, size_t size, struct dlb_err *err);
+static int csv_close(FILE *f, const char *path, struct dlb_err *err);
+static void csv_put_name(FILE *f, struct sbuf *sb, const char *name);
+static void sb_comma_u64(struct sbuf *sb, u64 v);
+static void sb_comma_int(struct sbuf *sb, int v);
+
+/*
+ * The oracle's events: to its metrics engine, and its schedule to
+ * oracle-slices.csv (docs/results.md) as it goes, on the trace's clock:
+ * kept until the end, the 1.9 million slices of a 60 s run of 640 tasks
+ * were 45 MB more to fault in and a second pass.
+ */
 struct oracle_hook {
 	struct dlb_conform *c;
 	struct dlb_sim *sim;
@@ -691,17 +753,27 @@ struct oracle_hook {
 	int *ti;		/* per CPU: the task running (-1 none) */
 	u64 *since;		/* per CPU: since when */
 	u64 last;
+	FILE *slices;		/* NULL: not written */
 };
 
-static void slice_add(struct slices *sl, int cpu, int ti, u64 start, u64 end)
+/* Task ti ran on cpu from start to end (the replay's clock): a row of oracle-slices.csv. */
+static void slice_add(struct oracle_hook *h, int cpu, int ti, u64 start, u64 end)
 {
-	if (sl->oom || end == start)
+	const struct dlb_conform *c = h->c;
+	char buf[96];
+	struct sbuf sb;
+
+	if (!h->slices || end == start)
 		return;
-	if (dlb_grow((void **)&sl->v, &sl->cap, sl->n + 1, sizeof(*sl->v))) {
-		sl->oom = true;
-		return;
-	}
-	sl->v[sl->n++] = (struct slice){ .cpu = cpu, .ti = ti, .start = start, .end = end };
+	sb_init(&sb, buf, sizeof(buf));
+	sb_int(&sb, cpu);
+	sb_comma_u64(&sb, start + c->jt->t0);
+	sb_comma_u64(&sb, end + c->jt->t0);
+	sb_comma_int(&sb, c->jt->tasks[ti].tid);
+	sb_lit(&sb, ",");
+	csv_put_name(h->slices, &sb, c->jt->tasks[ti].name);
+	sb_lit(&sb, "\n");
+	fwrite(buf, 1, sb.len, h->slices);
 }
 
 static int oracle_event(const struct dlb_event *ev, void *arg)
@@ -713,7 +785,7 @@ static int oracle_event(const struct dlb_event *ev, void *arg)
 	h->last = ev->ts;
 	if (ev->type == DLB_EV_SWITCH && cpu >= 0 && cpu < h->c->jt->nr_cpus) {
 		if (h->ti[cpu] >= 0)
-			slice_add(&h->c->sl, cpu, h->ti[cpu], h->since[cpu], ev->ts);
+			slice_add(h, cpu, h->ti[cpu], h->since[cpu], ev->ts);
 		ti = ev->sw.next_pid - h->c->first_tid;
 		h->ti[cpu] = ti >= 0 && (size_t)ti < h->c->jt->nr_tasks ? ti : -1;
 		h->since[cpu] = ev->ts;
@@ -736,7 +808,7 @@ static void oracle_hook_end(struct oracle_hook *h)
 
 	for (cpu = 0; cpu < h->c->jt->nr_cpus; cpu++)
 		if (h->ti[cpu] >= 0)
-			slice_add(&h->c->sl, cpu, h->ti[cpu], h->since[cpu], h->last);
+			slice_add(h, cpu, h->ti[cpu], h->since[cpu], h->last);
 }
 
 /* The reference on the jobs trace, its events into a second metrics engine. */
@@ -749,7 +821,9 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 	struct workload *wl = NULL;
 	struct dlb_err e = { 0 };
 	struct oracle_hook h = { .c = c };
+	char path[4096];
 	int rc = 0, cpu;
+	size_t ti, k;
 
 	if (dlb_jt_workload(c->jt, o->asked, &wl, &e))
 		return e.code == DLB_EXIT_INTERNAL ? dlb_err_set(err, e.code, "%s", e.msg) :
@@ -761,11 +835,23 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 	dlb_sim_opts_unavail(&so, c->jt);
 	so.admission = false;		/* the run's tasks were admitted */
 	so.timed = false;
+	so.job_marker_structs = true;	/* oracle_event() reads them as structs */
 	if (dlb_sim_opts_model(&so, c->model) < 0) {
 		rc = not_done(c, "the model is not known");
 		goto out;
 	}
 	c->first_tid = so.first_tid;
+	c->tasks = calloc(c->jt->nr_tasks, sizeof(*c->tasks));
+	c->ot = calloc(c->jt->nr_tasks, sizeof(*c->ot));
+	if (!c->tasks || !c->ot) {
+		rc = dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+		goto out;
+	}
+	for (ti = 0; ti < c->jt->nr_tasks; ti++) {	/* a job the trace stopped in: no pair */
+		for (k = 0; k < c->kin[ti]->n && !c->kin[ti]->v[k].open; k++)
+			;
+		c->ot[ti].npair = k;
+	}
 	mo.nr_cpus = so.nr_cpus;
 	om = dlb_metrics_create(&mo, err);
 	h.om = om;
@@ -784,6 +870,12 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 		goto out;
 	}
 	h.sim = sim;
+	if (o->outdir && !(h.slices = csv_open(c, o->outdir, "oracle-slices.csv",
+					       "cpu,start_ns,end_ns,tid,name\n", path,
+					       sizeof(path), err))) {
+		rc = -1;
+		goto out;
+	}
 	dlb_sim_set_event_hook(sim, oracle_event, &h);
 	if (dlb_sim_run(sim, &e) < 0) {
 		rc = not_done(c, e.msg);
@@ -791,11 +883,21 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 	}
 	oracle_hook_end(&h);
 	dlb_metrics_finish(om);
-	if (c->oracle.oom || c->sl.oom)
+	if (c->oracle_oom)
 		rc = dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+	else if (c->oracle_disorder)	/* each replayed thread ends its jobs in order */
+		rc = dlb_err_set(err, DLB_EXIT_INTERNAL, "the replay ended a task's jobs out of "
+				 "order");
 	else
 		c->done = true;
 out:
+	if (h.slices) {
+		/* a replay that did not finish has no schedule to show */
+		if (csv_close(h.slices, path, rc || !c->done ? &e : err) && !rc && c->done)
+			rc = -1;
+		if (rc || !c->done)
+			unlink(path);
+	}
 	free(h.ti);
 	free(h.since);
 	dlb_sim_free(sim);
@@ -905,11 +1007,10 @@ static enum oo_cause oracle_miss_cause(const struct cjob *k, const struct cjob *
 	return OO_UNKNOWN;
 }
 
-/* Pair @o with the run's job ki of task ti: its class, its cause in @cause. */
-static enum div_kind diff_job(const struct dlb_conform *c, size_t ti, size_t ki,
-			      const struct cjob *o, struct tsum *s, int *cause)
+/* Pair @o with @k, the run's job idx of task ti: its class, its cause in @cause. */
+static enum div_kind diff_job(const struct dlb_conform *c, size_t ti, size_t idx,
+			      const struct cjob *k, const struct cjob *o, struct tsum *s, int *cause)
 {
-	const struct cjob *k = &c->kin[ki];
 	u64 d;
 
 	s->jobs++;
@@ -927,7 +1028,8 @@ static enum div_kind diff_job(const struct dlb_conform *c, size_t ti, size_t ki,
 		return DIV_KERNEL_ONLY;
 	}
 	if (o->miss && !k->miss) {
-		*cause = oracle_miss_cause(k, o, dlb_jt_job_work(&c->jt->jobs[ki], c->asked),
+		*cause = oracle_miss_cause(k, o,
+					   dlb_jt_job_work(&c->jt->jobs[c->kin[ti]->jt0 + idx], c->asked),
 					   c->jt->tasks[ti].dl.runtime, c->jt->tick);
 		s->oonly[*cause]++;
 		return DIV_ORACLE_ONLY;
@@ -940,26 +1042,83 @@ static enum div_kind diff_job(const struct dlb_conform *c, size_t ti, size_t ki,
 	return DIV_NONE;
 }
 
-/* Keep the divergence if it is among the earliest (and the earliest miss). */
-static void record_div(struct dlb_conform *c, size_t ti, enum div_kind kind, int cause,
-		       const struct cjob *k, const struct cjob *o)
+/*
+ * Divergences come as the replay ends jobs, not in task order: of two
+ * released at once, the earlier is the one of the lower task, then job.
+ */
+static bool div_before(const struct first_div *a, const struct first_div *b)
 {
-	struct first_div d = { .set = true, .task = ti, .kind = kind, .cause = cause,
+	if (a->k.rel != b->k.rel)
+		return dl_time_before(a->k.rel, b->k.rel);
+	return a->task < b->task || (a->task == b->task && a->idx < b->idx);
+}
+
+/* Keep the divergence if it is among the earliest (and the earliest miss). */
+static void record_div(struct dlb_conform *c, size_t ti, size_t idx, enum div_kind kind,
+		       int cause, const struct cjob *k, const struct cjob *o)
+{
+	struct first_div d = { .set = true, .task = ti, .idx = idx, .kind = kind, .cause = cause,
 			       .k = *k, .o = *o };
 	int i = c->nr_divs;
 
-	if (kind != DIV_PLACEMENT && (!c->first_miss.set ||
-				      dl_time_before(k->rel, c->first_miss.k.rel)))
+	if (kind != DIV_PLACEMENT && (!c->first_miss.set || div_before(&d, &c->first_miss)))
 		c->first_miss = d;
-	if (i == DLB_CONFORM_LIST && !dl_time_before(k->rel, c->divs[i - 1].k.rel))
+	if (i == DLB_CONFORM_LIST && !div_before(&d, &c->divs[i - 1]))
 		return;
 	if (i == DLB_CONFORM_LIST)
 		i--;
 	else
 		c->nr_divs++;
-	for (; i > 0 && dl_time_before(k->rel, c->divs[i - 1].k.rel); i--)
+	for (; i > 0 && div_before(&d, &c->divs[i - 1]); i--)
 		c->divs[i] = c->divs[i - 1];
 	c->divs[i] = d;
+}
+
+/*
+ * An oracle job, as the replay ends it (a dlb_job_fn): task ti's k-th
+ * against the run's k-th (of tid first_tid + ti), compared now, the pair
+ * then kept in the run job's place; one with no run job to pair with
+ * kept apart.  Kept until the end, the oracle's 1.5 million jobs of a
+ * 60 s run of 640 tasks were 160 MB more to fault in, written at random.
+ */
+static void oracle_job(const struct dlb_job *j, void *arg)
+{
+	struct dlb_conform *c = arg;
+	long ti = (long)j->tid - c->first_tid;
+	struct otask *ot;
+	struct cjob x, o, *k;
+	int cause = CAUSE_UNKNOWN;
+	enum div_kind kind;
+	bool kmiss;
+
+	if (ti < 0 || (size_t)ti >= c->jt->nr_tasks || c->oracle_oom)
+		return;
+	ot = &c->ot[ti];
+	cjob_set(&x, j);
+	if (ot->n && (x.job < ot->last_job || (x.job == ot->last_job && x.rel < ot->last_rel)))
+		c->oracle_disorder = true;
+	ot->last_job = x.job;
+	ot->last_rel = x.rel;
+	if (ot->n >= ot->npair) {
+		if (dlb_grow((void **)&ot->extra, &ot->cap_extra, ot->nextra + 1,
+			     sizeof(*ot->extra)))
+			c->oracle_oom = true;
+		else
+			ot->extra[ot->nextra++] = x;
+		ot->n++;
+		return;
+	}
+	k = &c->kin[ti]->v[ot->n];
+	o = rebase(k, &x, c->jt->t0);
+	kind = diff_job(c, (size_t)ti, ot->n, k, &o, &c->tasks[ti], &cause);
+	if (kind != DIV_NONE)
+		record_div(c, (size_t)ti, ot->n, kind, cause, k, &o);
+	kmiss = k->miss;
+	*k = o;
+	k->kmiss = kmiss;
+	k->kind = (unsigned char)kind;
+	k->cause = (unsigned char)cause;
+	ot->n++;
 }
 
 static void sum_add(struct tsum *a, const struct tsum *s)
@@ -1017,7 +1176,7 @@ static const char *div_cause(enum div_kind kind, int cause)
 
 /* oracle-jobs.csv (docs/results.md): the oracle's jobs on the trace's clock, the run's tids. */
 static void csv_job(FILE *f, const struct dlb_conform *c, size_t ti, const struct cjob *o,
-		    const struct cjob *k, enum div_kind kind, int cause)
+		    bool paired)
 {
 	char buf[384];
 	struct sbuf sb;
@@ -1042,13 +1201,13 @@ static void csv_job(FILE *f, const struct dlb_conform *c, size_t ti, const struc
 	sb_comma_u64(&sb, o->migrations);
 	sb_comma_u64(&sb, waited(o));
 	sb_lit(&sb, ",");
-	if (k) {
-		sb_int(&sb, k->miss);
+	if (paired) {
+		sb_int(&sb, o->kmiss);
 		sb_lit(&sb, ",");
-		sb_str(&sb, kind_names[kind]);
+		sb_str(&sb, kind_names[o->kind]);
 		sb_lit(&sb, ",");
-		if (div_cause(kind, cause))
-			sb_str(&sb, div_cause(kind, cause));
+		if (div_cause((enum div_kind)o->kind, o->cause))
+			sb_str(&sb, div_cause((enum div_kind)o->kind, o->cause));
 		sb_lit(&sb, "\n");
 	} else {
 		sb_lit(&sb, ",unmatched,\n");
@@ -1057,55 +1216,42 @@ static void csv_job(FILE *f, const struct dlb_conform *c, size_t ti, const struc
 }
 
 /*
- * Task ti's jobs: the run's k-th against the oracle's k-th (of tid
- * first_tid + ti); c->oracle sorted (jobs_sort).
+ * Task ti's pairs (compared as the replay went: oracle_job()), then its
+ * unmatched jobs; the rows of oracle-jobs.csv in task order.
  */
 static void diff(struct dlb_conform *c, FILE *f)
 {
-	size_t ti, i = 0, oi = 0, ki, ke, oe;
+	size_t ti, i, np;
 
 	for (ti = 0; ti < c->jt->nr_tasks; ti++) {
 		struct tsum *s = &c->tasks[ti];
-		int otid = c->first_tid + (int)ti;
+		const struct tjobs *kt = c->kin[ti];
+		const struct otask *ot = &c->ot[ti];
 
-		for (ki = i; i < c->jt->nr_jobs && c->jt->jobs[i].task == (int)ti; i++)
-			;
-		ke = i;
-		while (oi < c->oracle.n && c->oracle.v[oi].tid < otid)
-			oi++;
-		for (oe = oi; oe < c->oracle.n && c->oracle.v[oe].tid == otid; oe++)
-			;
+		np = ot->n < ot->npair ? ot->n : ot->npair;
+		for (i = 0; f && i < np; i++)
+			csv_job(f, c, ti, &kt->v[i], true);
 		/* a job the trace stopped in is the task's last: no pair */
-		for (; ki < ke && !c->kin[ki].open && oi < oe; ki++, oi++) {
-			int cause = CAUSE_UNKNOWN;
-			struct cjob o = rebase(&c->kin[ki], &c->oracle.v[oi], c->jt->t0);
-			enum div_kind kind = diff_job(c, ti, ki, &o, s, &cause);
-
-			if (kind != DIV_NONE)
-				record_div(c, ti, kind, cause, &c->kin[ki], &o);
-			csv_job(f, c, ti, &o, &c->kin[ki], kind, cause);
-		}
-		s->unmatched_kernel = ke - ki - (ki < ke && c->kin[ke - 1].open);
-		s->unmatched_oracle = oe - oi;
-		for (; oi < oe; oi++) {
-			struct cjob o = c->oracle.v[oi];
+		s->unmatched_kernel = kt->n - np - (np < kt->n && kt->v[kt->n - 1].open);
+		s->unmatched_oracle = ot->nextra;
+		for (i = 0; i < ot->nextra; i++) {
+			struct cjob o = ot->extra[i];
 
 			o.begin += c->jt->t0;
 			o.end += c->jt->t0;
-			csv_job(f, c, ti, &o, NULL, DIV_NONE, 0);
+			csv_job(f, c, ti, &o, false);
 		}
-		oi = oe;
 		sum_add(&c->all, s);
 	}
 }
 
-static FILE *csv_open(const char *dir, const char *name, const char *header, char *path,
-		      size_t size, struct dlb_err *err)
+static FILE *csv_open(const struct dlb_conform *c, const char *dir, const char *name,
+		      const char *header, char *path, size_t size, struct dlb_err *err)
 {
 	FILE *f;
 
 	snprintf(path, size, "%s/%s", dir, name);
-	f = fopen(path, "w");
+	f = out_open(c, path);
 	if (!f)
 		dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno));
 	else
@@ -1120,33 +1266,6 @@ static int csv_close(FILE *f, const char *path, struct dlb_err *err)
 	if (fclose(f) || bad)
 		return dlb_err_set(err, DLB_EXIT_ENV, "%s: %s", path, dlb_strerror(errno ? errno : EIO));
 	return 0;
-}
-
-/* oracle-slices.csv (docs/results.md): the oracle's schedule on the trace's clock. */
-static int write_slices(const struct dlb_conform *c, const char *dir, struct dlb_err *err)
-{
-	char path[4096], buf[96];
-	struct sbuf sb;
-	size_t i;
-	FILE *f = csv_open(dir, "oracle-slices.csv", "cpu,start_ns,end_ns,tid,name\n", path,
-			   sizeof(path), err);
-
-	if (!f)
-		return -1;
-	sb_init(&sb, buf, sizeof(buf));
-	for (i = 0; i < c->sl.n; i++) {
-		const struct slice *x = &c->sl.v[i];
-
-		sb_int(&sb, x->cpu);
-		sb_comma_u64(&sb, x->start + c->jt->t0);
-		sb_comma_u64(&sb, x->end + c->jt->t0);
-		sb_comma_int(&sb, c->jt->tasks[x->ti].tid);
-		sb_lit(&sb, ",");
-		csv_put_name(f, &sb, c->jt->tasks[x->ti].name);
-		sb_lit(&sb, "\n");
-	}
-	fwrite(buf, 1, sb.len, f);
-	return csv_close(f, path, err);
 }
 
 int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
@@ -1171,6 +1290,8 @@ int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
 		c->model_src = dlb_sim_model_for(o->backend, kernel, w.sum ? w.sum->model : NULL,
 						 c->model, sizeof(c->model));
 	}
+	if (o->outdir)
+		c->outbuf = malloc(OUT_BUF);
 	rc = extract(c, m, o, kernel, &w);
 	witness_free(&w);
 	if (rc)
@@ -1183,18 +1304,13 @@ int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
 		return -1;
 	if (!c->done)
 		return 0;
-	c->tasks = calloc(c->jt->nr_tasks, sizeof(*c->tasks));
-	if (!c->tasks || jobs_sort(&c->oracle))
-		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
-	if (o->outdir && !(f = csv_open(o->outdir, "oracle-jobs.csv", "tid,name,job,release_ns,"
+	if (o->outdir && !(f = csv_open(c, o->outdir, "oracle-jobs.csv", "tid,name,job,release_ns,"
 					 "deadline_ns,begin_ns,end_ns,exec_ns,lateness_ns,miss,"
 					 "cpu_begin,cpu_end,migrations,waited_ns,kernel_miss,"
 					 "divergence,cause\n", path, sizeof(path), err)))
 		return -1;
 	diff(c, f);
 	if (f && csv_close(f, path, err))
-		return -1;
-	if (o->outdir && write_slices(c, o->outdir, err))
 		return -1;
 	return 0;
 }

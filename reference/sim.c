@@ -201,7 +201,14 @@ void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_marker 
 		sim->events++;
 		return;
 	}
-	n = dlb_marker_format(buf, sizeof(buf), m);
+	/* three a job, 4.6 million in the replay of a 60 s run of 640 tasks */
+	buf[0] = '\0';
+	if (sim->o.job_marker_structs && (m->kind == DLB_MARK_JOB_RELEASE ||
+					  m->kind == DLB_MARK_JOB_BEGIN ||
+					  m->kind == DLB_MARK_JOB_END))
+		n = 0;
+	else
+		n = dlb_marker_format(buf, sizeof(buf), m);
 	if (n < 0)
 		return;		/* cannot happen: our fields fit DLB_MARKER_MAX */
 	ev.mark.text = buf;

@@ -128,6 +128,12 @@ struct dlb_sim_opts {
 	bool trace_runtime;		/* emit sched_stat_runtime: default false */
 	int first_tid;			/* default 1000 */
 	bool event_log;			/* keep each thread's events: dlb_sim_write_events() */
+	/*
+	 * Job markers (release, begin, end) to the event hook without their
+	 * text (mark.text "", mark.len 0): for a hook that reads each from
+	 * dlb_sim_marker() (conform.c).  Default false.
+	 */
+	bool job_marker_structs;
 	/* non-NULL: checked before every step; once non-zero the run ends
 	 * ("dlb_run: event=end status=incomplete", DLB_EXIT_INCOMPLETE).
 	 * A signal handler may set it. */
