@@ -477,13 +477,18 @@ static int dat_find_window(const struct dat_behind *b, uintptr_t a, struct dat_w
 	unsigned int maj, min;
 	int r = -1;
 	FILE *f = fopen("/proc/self/maps", "re");
+	char *p;
 
 	if (!f)
 		return -1;
 	while (r && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx %7s %llx %x:%x %lu", &start, &end, perm, &off, &maj, &min,
-			   &ino) != 7 || a < start || a >= end)
+		/* the range first: one line in some fifty is parsed whole */
+		start = strtoul(line, &p, 16);
+		if (*p != '-' || a < start || a >= strtoul(p + 1, NULL, 16))
 			continue;
+		if (sscanf(line, "%lx-%lx %7s %llx %x:%x %lu", &start, &end, perm, &off, &maj, &min,
+			   &ino) != 7)
+			break;
 		w->start = start;
 		w->end = end;
 		w->off = off;
