@@ -13,6 +13,11 @@ $(BUILD)/analyzer/input/tests/tracestat: $(call objs,analyzer/input/tests/traces
 	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
 TEST_TOOLS	+= $(BUILD)/analyzer/input/tests/tracestat
 
+# Test helper: a v6 trace.dat made N times as long (the memory bound's test).
+$(BUILD)/analyzer/input/tests/repeat_dat: $(call objs,analyzer/input/tests/repeat_dat.c)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ -o $@
+TEST_TOOLS	+= $(BUILD)/analyzer/input/tests/repeat_dat
+
 $(foreach t,$(wildcard analyzer/input/tests/test_*.c),\
 	$(eval $(call test_prog,$(t),$(INPUT_LIB) $(LIBDLB))))
 TEST_SCRIPTS	+= $(wildcard analyzer/input/tests/*.sh)

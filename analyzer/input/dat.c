@@ -16,7 +16,9 @@
 #include <string.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -107,6 +109,23 @@ static const struct dat_ev ev_table[] = {
 
 #define NR_EV	(sizeof(ev_table) / sizeof(ev_table[0]))
 
+/* One CPU stream's window of the file as libtracecmd maps it. */
+struct dat_window {
+	uintptr_t start, end;		/* the mapping that holds the stream's current page */
+	u64 off;			/* the file offset mapped at start */
+	uintptr_t done;			/* released from start up to here */
+	bool ours;			/* a read-only private mapping of the file read */
+};
+
+struct dat_behind {
+	dev_t dev;
+	ino_t ino;			/* the file libtracecmd maps; 0: release nothing */
+	uintptr_t sys_page;
+	uintptr_t step;			/* bytes a stream reads between two releases */
+	struct dat_window *win;		/* per stream (the iterator's cpu) */
+	int nr;
+};
+
 struct dat_reader {
 	struct tracecmd_input *h;
 	struct tracecmd_input **bufs;	/* h, then its buffer instances (trace-cmd -B) */
@@ -118,6 +137,7 @@ struct dat_reader {
 	struct fld common_type, common_pid;
 	bool swap;			/* file endianness differs from ours */
 	u64 page_size;			/* the header's, checked: a power of two */
+	struct dat_behind behind;	/* pages released behind the reader */
 
 	/* during dat_read() */
 	struct dlb_trace *t;
@@ -402,6 +422,117 @@ static int dat_bad(struct dlb_trace_quality *q, const struct tep_record *rec)
 	return 0;
 }
 
+/* ---- memory: the pages behind the reader ---- */
+
+/*
+ * libtracecmd 1.3 maps a CPU's data in windows of page_map_size bytes, the
+ * largest power of two not above the largest CPU's data (tracecmd_init_data()
+ * in trace-input.c, whose comment says "about a meg"): a stream in one or
+ * two windows, each unmapped only when the reader leaves it.  Every page
+ * read stays resident until then, so peak RSS grew with the trace (106 MB
+ * for 168 MB of data, file-backed pages but counted all the same).  So the
+ * pages of each stream behind the one being read are dropped from our page
+ * tables (MADV_DONTNEED) every `step` bytes read.  That is safe on a
+ * read-only private mapping of a file, which is never written: a page
+ * touched again would be read back from the file, the same bytes (the
+ * reader does not go back).  The window may have been unmapped and its
+ * addresses reused since the last release, so each release first asks
+ * /proc/self/maps whether the range is still such a mapping of the file
+ * read (device, inode); if not, nothing is released.  The page cache keeps
+ * the pages, reclaimable.  Only an uncompressed file or copy is mapped:
+ * compressed data read directly is decompressed into malloc'd chunks.
+ */
+#define DAT_RELEASE_BUDGET	(8UL << 20)	/* split among the streams */
+#define DAT_RELEASE_MIN		(64UL << 10)
+#define DAT_RELEASE_MAX		(1UL << 20)
+
+/* Set up the release for the file at @path, which the handles map, read as @nr streams. */
+static void dat_behind_init(struct dat_behind *b, const char *path, int nr)
+{
+	struct stat st;
+	long sys = sysconf(_SC_PAGESIZE);
+
+	if (nr <= 0 || sys <= 0 || stat(path, &st))
+		return;
+	b->win = calloc((size_t)nr, sizeof(*b->win));
+	if (!b->win)
+		return;			/* only memory saved is lost, no data */
+	b->nr = nr;
+	b->dev = st.st_dev;
+	b->ino = st.st_ino;
+	b->sys_page = (uintptr_t)sys;
+	b->step = DAT_RELEASE_BUDGET / (unsigned long)nr;
+	if (b->step < DAT_RELEASE_MIN)
+		b->step = DAT_RELEASE_MIN;
+	if (b->step > DAT_RELEASE_MAX)
+		b->step = DAT_RELEASE_MAX;
+}
+
+/* The mapping that holds address @a, from /proc/self/maps; -1 if none. */
+static int dat_find_window(const struct dat_behind *b, uintptr_t a, struct dat_window *w)
+{
+	char line[4352], perm[8];
+	unsigned long start, end, ino;
+	unsigned long long off;
+	unsigned int maj, min;
+	int r = -1;
+	FILE *f = fopen("/proc/self/maps", "re");
+	char *p;
+
+	if (!f)
+		return -1;
+	while (r && fgets(line, sizeof(line), f)) {
+		/* the range first: one line in some fifty is parsed whole */
+		start = strtoul(line, &p, 16);
+		if (*p != '-' || a < start || a >= strtoul(p + 1, NULL, 16))
+			continue;
+		if (sscanf(line, "%lx-%lx %7s %llx %x:%x %lu", &start, &end, perm, &off, &maj, &min,
+			   &ino) != 7)
+			break;
+		w->start = start;
+		w->end = end;
+		w->off = off;
+		w->ours = !strcmp(perm, "r--p") && ino == b->ino && makedev(maj, min) == b->dev;
+		r = 0;
+	}
+	fclose(f);
+	return r;
+}
+
+/*
+ * Called with each record of stream @stream (the iterator's cpu), on the
+ * thread that reads that stream: it only touches the stream's own window,
+ * which only that thread's reads map and unmap.
+ */
+static void dat_release_behind(struct dat_reader *d, int stream, const struct tep_record *rec)
+{
+	struct dat_behind *b = &d->behind;
+	uintptr_t a = (uintptr_t)rec->data, page;
+	struct dat_window *w, m;
+
+	if (stream < 0 || stream >= b->nr || !rec->data)
+		return;
+	w = &b->win[stream];
+	if (a >= w->start && a < w->end && (!w->ours || (a >= w->done && a - w->done < b->step)))
+		return;
+	if (dat_find_window(b, a, &m)) {	/* cannot happen: a record is mapped */
+		m.start = a & ~(b->sys_page - 1);
+		m.end = m.start + b->sys_page;
+		m.ours = false;
+	}
+	m.done = m.start == w->start && a >= w->done ? w->done : m.start;
+	*w = m;
+	if (!w->ours)
+		return;
+	/* the start of the trace page being read (pages are page_size-aligned in the file) */
+	page = m.start + (uintptr_t)((rec->offset & ~(d->page_size - 1)) - m.off);
+	page &= ~(b->sys_page - 1);
+	if (page > w->done && page <= a) {
+		madvise((void *)w->done, page - w->done, MADV_DONTNEED);
+		w->done = page;
+	}
+}
+
 static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int iter_cpu, void *arg)
 {
 	struct dat_reader *d = arg;
@@ -412,7 +543,7 @@ static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int iter
 	int idx, cpu = rec->cpu;	/* iter_cpu counts across buffers in a multi-buffer file */
 
 	(void)h;
-	(void)iter_cpu;
+	dat_release_behind(d, iter_cpu, rec);
 	/*
 	 * The ring buffer flags a page whose predecessor was overwritten or
 	 * dropped; kbuffer hands the count (or -1: unknown) to the first
@@ -813,6 +944,8 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 	if (clock && clock[0])
 		snprintf(t->q.clock, sizeof(t->q.clock), "%s", clock);
 	r = dat_open_buffers(t, d, buf_clock, err);
+	if (!r && (!compressed || d->copy[0]))	/* the handles map the file */
+		dat_behind_init(&d->behind, open_path, d->nr_bufs * t->q.nr_cpus);
 	if (d->copy[0]) {		/* open: the handles keep it alive */
 		unlink(d->copy);
 		d->copy[0] = '\0';
@@ -861,6 +994,7 @@ void dat_close(struct dlb_trace *t)
 	if (d->h)
 		tracecmd_close(d->h);
 	free(d->bufs);
+	free(d->behind.win);
 	free(t->dat);
 	t->dat = NULL;
 }
