@@ -16,7 +16,9 @@
  * __thread), and each stream has one reader.  A second handle per thread
  * would parse the file's metadata, kallsyms included, again.  Compressed
  * data read directly is the exception (one decompression context per
- * handle): dat.c reads it on one thread.
+ * handle): dat.c reads it on one thread.  (libtracecmd reads pages with
+ * lseek + read on the handle's one descriptor only when mmap fails at open,
+ * which a 64-bit host does not see; the threads would then share its offset.)
  *
  * Memory stays bounded: each stream has a ring of DAT_RING chunks of
  * DAT_CHUNK slots; a worker fills a chunk only when its ring has room,
