@@ -384,7 +384,6 @@ EOF2
 	done
 	[[ $reps =~ ^[1-9][0-9]?$ ]] || die "$EXIT_BAD_INPUT" "validate: --repeat: '$reps' is not a number in 1..64"
 	[ "$reps" -le 64 ] || die "$EXIT_BAD_INPUT" "validate: --repeat: '$reps' is not a number in 1..64"
-	case $fmt in ""|dat|text) ;; *) die "$EXIT_BAD_INPUT" "run: --format: '$fmt' is not dat or text" ;; esac
 	[ -z "$cpus" ] || cpus_ok "$cpus" || die "$EXIT_BAD_INPUT" "validate: --cpus: '$cpus' is not a number of CPUs in 1..1024"
 	[ -z "$dur" ] || dur_ok "$dur" || die "$EXIT_BAD_INPUT" "validate: --duration: '$dur' is not a duration above 0 (e.g. 2s, 500ms)"
 	if [ -n "$only" ]; then
