@@ -472,12 +472,18 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
  * step is the whole life.  Its open job ends when it leaves.  A forked
  * thread starts when it is created, or at its t_first if that is later
  * (rt-app: the delay counts from the run's start, t_zero, for it too).
+ *
+ * The first release is a timer's expiry like every other: t0 is in the
+ * future when the threads are told to go (kernel.c, START_LEAD_NS), so each
+ * sleeps until its t_first and the first job's wu_lat is the same quantity
+ * as the later ones' (timer expiry to running), not the time the go's
+ * condition variable and the run's lock took to hand every thread over.
  */
 void rtapp_thread_events(struct rtapp_thread *th)
 {
 	u64 t_first = th->run->t0 + th->task->delay_ns, now;
 
-	if (th->task->delay_ns)
+	if (dl_time_before(now_mono(), t_first))
 		sleep_until_run(th->run, t_first);
 	if (stopping(th))
 		return;

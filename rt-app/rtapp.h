@@ -152,7 +152,7 @@ struct rtapp_run {
 	char outdir[PATH_MAX];
 	double ns_per_loop;
 	int calib_cpu;
-	u64 t0;				/* run start, CLOCK_MONOTONIC ns */
+	u64 t0;				/* run start (the first releases), CLOCK_MONOTONIC ns */
 	u64 end;			/* t0 + duration; 0: no limit */
 	volatile int stop;		/* set by main: every thread leaves */
 	struct rtapp_tracemark tm;
