@@ -415,8 +415,14 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 	pthread_mutexattr_destroy(&ma);
 	if (dlb_interp_init(&th->it, run->wl, t, &rtapp_kernel_ops, err))
 		return -1;
-	if (run->opts->event_log)
+	/* -E: the whole log allocated (and, with lock_pages, faulted in) now, not on the job path */
+	if (run->opts->event_log) {
 		dlb_interp_log_enable(&th->it, DLB_INTERP_LOG_MAX);
+		if (dlb_interp_log_reserve(&th->it))
+			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory (-E: the event "
+					   "log of task %s, %zu bytes)", t->name, DLB_INTERP_LOG_MAX *
+					   sizeof(struct dlb_interp_logent));
+	}
 	th->held = calloc(nres, sizeof(*th->held));
 	th->cap_recs = LOG_RECS;
 	th->recs = calloc(th->cap_recs, sizeof(*th->recs));

@@ -4,7 +4,8 @@
 # The kernel backend's real-time path, structurally (no timing): while a
 # thread is SCHED_DEADLINE it neither allocates nor writes anything but its
 # markers (each thread's log records, /proc sched snapshot and event log are
-# written by the non-RT main thread); and with lock_pages (the default) the
+# written by the non-RT main thread; -E's event log is allocated before the
+# run); and with lock_pages (the default) the
 # process's memory is locked (VmLck > 0), without it not.  An LD_PRELOAD
 # probe (rt-app/tests/rtpath.c) counts the calls; markers go to a plain file
 # (-t), the one file a DL thread may write.  2000 jobs per thread: more than
@@ -41,7 +42,7 @@ workload false >"$TMP/nolock.json"
 probe() {
 	: >"$TMP/$1.marks"
 	DLB_RTPATH_ALLOW=$TMP/$1.marks DLB_RTPATH_OUT=$TMP/$1.probe \
-		LD_PRELOAD=$PROBE "$RTAPP" -q -t "$TMP/$1.marks" -o "$TMP/$1" "$TMP/$1.json" \
+		LD_PRELOAD=$PROBE "$RTAPP" -q -E -t "$TMP/$1.marks" -o "$TMP/$1" "$TMP/$1.json" \
 		>"$TMP/$1.out" 2>&1
 }
 field() { tr ' ' '\n' <"$TMP/$1.probe" | sed -n "s/^$2=//p"; }
