@@ -463,17 +463,22 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 	return 0;
 }
 
-static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
+/* A thread that has left: what it recorded goes to its files (by the main thread). */
+static void thread_files(struct rtapp_thread *th)
 {
-	size_t i;
-
-	/* the thread has left: what it recorded goes to its files now */
 	if (th->recs)
 		rtapp_log_flush(th);
 	if (th->ran) {
 		save_events(th);
 		save_sched(th);
 	}
+}
+
+static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
+{
+	size_t i;
+
+	thread_files(th);
 	if (th->io_errno && err && !err->msg[0])
 		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "task %s thread %d: iorun: write to %s: %s",
 			    th->task->name, th->instance, th->run->wl->global.io_device,
@@ -1091,7 +1096,13 @@ out:
 	sum->end_ns = now_mono();
 	fill_summary(run, sum);
 	sum->status = rc && st != DLB_RUN_INCOMPLETE ? DLB_RUN_ERROR : st;
-	/* a stuck thread may still touch its buffers: leave them to the exit */
+	/*
+	 * A stuck thread may still touch its buffers: leave them to the exit;
+	 * those that left still get their files (the exit flushes the logs).
+	 */
+	for (i = 0; i < run->nr_threads && run->stuck; i++)
+		if (run->threads[i]->joinable)
+			thread_files(run->threads[i]);
 	for (i = 0; i < run->nr_threads && !run->stuck; i++) {
 		thread_fini(run->threads[i], rc ? NULL : err);
 		free(run->threads[i]);
