@@ -774,13 +774,15 @@ static int dat_probe(const char *path, char *clock, size_t clock_size, struct dl
  * in-memory reading on a large file (3.4 M events with kallsyms, 18.5 MB:
  * 1.71 s against 3.32 s, medians of alternated runs, bench_input.sh), a
  * little more from about 7 MB down (1.27x at 4.1 MB), and always far less
- * memory (11 MB of anonymous memory against 40 MB at 4.1 MB), so a compressed
+ * memory (11 MB of anonymous memory against 40 MB at 4.1 MB; peak RSS 30
+ * MB against 52 MB at 3.9 MB, which a 4 MB threshold read directly: the
+ * bound is the threshold times the compression ratio, 13 here), so a compressed
  * file of DAT_COPY_MIN bytes or more (DLB_DAT_COPY_MIN overrides;
  * docs/trace-formats.md) is read through such a copy in $TMPDIR, unlinked
  * as soon as it is open.  Without trace-cmd, or if the conversion fails,
  * the file is read directly.
  */
-#define DAT_COPY_MIN	(4L << 20)
+#define DAT_COPY_MIN	(2L << 20)
 
 /* Start `trace-cmd convert` of @path into a new file named in @copy; its pid, or -1. */
 static pid_t dat_copy_start(const char *path, char *copy, size_t size)

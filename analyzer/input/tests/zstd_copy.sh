@@ -33,7 +33,7 @@ for f in gen3/trace.dat lost.dat; do
 		"$(diff "$tmp/direct.q" "$tmp/copy.q" | sed -n 's/^> //p')" "uncompressed_copy 1"
 done
 expect_eq "the copies are removed" "$(find "$tmp" -name 'dlb-analyze-*' | wc -l)" 0
-# below the threshold (the default 4 MB): read directly
+# below the threshold (the default 2 MB): read directly
 check "a small file is read directly" bash -c \
 	"! '$TS' '$FIX/gen3/trace.dat' | grep -q uncompressed_copy"
 # no trace-cmd: read directly, same events
