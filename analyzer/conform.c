@@ -361,17 +361,29 @@ struct witness {
 	struct workload *wl;
 	u64 tick;		/* env.txt's config_HZ: the kernel's tick, ns */
 	char kernel[128];	/* env.txt's kernel= (uname -r), "" if none */
+	int irq_acct;		/* env.txt's config_IRQ_TIME_ACCOUNTING: 1 y, 0 n, -1 unknown */
 };
 
 /*
  * run.sh's env.txt: the traced kernel (kernel=, uname -r) when the command
  * line did not say it, and its tick (config_HZ=N): mainline checks a DL
  * budget at ticks (sched feature HRTICK_DL is off by default), so a job
- * overruns its runtime until the next one; the replay does the same.
+ * overruns its runtime until the next one; the replay does the same.  And
+ * whether it charges interrupt time to tasks (config_IRQ_TIME_ACCOUNTING=
+ * y, n or unknown; a qemu run: the guest kernel's, guest_config_...).
  */
+static int irq_acct_val(const char *v)
+{
+	return !strcmp(v, "y") ? 1 : !strcmp(v, "n") ? 0 : -1;
+}
+
 static void env_read(const char *folder, struct witness *w)
 {
+	static const char host_irq[] = "config_IRQ_TIME_ACCOUNTING=";
+	static const char guest_irq[] = "guest_config_IRQ_TIME_ACCOUNTING=";
 	char path[4096], line[256];
+	int irq_host = -1, irq_guest = -1;
+	bool qemu = false;
 	unsigned long hz = 0;
 	FILE *f;
 
@@ -383,11 +395,18 @@ static void env_read(const char *folder, struct witness *w)
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "kernel=", 7))
 			snprintf(w->kernel, sizeof(w->kernel), "%s", line + 7);
+		else if (!strcmp(line, "backend=qemu"))
+			qemu = true;
+		else if (!strncmp(line, host_irq, sizeof(host_irq) - 1))
+			irq_host = irq_acct_val(line + sizeof(host_irq) - 1);
+		else if (!strncmp(line, guest_irq, sizeof(guest_irq) - 1))
+			irq_guest = irq_acct_val(line + sizeof(guest_irq) - 1);
 		else
 			sscanf(line, "config_HZ=%lu", &hz);
 	}
 	fclose(f);
 	w->tick = hz >= 24 && hz <= 10000 ? NSEC_PER_SEC / hz : 0;
+	w->irq_acct = qemu ? irq_guest : irq_host;
 }
 
 static void witness_load(struct dlb_conform *c, const char *folder, struct witness *w)
@@ -396,6 +415,7 @@ static void witness_load(struct dlb_conform *c, const char *folder, struct witne
 	struct dlb_err e = { 0 };
 
 	memset(w, 0, sizeof(*w));
+	w->irq_acct = -1;
 	if (!folder)
 		return;
 	snprintf(path, sizeof(path), "%s/summary.json", folder);
@@ -695,6 +715,15 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	/* a reference run's accounting is exact unless it was asked otherwise */
 	if (o->backend && !strcmp(o->backend, "kernel"))
 		c->jt->tick = w->tick;
+	/* whether the traced kernel charged interrupts (a reference run has none) */
+	if (o->irq_time_accounting)
+		c->jt->irq_time_acct = o->irq_time_accounting == 'y';
+	else if (!o->backend || strcmp(o->backend, "reference"))
+		c->jt->irq_time_acct = w->irq_acct;
+	if (c->jt->irq_time_acct == 1)
+		note(c, "interrupt time not charged to the task it interrupts "
+		     "(CONFIG_IRQ_TIME_ACCOUNTING=y, %s)",
+		     o->irq_time_accounting ? "the command line" : "env.txt");
 	if (unavail(c, m))
 		return -1;
 	return c->jt->tick ? tick_grid(c, m) : 0;

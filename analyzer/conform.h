@@ -38,6 +38,9 @@ struct dlb_conform_opts {
 	const char *backend;		/* "kernel", "reference", or NULL */
 	const char *model;		/* NULL: the traced kernel's (dlb_sim_model_for) */
 	bool asked;			/* replay the asked work, not the consumed */
+	/* CONFIG_IRQ_TIME_ACCOUNTING of the traced kernel: 'y', 'n' (the user's);
+	 * 0: the run folder's env.txt, else unknown (irq time charged) */
+	char irq_time_accounting;
 };
 
 struct dlb_conform;

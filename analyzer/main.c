@@ -41,6 +41,7 @@ struct opts {
 	char cmdline[1024];
 	bool no_conform, conform_asked;
 	const char *conform_model;
+	char conform_irq_acct;		/* --irq-time-accounting: 'y', 'n'; 0: env.txt's */
 	struct { char spec[128]; } params[64];
 	int nr_params;
 };
@@ -81,6 +82,10 @@ static void usage(FILE *f)
 "      --arch STR            architecture of the traced machine, for the report\n"
 "      --model MODEL         conformance: replay under MODEL (v4, mainline,\n"
 "                            mainline:MAJ.MIN) instead of the traced kernel's\n"
+"      --irq-time-accounting y|n\n"
+"                            conformance: the traced kernel had (y) or had not\n"
+"                            (n) CONFIG_IRQ_TIME_ACCOUNTING, whatever env.txt says;\n"
+"                            y: interrupt time is not charged to the task\n"
 "      --replay-asked        conformance: replay the work each job asked for,\n"
 "                            not the CPU time it consumed\n"
 "      --no-conformance      do not replay the run through the reference\n"
@@ -270,6 +275,7 @@ static int conformance(const struct opts *o, const char *folder, struct dlb_metr
 		.backend = ri->backend ? ri->backend : r->backend[0] ? r->backend : NULL,
 		.model = o->conform_model,
 		.asked = o->conform_asked,
+		.irq_time_accounting = o->conform_irq_acct,
 	};
 
 	if (!sink->conform)
@@ -698,6 +704,7 @@ static int main_run(int argc, char **argv)
 		{ "arch", required_argument, NULL, 'R' },
 		{ "model", required_argument, NULL, 'M' },
 		{ "replay-asked", no_argument, NULL, 'Q' },
+		{ "irq-time-accounting", required_argument, NULL, 'I' },
 		{ "no-conformance", no_argument, NULL, 'N' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -779,6 +786,11 @@ static int main_run(int argc, char **argv)
 			break;
 		case 'Q':
 			o.conform_asked = true;
+			break;
+		case 'I':
+			if (strcmp(optarg, "y") && strcmp(optarg, "n"))
+				return die_usage("--irq-time-accounting: '%s' is not y or n", optarg);
+			o.conform_irq_acct = optarg[0];
 			break;
 		case 'N':
 			o.no_conform = true;

@@ -16,8 +16,15 @@
 
 struct dlb_jobs_trace *dlb_jt_create(void)
 {
-	return calloc(1, sizeof(struct dlb_jobs_trace));
+	struct dlb_jobs_trace *jt = calloc(1, sizeof(*jt));
+
+	if (jt)
+		jt->irq_time_acct = -1;		/* unknown until said */
+	return jt;
 }
+
+/* "y", "n", "-" (CONFIG_IRQ_TIME_ACCOUNTING: 1, 0, unknown) */
+static const char *const irq_acct_names[] = { "-", "n", "y" };
 
 void dlb_jt_free(struct dlb_jobs_trace *jt)
 {
@@ -173,6 +180,8 @@ int dlb_jt_write(FILE *f, const struct dlb_jobs_trace *jt)
 		fprintf(f, "tickphase %zu %" PRIu64 "\n", i, jt->tick_phase[i]);
 	fprintf(f, "kernel %s\nbackend %s\n", jt->kernel[0] ? jt->kernel : "-",
 		jt->backend[0] ? jt->backend : "-");
+	fprintf(f, "irq_time_accounting %s\n",
+		irq_acct_names[jt->irq_time_acct < 0 ? 0 : jt->irq_time_acct ? 2 : 1]);
 	if (jt->model[0])
 		fprintf(f, "model %s\n", jt->model);
 	fprintf(f, "affinity %s\n", dlb_jt_affinity_str(jt->affinity));
@@ -432,7 +441,7 @@ static int rd_line(struct rd *r, char *line, struct dlb_jobs_trace *jt, bool *ha
 			char num[16];
 
 			snprintf(num, sizeof(num), "%d", v);
-			return rd_fail(r, "version %s: this tool reads versions 1 to 4", num);
+			return rd_fail(r, "version %s: this tool reads versions 1 to 5", num);
 		}
 		r->version = v;
 		*have_version = true;
@@ -460,6 +469,18 @@ static int rd_line(struct rd *r, char *line, struct dlb_jobs_trace *jt, bool *ha
 			(!strcmp(jt->backend, "-") ? (jt->backend[0] = '\0', 0) : 0);
 	if (!strcmp(key, "model"))
 		return rd_rest(r, "model", jt->model, sizeof(jt->model));
+	if (!strcmp(key, "irq_time_accounting")) {
+		char *tok = rd_tok(r);
+
+		if (r->version < 5)
+			return rd_fail(r, "irq_time_accounting: a version 5 record%s", "");
+		for (v = 0; tok && v < 3; v++)
+			if (!strcmp(tok, irq_acct_names[v])) {
+				jt->irq_time_acct = v - 1;
+				return 0;
+			}
+		return rd_fail(r, "irq_time_accounting: '%s' is not y, n or -", tok ? tok : "");
+	}
 	if (!strcmp(key, "affinity")) {
 		char *tok = rd_tok(r);
 

@@ -328,6 +328,12 @@ struct sched_ops {
 	void (*trace_runtime)(void *arg, struct task_struct *p, u64 delta);
 	void (*trace_throttle)(void *arg, struct task_struct *p);
 	void (*trace_replenish)(void *arg, struct task_struct *p);
+	/*
+	 * CONFIG_IRQ_TIME_ACCOUNTING's irq_time_read(): the interrupt time
+	 * @cpu has had up to @now, which rq_clock_task() leaves out.  NULL: a
+	 * kernel without the option, rq_clock_task() == rq_clock().
+	 */
+	u64 (*irq_time)(void *arg, int cpu, u64 now);
 	/* GRUB's inactive timer (mainline model): one per task, as dl_timer */
 	void (*inactive_timer_start)(void *arg, struct task_struct *p, u64 expires);
 	void (*inactive_timer_cancel)(void *arg, struct task_struct *p);
@@ -633,6 +639,17 @@ void update_rq_clock(struct rq *rq);
 static inline u64 rq_clock(struct rq *rq)
 {
 	return rq->s->now;
+}
+
+/*
+ * The clock tasks are charged by (update_rq_clock_task()): rq_clock() less
+ * the interrupt time with CONFIG_IRQ_TIME_ACCOUNTING (sched_ops.irq_time).
+ */
+static inline u64 rq_clock_task(struct rq *rq)
+{
+	const struct sched_ops *o = &rq->s->ops;
+
+	return rq->s->now - (o->irq_time ? o->irq_time(o->arg, rq->cpu, rq->s->now) : 0);
 }
 
 static inline struct rq *rq_of_dl_rq(struct dl_rq *dl_rq)

@@ -491,7 +491,7 @@ static void update_curr_dl(struct rq *rq)
 	if (!dl_task(curr) || !on_dl_rq(dl_se))
 		return;
 
-	delta_exec = rq_clock(rq) - curr->se.exec_start;
+	delta_exec = rq_clock_task(rq) - curr->se.exec_start;
 	if ((s64)delta_exec < 0)
 		delta_exec = 0;
 
@@ -499,7 +499,7 @@ static void update_curr_dl(struct rq *rq)
 		curr->se.exec_max = delta_exec;
 	curr->se.sum_exec_runtime += delta_exec;
 	rq->dl.exec_clock += delta_exec;		/* [005] */
-	curr->se.exec_start = rq_clock(rq);
+	curr->se.exec_start = rq_clock_task(rq);
 	if (delta_exec && s->ops.trace_runtime)
 		s->ops.trace_runtime(s->ops.arg, curr, delta_exec);
 
@@ -1049,7 +1049,7 @@ again:
 	}
 
 	p = dl_task_of(dl_se);
-	p->se.exec_start = rq_clock(rq);
+	p->se.exec_start = rq_clock_task(rq);
 
 	/* Running task will never be pushed. */
 	dequeue_pushable_dl_task(rq, p);
@@ -1079,7 +1079,7 @@ static void set_curr_task_dl(struct rq *rq)
 {
 	struct task_struct *p = rq->curr;
 
-	p->se.exec_start = rq_clock(rq);
+	p->se.exec_start = rq_clock_task(rq);
 
 	/* You can't push away the running task */
 	dequeue_pushable_dl_task(rq, p);

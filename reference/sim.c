@@ -220,11 +220,14 @@ void emit_marker(struct dlb_sim *sim, int cpu, int pid, const struct dlb_marker 
 
 u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t)
 {
-	u64 e = t->task.se.sum_exec_runtime;
+	u64 e = t->task.se.sum_exec_runtime, now = sim->now;
 
+	/* a DL task's exec_start is on rq_clock_task(), less uncharged interrupts */
+	if (t->task.on_cpu && dl_task(&t->task))
+		now = rq_clock_task(task_rq(&t->task));
 	/* the running task's time since its last accounting */
-	if (t->task.on_cpu && t->task.se.exec_start && sim->now > t->task.se.exec_start)
-		e += sim->now - t->task.se.exec_start;
+	if (t->task.on_cpu && t->task.se.exec_start && now > t->task.se.exec_start)
+		e += now - t->task.se.exec_start;
 	return e;
 }
 
@@ -444,11 +447,13 @@ static void replan(struct dlb_sim *sim, int cpu)
 	if (dl_task(curr)) {
 		/* runtime is accounted up to exec_start: what is left now */
 		s64 left = curr->dl.runtime;
-		u64 wall, ran = now - curr->se.exec_start;
+		u64 wall, ran = rq_clock_task(rq) - curr->se.exec_start;
 
 		/* a reclaiming task (GRUB) uses its runtime slower than time passes */
 		wall = sched_dl_budget_wall(rq, curr, left);
 		wall = wall > ran ? wall - ran : 0;
+		/* later by the interrupts it is not charged (irq_time_accounting) */
+		wall = sim_charged_after(sim, cpu, now, wall) - now;
 		/*
 		 * Only if the budget ends before the work: a work completion
 		 * re-plans the CPU anyway (fewer stale events in the heap).
@@ -879,6 +884,8 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	ops.trace_runtime = cb_runtime;
 	ops.trace_throttle = cb_throttle;
 	ops.trace_replenish = cb_replenish;
+	if (opts->irq_time_accounting && opts->nr_unavail)
+		ops.irq_time = sim_irq_time;
 	ops.arg = sim;
 	memset(&so, 0, sizeof(so));
 	so.nr_cpus = opts->nr_cpus;

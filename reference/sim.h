@@ -122,6 +122,13 @@ struct dlb_sim_opts {
 	const struct dlb_jt_unavail *unavail;
 	size_t nr_unavail;
 	u64 unavail_t0;
+	/*
+	 * The traced kernel had CONFIG_IRQ_TIME_ACCOUNTING: intervals of kind
+	 * irq alone still take the CPU but are not charged (rq_clock_task()
+	 * leaves them out); stop and irq+stop are charged as before.  Default
+	 * false; dlb_sim_opts_unavail() sets it from the trace.
+	 */
+	bool irq_time_accounting;
 
 	bool check;			/* check_sched_invariants() after every step */
 	bool timed;			/* time push/pull/find/set: default true */

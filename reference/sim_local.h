@@ -89,8 +89,10 @@ struct sim_waitq {
 
 /* A CPU's unavailable intervals, in virtual time, in order (sim_unavail.c). */
 struct sim_ua_cpu {
-	struct { u64 from, to; } *v;
+	struct { u64 from, to; unsigned int kind; } *v;
 	size_t n;
+	/* with o.irq_time_accounting: irq[i], the irq-only time of v[0..i) (n + 1) */
+	u64 *irq;
 };
 
 struct dlb_sim {
@@ -147,6 +149,10 @@ void sim_unavail_free(struct dlb_sim *sim);
 u64 sim_unavail_between(const struct dlb_sim *sim, int cpu, u64 a, u64 b);
 /* the instant from @a by which @cpu has had @work of available time */
 u64 sim_avail_after(const struct dlb_sim *sim, int cpu, u64 a, u64 work);
+/* sched_ops.irq_time: @cpu's uncharged interrupt time up to @now (irq_time_accounting) */
+u64 sim_irq_time(void *arg, int cpu, u64 now);
+/* the instant from @a by which a task on @cpu has been charged @budget */
+u64 sim_charged_after(const struct dlb_sim *sim, int cpu, u64 a, u64 budget);
 
 /* sim_thread.c */
 int sim_thread_init(struct dlb_sim *sim, struct sim_thread *t, struct dlb_err *err);

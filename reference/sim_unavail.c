@@ -10,6 +10,10 @@
  * rq_clock_task(), which excludes interrupt time only with that option;
  * kernel/sched/core.c update_rq_clock_task()).  Work completions move by
  * the time taken; budgets, ticks and timers do not.
+ * With o.irq_time_accounting (the traced kernel had the option) the
+ * intervals of kind irq alone are left out of the tasks' clock instead
+ * (sched_ops.irq_time, rq_clock_task()): no progress and no charge, so a
+ * budget lasts longer by them.  stop and irq+stop stay charged.
  */
 #include <stdlib.h>
 
@@ -22,6 +26,25 @@ void dlb_sim_opts_unavail(struct dlb_sim_opts *o, const struct dlb_jobs_trace *j
 	o->unavail = jt->unavail;
 	o->nr_unavail = jt->nr_unavail;
 	o->unavail_t0 = jt->t0;
+	o->irq_time_accounting = jt->irq_time_acct == 1;
+}
+
+/* Each CPU's running sum of uncharged (irq-only) time: sim_irq_time() in O(log n). */
+static int irq_prefix(struct dlb_sim *sim, struct dlb_err *err)
+{
+	struct sim_ua_cpu *c;
+	size_t i;
+	int cpu;
+
+	for (cpu = 0; cpu < sim->o.nr_cpus; cpu++) {
+		c = &sim->ua[cpu];
+		if (!(c->irq = calloc(c->n + 1, sizeof(*c->irq))))
+			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+		for (i = 0; i < c->n; i++)
+			c->irq[i + 1] = c->irq[i] +
+				(c->v[i].kind == DLB_UA_IRQ ? c->v[i].to - c->v[i].from : 0);
+	}
+	return 0;
 }
 
 int sim_unavail_init(struct dlb_sim *sim, struct dlb_err *err)
@@ -62,17 +85,20 @@ int sim_unavail_init(struct dlb_sim *sim, struct dlb_err *err)
 			return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "unavail %zu: not after the "
 					   "CPU's previous interval, or empty", i);
 		c->v[c->n].from = from;
+		c->v[c->n].kind = u->kind;
 		c->v[c->n++].to = u->to - t0;
 	}
-	return 0;
+	return o->irq_time_accounting ? irq_prefix(sim, err) : 0;
 }
 
 void sim_unavail_free(struct dlb_sim *sim)
 {
 	int cpu;
 
-	for (cpu = 0; sim->ua && cpu < sim->o.nr_cpus; cpu++)
+	for (cpu = 0; sim->ua && cpu < sim->o.nr_cpus; cpu++) {
 		free(sim->ua[cpu].v);
+		free(sim->ua[cpu].irq);
+	}
 	free(sim->ua);
 }
 
@@ -108,7 +134,8 @@ u64 sim_unavail_between(const struct dlb_sim *sim, int cpu, u64 a, u64 b)
 	return sum;
 }
 
-u64 sim_avail_after(const struct dlb_sim *sim, int cpu, u64 a, u64 work)
+/* From @a, the instant @cpu has had @work outside its intervals (of kind irq alone: @irq_only). */
+static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool irq_only)
 {
 	const struct sim_ua_cpu *c;
 	u64 t = a, from;
@@ -118,6 +145,8 @@ u64 sim_avail_after(const struct dlb_sim *sim, int cpu, u64 a, u64 work)
 		return a + work;
 	c = &sim->ua[cpu];
 	for (i = ua_after(c, a); i < c->n; i++) {
+		if (irq_only && c->v[i].kind != DLB_UA_IRQ)
+			continue;
 		from = dl_time_before(c->v[i].from, t) ? t : c->v[i].from;
 		if (from - t >= work)
 			break;		/* the work ends before this interval */
@@ -125,4 +154,32 @@ u64 sim_avail_after(const struct dlb_sim *sim, int cpu, u64 a, u64 work)
 		t = c->v[i].to;
 	}
 	return t + work;
+}
+
+u64 sim_avail_after(const struct dlb_sim *sim, int cpu, u64 a, u64 work)
+{
+	return ua_walk(sim, cpu, a, work, false);
+}
+
+u64 sim_charged_after(const struct dlb_sim *sim, int cpu, u64 a, u64 budget)
+{
+	return sim->o.irq_time_accounting ? ua_walk(sim, cpu, a, budget, true) : a + budget;
+}
+
+u64 sim_irq_time(void *arg, int cpu, u64 now)
+{
+	const struct dlb_sim *sim = arg;
+	const struct sim_ua_cpu *c;
+	u64 sum;
+	size_t i;
+
+	if (!sim->ua || cpu < 0 || cpu >= sim->o.nr_cpus || !sim->ua[cpu].irq)
+		return 0;
+	c = &sim->ua[cpu];
+	i = ua_after(c, now);
+	sum = c->irq[i];
+	/* inside interval i: its part before @now */
+	if (i < c->n && c->v[i].kind == DLB_UA_IRQ && dl_time_before(c->v[i].from, now))
+		sum += now - c->v[i].from;
+	return sum;
 }

@@ -6,7 +6,7 @@
 # shellcheck source-path=SCRIPTDIR
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 33
 # shellcheck source=../tools/run/common.sh
 . "$DLB_SRC/tools/run/common.sh"
 # shellcheck source=../tools/run/env.sh
@@ -22,6 +22,11 @@ plan 32
 load_exit_codes
 tmp=$(mktemp -d /tmp/dlb-run-lib.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+
+# ---- env.sh: CONFIG_IRQ_TIME_ACCOUNTING of a kernel config, for env.txt ----
+got=$(for c in 'CONFIG_IRQ_TIME_ACCOUNTING=y' '# CONFIG_IRQ_TIME_ACCOUNTING is not set' \
+	'CONFIG_HAVE_IRQ_TIME_ACCOUNTING=y' ''; do printf '%s\n' "$c" | kconfig_irq_time; done | tr '\n' ' ')
+expect_eq "kconfig_irq_time: y, not set, absent (an arch without it), no config" "$got" "y n n unknown "
 
 # ---- env.sh: the kernel lock ----
 # run.sh under `flock LOCK ./run.sh` (a farm serialising its jobs) took the

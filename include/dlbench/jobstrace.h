@@ -7,7 +7,7 @@
  * analyzes (jobs-trace.txt); the reference replays it (dlb-sim --replay):
  * the same simulator, its releases and demands forced.
  *
- *	dlb-jobs-trace 4
+ *	dlb-jobs-trace 5
  *	cpus 2
  *	t0 0
  *	end 1000000000
@@ -16,6 +16,7 @@
  *	tickphase 1 1178591
  *	kernel 6.18.44
  *	backend reference
+ *	irq_time_accounting n
  *	model mainline
  *	affinity workload
  *	task 0 1000 4400000 10000000 10000000 0-1 g-0
@@ -38,6 +39,10 @@
  * was taken by what a deadline task cannot preempt, of a kind (irq: hard
  * and soft interrupts; stop: the stop class; irq+stop: both, merged); per
  * CPU in time order, not overlapping, after the jobs.
+ * irq_time_accounting (version 5): the traced kernel's
+ * CONFIG_IRQ_TIME_ACCOUNTING, y, n or "-" unknown (versions 1 to 4: unknown).
+ * With y its tasks are not charged the irq intervals' time (rq_clock_task()
+ * leaves it out); n and unknown: charged, as a kernel without the option does.
  * "-" is an unknown demand; "N+" the demand of a job the trace stopped in
  * (at least N: the replay runs it until its end).
  */
@@ -54,8 +59,9 @@
 #include "marker.h"
 #include "workload.h"
 
-#define DLB_JT_VERSION		4	/* reads 1 to 3 too: version 2 adds model and
-					   flags, version 3 tickphase, version 4 unavail */
+#define DLB_JT_VERSION		5	/* reads 1 to 4 too: version 2 adds model and
+					   flags, version 3 tickphase, version 4 unavail,
+					   version 5 irq_time_accounting */
 #define DLB_JT_UNKNOWN		UINT64_MAX	/* a demand the trace does not tell */
 
 /* Where the tasks' affinity came from (the trace does not carry it). */
@@ -105,6 +111,8 @@ struct dlb_jobs_trace {
 	char kernel[128];		/* uname -r of the traced machine, "" unknown */
 	char backend[16];		/* "kernel", "reference", "" unknown */
 	char model[24];			/* a reference run's rules, "" none (dlb_sim_opts.model) */
+	int irq_time_acct;		/* CONFIG_IRQ_TIME_ACCOUNTING: 1 y, 0 n, -1 unknown
+					   (dlb_jt_create()'s, and a version < 5 trace's) */
 	enum dlb_jt_affinity affinity;
 	size_t nr_tasks, nr_jobs, nr_unavail;
 	struct dlb_jt_task *tasks;

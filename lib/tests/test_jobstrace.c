@@ -12,7 +12,7 @@
 
 static const char good[] =
 	"# dlbench jobs trace: releases and demands of a run (docs/conformance.md)\n"
-	"dlb-jobs-trace 4\n"
+	"dlb-jobs-trace 5\n"
 	"cpus 4\n"
 	"t0 1000\n"
 	"end 90000000\n"
@@ -23,6 +23,7 @@ static const char good[] =
 	"tickphase 3 0\n"
 	"kernel 6.18.44\n"
 	"backend kernel\n"
+	"irq_time_accounting y\n"
 	"model mainline:6.5\n"
 	"affinity workload\n"
 	"# task INDEX TID RUNTIME DEADLINE PERIOD CPUS NAME\n"
@@ -88,6 +89,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(jt->tick_phase[2], 3999999);
 	assert_int_equal(jt->affinity, DLB_JT_AFF_WORKLOAD);
 	assert_string_equal(jt->model, "mainline:6.5");
+	assert_int_equal(jt->irq_time_acct, 1);
 	assert_int_equal(jt->nr_tasks, 2);
 	assert_int_equal(jt->tasks[0].dl.flags, DL_FLAG_RECLAIM);
 	assert_int_equal(jt->tasks[1].dl.flags, 0);
@@ -112,13 +114,26 @@ static void test_round_trip(void **state)
 	assert_string_equal(buf, good);
 	free(buf);
 	dlb_jt_free(jt);
+	/* a trace before version 5 does not say: unknown, the replay charges irq time */
+	jt = read_text("dlb-jobs-trace 4\ncpus 1\n", &err);
+	assert_non_null(jt);
+	assert_int_equal(jt->irq_time_acct, -1);
+	dlb_jt_free(jt);
+	jt = read_text("dlb-jobs-trace 5\ncpus 1\nirq_time_accounting n\n", &err);
+	assert_non_null(jt);
+	assert_int_equal(jt->irq_time_acct, 0);
+	dlb_jt_free(jt);
 }
 
 static void test_bad_files(void **state)
 {
 	static const struct { const char *text, *msg; } cases[] = {
 		{ "cpus 2\n", ":1: not a jobs trace: the first record must be 'dlb-jobs-trace N'" },
-		{ "dlb-jobs-trace 5\n", ":1: version 5: this tool reads versions 1 to 4" },
+		{ "dlb-jobs-trace 6\n", ":1: version 6: this tool reads versions 1 to 5" },
+		{ "dlb-jobs-trace 4\ncpus 2\nirq_time_accounting y\n",
+		  ":3: irq_time_accounting: a version 5 record" },
+		{ "dlb-jobs-trace 5\ncpus 2\nirq_time_accounting yes\n",
+		  ":3: irq_time_accounting: 'yes' is not y, n or -" },
 		{ "dlb-jobs-trace 3\ncpus 2\nunavail 0 1 2 irq\n", ":3: unavail: a version 4 record" },
 		{ "dlb-jobs-trace 4\ncpus 2\nunavail 0 1 2\n", ":3: kind: missing" },
 		{ "dlb-jobs-trace 4\ncpus 2\nunavail 0 1 2 nmi\n",

@@ -179,8 +179,10 @@ static void test_tick_cbs_isolation(void **state)
  * (b ends at 4.7) and 6 to 7 (idle: nothing moves).  The time is charged
  * to what runs, as without IRQ time accounting: with a runtime of 2.2 ms,
  * a is throttled at 2.2 ms, 0.3 ms of its work left, and b runs from there.
+ * With IRQ time accounting (@irq_acct) the interrupts are not charged: a
+ * (2 ms of work, 2.2 ms of budget) ends at 2.5 ms unthrottled.
  */
-static char *unavail_log(u64 a_runtime)
+static char *unavail_log(u64 a_runtime, bool irq_acct)
 {
 	static const struct dlb_jt_unavail ua[] = {
 		{ 0, 1000 + 1 * MS, 1000 + 1500 * US, DLB_UA_IRQ },
@@ -198,6 +200,7 @@ static char *unavail_log(u64 a_runtime)
 	o.unavail = ua;
 	o.nr_unavail = sizeof(ua) / sizeof(ua[0]);
 	o.unavail_t0 = 1000;
+	o.irq_time_accounting = irq_acct;
 	sim = wlb_sim(wl, &o, WLB_SWITCH, &log);
 	dlb_sim_free(sim);
 	wlb_free(wl);
@@ -209,15 +212,21 @@ static void test_unavail(void **state)
 	char *log;
 
 	(void)state;
-	log = unavail_log(3 * MS);
+	log = unavail_log(3 * MS, false);
 	assert_string_equal(log, "0 0 swapper/0>a-0\n"
 			    "2500 0 a-0>b-1\n"
 			    "4700 0 b-1>swapper/0\n");
 	free(log);
-	log = unavail_log(2200 * US);
+	log = unavail_log(2200 * US, false);
 	assert_string_equal(log, "0 0 swapper/0>a-0\n"
 			    "2200 0 a-0>b-1\n"
 			    "4400 0 b-1>swapper/0\n");
+	free(log);
+	/* CONFIG_IRQ_TIME_ACCOUNTING: the same budget lasts past the interrupt */
+	log = unavail_log(2200 * US, true);
+	assert_string_equal(log, "0 0 swapper/0>a-0\n"
+			    "2500 0 a-0>b-1\n"
+			    "4700 0 b-1>swapper/0\n");
 	free(log);
 }
 

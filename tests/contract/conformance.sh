@@ -10,7 +10,7 @@
 # throttles, migrations).  The check can see: the same v4 runs replayed
 # under mainline's rules diverge.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 21
+plan 22
 W=$DLB_SRC/workloads/suites
 J=$DLB_BUILD/tests/tools/json-get
 for t in dlb-rtapp dlb-sim dlb-tasksetgen; do
@@ -114,6 +114,23 @@ run "$BIN/dlb-sim" --replay --no-timing -o "$T/ua" "$T/ua.txt"
 expect_eq "dlb-sim --replay: an unavail interval delays the job it interrupts ($rc)" \
 	"$rc $(csv_awk 'FNR > 1 { print v("end") }' "$T/ua/jobs.csv")" "0 2500000"
 
+# the same job with a runtime of 2.2 ms, its 0.5 ms of interrupts charged (the
+# traced kernel without CONFIG_IRQ_TIME_ACCOUNTING, n; or unknown: a version 4
+# trace) or not (y): charged 1.7 + 0.5 ms at 2.2 ms, it is throttled until its
+# next period (10 ms) and ends at 10.3 ms; not charged, it ends at 2.5 ms
+for acct in n y -; do
+	sed -e 's/^dlb-jobs-trace 4$/dlb-jobs-trace 5/' -e 's/ 3000000 10000000 10000000 / 2200000 10000000 10000000 /' \
+		-e "s/^affinity all$/irq_time_accounting $acct\naffinity all/" "$T/ua.txt" >"$T/ua-$acct.txt"
+done
+sed 's/ 3000000 10000000 10000000 / 2200000 10000000 10000000 /' "$T/ua.txt" >"$T/ua-v4.txt"
+got=
+for acct in n y - v4; do
+	run "$BIN/dlb-sim" --replay --no-timing -o "$T/ua-o-$acct" "$T/ua-$acct.txt"
+	got+="$acct $rc $(csv_awk 'FNR > 1 { print v("end") }' "$T/ua-o-$acct/jobs.csv") "
+done
+expect_eq "dlb-sim --replay: interrupts charged unless the trace says irq_time_accounting y" \
+	"$got" "n 0 10300000 y 0 2500000 - 0 10300000 v4 0 10300000 "
+
 # bad input: a workload is not a jobs trace; a jobs trace of another version
 run "$BIN/dlb-sim" --replay "$W/edf-global-2cpu.json"
 expect_eq "dlb-sim --replay of a workload: exit 2, where and why" "$rc $(head -n 1 "$T/err")" \
@@ -121,7 +138,7 @@ expect_eq "dlb-sim --replay of a workload: exit 2, where and why" "$rc $(head -n
 sed 's/^dlb-jobs-trace [0-9]*$/dlb-jobs-trace 7/' "$T/rand-000/jobs-trace.txt" >"$T/v7.txt"
 run "$BIN/dlb-sim" --replay "$T/v7.txt"
 expect_eq "dlb-sim --replay of version 7: exit 2" "$rc $(cat "$T/err")" \
-	"2 dlb-sim: $T/v7.txt:2: version 7: this tool reads versions 1 to 4"
+	"2 dlb-sim: $T/v7.txt:2: version 7: this tool reads versions 1 to 5"
 
 # A planted "waited for a CPU the oracle gave it": x and a pinned to CPU 0 when
 # the run was made, free in the workload.json the analysis reads (so in the

@@ -21,7 +21,7 @@
 #   replay the later deadline waits 6 ms behind the other and misses by
 #   1 ms, never throttled: waited.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 5
+plan 8
 J=$DLB_BUILD/tests/tools/json-get
 for t in dlb-analyze dlb-rtapp; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
@@ -74,6 +74,33 @@ expect_eq "planted kernel run: report.json's counts per cause" "$got" "3 1 1 1 0
 check "planted kernel run: the text report's counts" grep -q \
 	'3 oracle-only misses (1 overrun, 1 budget edge, 1 irq charged, 0 short budget, 0 waited, 0 unknown)' \
 	"$T/k/report.txt"
+
+# job 2 again, on a kernel with CONFIG_IRQ_TIME_ACCOUNTING (env.txt, or the
+# option for a folder whose env.txt says n): its 0.3 ms of interrupts are
+# not charged, 1.9 ms of work fit the 2 ms budget and it meets its deadline
+# in the replay too; n says what an env.txt without the line says
+mkdir "$T/ky" "$T/kn"
+cp "$T/k/trace.txt" "$T/ky/" && cp "$T/k/trace.txt" "$T/kn/"
+printf 'kernel=6.18.0\nconfig_HZ=250\nconfig_IRQ_TIME_ACCOUNTING=y\n' >"$T/ky/env.txt"
+printf 'kernel=6.18.0\nconfig_HZ=250\nconfig_IRQ_TIME_ACCOUNTING=n\n' >"$T/kn/env.txt"
+got=
+for d in ky kn; do
+	run "$A" -q -m -1 "$T/$d"
+	got+="$d $rc $(csv_awk 'FNR > 1 { print v("job"), v("miss"), v("cause") }' \
+		"$T/$d/oracle-jobs.csv" | tr '\n' ' ')$(sed -n 's/^irq_time_accounting //p' \
+		"$T/$d/jobs-trace.txt") "
+done
+run "$A" -q -m -1 --irq-time-accounting y "$T/kn"
+got+="option $rc $(csv_awk 'FNR > 1 { print v("job"), v("miss"), v("cause") }' \
+	"$T/kn/oracle-jobs.csv" | tr '\n' ' ')$(sed -n 's/^irq_time_accounting //p' "$T/kn/jobs-trace.txt")"
+expect_eq "irq time accounting (env.txt y, n, --irq-time-accounting y): job 2 charged only with n" \
+	"$got" "ky 0 0 0  1 1 budget_edge 2 0  3 1 overrun y kn 0 0 0  1 1 budget_edge 2 1 irq_charged 3 1 overrun n option 0 0 0  1 1 budget_edge 2 0  3 1 overrun y"
+check "irq time accounting: the report says interrupts were not charged, and why" grep -q \
+	'interrupt time not charged to the task it interrupts (CONFIG_IRQ_TIME_ACCOUNTING=y, the command line)' \
+	"$T/kn/report.txt"
+run "$A" -q -m -1 --irq-time-accounting maybe "$T/kn"
+expect_eq "--irq-time-accounting maybe: a usage error" "$rc $(head -n 1 "$T/err")" \
+	"2 dlb-analyze: --irq-time-accounting: 'maybe' is not y or n (try --help)"
 
 # waited: x (deadline 10 ms) and y (11 ms), 6 ms each, released together
 cat >"$T/w.json" <<'EOF'

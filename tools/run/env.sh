@@ -71,6 +71,14 @@ lock_held_by_ancestor() {
 
 online_cpus() { getconf _NPROCESSORS_ONLN 2>/dev/null || nproc; }
 
+# kconfig_irq_time: CONFIG_IRQ_TIME_ACCOUNTING of the kernel config on stdin: y,
+# n (not set, or absent: the arch has no such option), unknown (no config).  The
+# conformance replay charges interrupt time to the task they interrupt unless y
+# (docs/conformance.md "Unavailable time").
+kconfig_irq_time() {
+	awk 'NF { seen = 1 } /^CONFIG_IRQ_TIME_ACCOUNTING=y$/ { y = 1 }
+	     END { print y ? "y" : seen ? "n" : "unknown" }'
+}
 # kconfig: the running kernel's config, when the board has it (zcat is optional)
 kconfig() {
 	if [ -r "/boot/config-$(uname -r)" ]; then cat "/boot/config-$(uname -r)"
@@ -92,6 +100,7 @@ write_env() {	# write_env FILE BACKEND
 		echo "dlbench_version=$(cat "$DLB_SRC/VERSION" 2>/dev/null)"
 		echo "git=$(git -C "$DLB_SRC" describe --always --dirty 2>/dev/null)"
 		echo "preempt=$(uname -v | grep -o 'PREEMPT[_A-Z]*' | head -1)"
+		echo "config_IRQ_TIME_ACCOUNTING=$(kconfig | kconfig_irq_time)"
 		kconfig | sed -n 's/^CONFIG_\(PREEMPT[A-Z_]*\|HZ\|HZ_[0-9]*\|NO_HZ[A-Z_]*\|SCHEDSTATS\|SCHED_DEBUG\|NR_CPUS\|CPUSETS\|RT_GROUP_SCHED\)=\(.*\)/config_\1=\2/p'
 	} > "$f"
 }

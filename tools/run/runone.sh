@@ -47,7 +47,7 @@ run_kernel() {
 # run_qemu DIR WL CPUS DURATION: the generator on a kernel image under qemu (guest/run-guest.sh,
 # docs/guest.md; QEMU_KERNEL, QEMU_ARCH, QEMU_APPEND from the command line)
 run_qemu() {
-	local dir=$1 wl=$2 cpus=$3 dur=$4 rc guest_cmd
+	local dir=$1 wl=$2 cpus=$3 dur=$4 rc guest_cmd cfg
 	guest_cmd=("$DLB_SRC/guest/run-guest.sh" -k "$QEMU_KERNEL" -c "$cpus" -o "$dir")
 	[ -n "${QEMU_ARCH:-}" ] && guest_cmd+=(-a "$QEMU_ARCH")
 	[ -n "${QEMU_APPEND:-}" ] && guest_cmd+=(-A "$QEMU_APPEND")
@@ -59,6 +59,13 @@ run_qemu() {
 	# the guest's run.log (dlb-rtapp's output) first, then how the guest run ended
 	cat "$dir/guest-run.log" >> "$dir/run.log"
 	sed 's/^/guest_/' "$dir/guest.txt" >> "$dir/env.txt" 2>/dev/null
+	# the guest kernel's interrupt accounting: the config beside its image
+	# (the kernel cache's config, a build tree's .config), when there is one
+	for cfg in "$(dirname "$QEMU_KERNEL")"/{config,.config}; do
+		[ -r "$cfg" ] || continue
+		echo "guest_config_IRQ_TIME_ACCOUNTING=$(kconfig_irq_time <"$cfg")" >> "$dir/env.txt"
+		break
+	done
 	return "$rc"
 }
 
