@@ -370,7 +370,9 @@ struct witness {
  * budget at ticks (sched feature HRTICK_DL is off by default), so a job
  * overruns its runtime until the next one; the replay does the same.  And
  * whether it charges interrupt time to tasks (config_IRQ_TIME_ACCOUNTING=
- * y, n or unknown; a qemu run: the guest kernel's, guest_config_...).
+ * y, n or unknown).  A qemu run: the guest kernel's, guest_config_...; the
+ * host's config_HZ is not the guest's, so without guest_config_HZ the tick
+ * is unknown (0: budgets checked exactly).
  */
 static int irq_acct_val(const char *v)
 {
@@ -384,7 +386,7 @@ static void env_read(const char *folder, struct witness *w)
 	char path[4096], line[256];
 	int irq_host = -1, irq_guest = -1;
 	bool qemu = false;
-	unsigned long hz = 0;
+	unsigned long hz = 0, guest_hz = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/env.txt", folder);
@@ -401,10 +403,12 @@ static void env_read(const char *folder, struct witness *w)
 			irq_host = irq_acct_val(line + sizeof(host_irq) - 1);
 		else if (!strncmp(line, guest_irq, sizeof(guest_irq) - 1))
 			irq_guest = irq_acct_val(line + sizeof(guest_irq) - 1);
-		else
+		else if (sscanf(line, "guest_config_HZ=%lu", &guest_hz) != 1)
 			sscanf(line, "config_HZ=%lu", &hz);
 	}
 	fclose(f);
+	if (qemu)
+		hz = guest_hz;
 	w->tick = hz >= 24 && hz <= 10000 ? NSEC_PER_SEC / hz : 0;
 	w->irq_acct = qemu ? irq_guest : irq_host;
 }

@@ -21,7 +21,7 @@
 #   replay the later deadline waits 6 ms behind the other and misses by
 #   1 ms, never throttled: waited.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 8
+plan 9
 J=$DLB_BUILD/tests/tools/json-get
 for t in dlb-analyze dlb-rtapp; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
@@ -98,6 +98,18 @@ expect_eq "irq time accounting (env.txt y, n, --irq-time-accounting y): job 2 ch
 check "irq time accounting: the report says interrupts were not charged, and why" grep -q \
 	'interrupt time not charged to the task it interrupts (CONFIG_IRQ_TIME_ACCOUNTING=y, the command line)' \
 	"$T/kn/report.txt"
+# a qemu run's tick is the guest kernel's (guest_config_HZ), never the
+# host's config_HZ; without the guest's, unknown (0)
+mkdir "$T/q1" "$T/q0"
+cp "$T/k/trace.txt" "$T/q1/" && cp "$T/k/trace.txt" "$T/q0/"
+printf 'kernel=6.18.0\nbackend=qemu\nconfig_HZ=250\nguest_config_HZ=1000\n' >"$T/q1/env.txt"
+printf 'kernel=6.18.0\nbackend=qemu\nconfig_HZ=250\n' >"$T/q0/env.txt"
+got=
+for d in q1 q0; do
+	run "$A" -q -m -1 "$T/$d"
+	got+="$d $rc $(sed -n 's/^tick //p' "$T/$d/jobs-trace.txt") "
+done
+expect_eq "qemu run: the guest kernel's tick, not the host's" "$got" "q1 0 1000000 q0 0 0 "
 run "$A" -q -m -1 --irq-time-accounting maybe "$T/kn"
 expect_eq "--irq-time-accounting maybe: a usage error" "$rc $(head -n 1 "$T/err")" \
 	"2 dlb-analyze: --irq-time-accounting: 'maybe' is not y or n (try --help)"

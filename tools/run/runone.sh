@@ -59,11 +59,12 @@ run_qemu() {
 	# the guest's run.log (dlb-rtapp's output) first, then how the guest run ended
 	cat "$dir/guest-run.log" >> "$dir/run.log"
 	sed 's/^/guest_/' "$dir/guest.txt" >> "$dir/env.txt" 2>/dev/null
-	# the guest kernel's interrupt accounting: the config beside its image
-	# (the kernel cache's config, a build tree's .config), when there is one
+	# the guest kernel's interrupt accounting and tick: the config beside its
+	# image (the kernel cache's config, a build tree's .config), when there is one
 	for cfg in "$(dirname "$QEMU_KERNEL")"/{config,.config}; do
 		[ -r "$cfg" ] || continue
 		echo "guest_config_IRQ_TIME_ACCOUNTING=$(kconfig_irq_time <"$cfg")" >> "$dir/env.txt"
+		sed -n 's/^CONFIG_HZ=\([0-9]*\)$/guest_config_HZ=\1/p' "$cfg" >> "$dir/env.txt"
 		break
 	done
 	return "$rc"
