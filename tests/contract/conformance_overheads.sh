@@ -77,5 +77,6 @@ expect_eq "a run without overheads: 0 measured, nothing diverges" \
 # bad values: exit 2, one line
 for v in fast 1us 1us,xyz; do
 	run "$A" -q --replay-overheads=$v -o "$T/bad" "$T/run"
-	expect_eq "--replay-overheads=$v: exit 2, one line" "$rc $(wc -l <"$T/err")" "2 1"
+	expect_eq "--replay-overheads=$v: exit 2, one line naming the value" "$rc $(cat "$T/err")" \
+		"2 dlb-analyze: --replay-overheads: '$v' is not measured, none or CS,MIG (durations: 2us,10us) (try --help)"
 done
