@@ -29,6 +29,10 @@ struct cjob {
 	u64 unavail_ns;		/* of exec, interrupt time: an unavail record's, not demand */
 	s64 lateness;
 	bool dl_known, exec_known, miss, overrun, open;
+	bool startup_known, startup_moved;	/* struct dlb_job's: the overheads it shows */
+	bool konly_plain;	/* a kernel-only miss of the replay without overheads */
+	u64 startup_ns;
+	unsigned int switches_in, moves_in;
 	/* a run job paired (diff_oracle_job()): now the oracle's, with the run's verdict */
 	bool kmiss;
 	unsigned char kind, cause;
@@ -145,6 +149,10 @@ struct dlb_conform {
 	char model[24];
 	const char *model_src;
 	bool asked;
+	/* overheads charged (DLB_OVH_NONE: none), their samples, and the plain replay's verdict */
+	enum dlb_conform_ovh ovh;
+	u64 ovh_cs, ovh_mig, ovh_cs_n, ovh_mig_n;
+	u64 plain_konly, plain_reproduced;
 	char notes[6][192];
 	int nr_notes;
 	struct tsum *tasks;		/* per jt task */
@@ -277,6 +285,12 @@ static void cjob_set(struct cjob *x, const struct dlb_job *j)
 	x->cpu_begin = j->cpu_begin;
 	x->cpu_end = j->cpu_end;
 	x->open = j->open;
+	x->startup_known = j->startup_known;
+	x->startup_moved = j->startup_moved;
+	x->startup_ns = j->startup_ns;
+	x->switches_in = j->switches_in;
+	x->moves_in = j->moves_in;
+	x->konly_plain = false;
 }
 
 static void jobs_add(struct jobs *js, const struct dlb_job *j)
@@ -869,6 +883,8 @@ static int replay(struct dlb_conform *c, const struct dlb_conform_opts *o, struc
 	so.admission = false;		/* the run's tasks were admitted */
 	so.timed = false;
 	so.job_marker_structs = true;	/* oracle_event() reads them as structs */
+	so.ctx_switch_ns = c->ovh_cs;	/* 0 unless overheads are charged */
+	so.migration_ns = c->ovh_mig;
 	if (dlb_sim_opts_model(&so, c->model) < 0) {
 		rc = not_done(c, "the model is not known");
 		goto out;
@@ -1122,7 +1138,7 @@ static void oracle_job(const struct dlb_job *j, void *arg)
 	struct cjob x, o, *k;
 	int cause = CAUSE_UNKNOWN;
 	enum div_kind kind;
-	bool kmiss;
+	bool kmiss, plain;
 
 	if (ti < 0 || (size_t)ti >= c->jt->nr_tasks || c->oracle_oom)
 		return;
@@ -1147,8 +1163,10 @@ static void oracle_job(const struct dlb_job *j, void *arg)
 	if (kind != DIV_NONE)
 		record_div(c, (size_t)ti, ot->n, kind, cause, k, &o);
 	kmiss = k->miss;
+	plain = k->konly_plain;
 	*k = o;
 	k->kmiss = kmiss;
+	k->konly_plain = plain;
 	k->kind = (unsigned char)kind;
 	k->cause = (unsigned char)cause;
 	ot->n++;
@@ -1301,6 +1319,142 @@ static int csv_close(FILE *f, const char *path, struct dlb_err *err)
 	return 0;
 }
 
+/* ---- overheads (docs/conformance.md "Overheads") ---- */
+
+/*
+ * The run's own overheads, from its trace: the time from the switch-in
+ * that ran a woken job to its begin is the switch's tail as the traced
+ * machine paid it (on the reference with --ctx-switch, exactly the
+ * overhead); when that switch-in was on another CPU than the task's last,
+ * the migration's too.  The median of each, not the mean: a few jobs
+ * whose start met an interrupt, a page fault or a cold cache pull the
+ * mean up, and a replay charged the mean at every switch would make
+ * misses the run's typical switch does not; the median is the cost the
+ * run paid most of the time, and with a constant overhead it is exact.
+ */
+static int ovh_measure(struct dlb_conform *c, u64 *cs, u64 *mig)
+{
+	struct dlb_stat st, mv;
+	size_t ti, k;
+	s64 a = 0, b = 0;
+	int rc = 0;
+
+	dlb_stat_init(&st);
+	dlb_stat_init(&mv);
+	for (ti = 0; ti < c->jt->nr_tasks; ti++)
+		for (k = 0; k < c->kin[ti]->n; k++) {
+			const struct cjob *j = &c->kin[ti]->v[k];
+
+			if (j->startup_known)
+				dlb_stat_add(j->startup_moved ? &mv : &st, (s64)j->startup_ns);
+		}
+	if (st.alloc_failed || mv.alloc_failed)
+		rc = -1;
+	c->ovh_cs_n = st.count;
+	c->ovh_mig_n = mv.count;
+	if (st.count && dlb_stat_pct(&st, 50, &a))
+		a = 0;
+	if (mv.count && dlb_stat_pct(&mv, 50, &b))
+		b = 0;
+	*cs = a > 0 ? (u64)a : 0;
+	/* a migrated switch-in's tail is the switch's and the migration's */
+	*mig = mv.count && b > a ? (u64)(b - a) : 0;
+	dlb_stat_free(&st);
+	dlb_stat_free(&mv);
+	if (!st.count)
+		note(c, "no job began in the slice its wake-up started: the context-switch "
+		     "overhead is not measured, 0 charged");
+	return rc;
+}
+
+/* Forget a replay's verdicts, for another. */
+static void replay_reset(struct dlb_conform *c)
+{
+	size_t i;
+
+	for (i = 0; c->ot && i < c->jt->nr_tasks; i++)
+		free(c->ot[i].extra);
+	free(c->ot);
+	free(c->tasks);
+	c->ot = NULL;
+	c->tasks = NULL;
+	memset(&c->all, 0, sizeof(c->all));
+	memset(&c->first_miss, 0, sizeof(c->first_miss));
+	c->nr_divs = 0;
+	c->done = c->oracle_oom = c->oracle_disorder = false;
+}
+
+/*
+ * The plain replay (no overheads), for its kernel-only misses: each run
+ * job keeps whether it was one (konly_plain).  Then the demands of the
+ * replay with overheads: a consumed demand already holds the overheads of
+ * the switch-ins inside the job (those before its begin are not in it),
+ * so they come out of it; the replay charges them at its own switches.
+ */
+static int ovh_plain(struct dlb_conform *c, const struct dlb_conform_opts *o, struct dlb_err *err)
+{
+	struct dlb_conform_opts po = *o;
+	struct cjob **save = calloc(c->jt->nr_tasks, sizeof(*save));
+	size_t ti, k, np;
+	u64 cs = o->ctx_switch_ns, mig = o->migration_ns, ov;
+	int rc = 0;
+
+	for (ti = 0; save && ti < c->jt->nr_tasks; ti++) {
+		save[ti] = malloc(c->kin[ti]->n * sizeof(**save) + 1);
+		if (!save[ti])
+			goto oom;
+		memcpy(save[ti], c->kin[ti]->v, c->kin[ti]->n * sizeof(**save));
+	}
+	if (!save || (o->overheads == DLB_OVH_MEASURED && ovh_measure(c, &cs, &mig)))
+		goto oom;
+	po.outdir = NULL;		/* its schedule is not the one shown */
+	rc = replay(c, &po, err);
+	for (ti = 0; !rc && c->done && ti < c->jt->nr_tasks; ti++) {
+		np = c->ot[ti].n < c->ot[ti].npair ? c->ot[ti].n : c->ot[ti].npair;
+		for (k = 0; k < np; k++) {
+			save[ti][k].konly_plain = c->kin[ti]->v[k].kind == DIV_KERNEL_ONLY;
+			c->plain_konly += save[ti][k].konly_plain;
+		}
+	}
+	for (ti = 0; ti < c->jt->nr_tasks; ti++) {
+		memcpy(c->kin[ti]->v, save[ti], c->kin[ti]->n * sizeof(**save));
+		free(save[ti]);
+	}
+	free(save);
+	replay_reset(c);
+	c->ovh = o->overheads;
+	c->ovh_cs = cs;
+	c->ovh_mig = mig;
+	for (ti = 0; ti < c->jt->nr_tasks; ti++)
+		for (k = 0; k < c->kin[ti]->n; k++) {
+			const struct cjob *j = &c->kin[ti]->v[k];
+			struct dlb_jt_job *jj = &c->jt->jobs[c->kin[ti]->jt0 + k];
+
+			ov = j->switches_in * cs + j->moves_in * mig;
+			if (jj->demand != DLB_JT_UNKNOWN)
+				jj->demand = jj->demand > ov ? jj->demand - ov : 0;
+		}
+	return rc;
+oom:
+	for (ti = 0; save && ti < c->jt->nr_tasks; ti++)
+		free(save[ti]);
+	free(save);
+	return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+}
+
+/* Of the plain replay's kernel-only misses, those the replay with overheads missed too. */
+static void ovh_count(struct dlb_conform *c)
+{
+	size_t ti, k, np;
+
+	for (ti = 0; ti < c->jt->nr_tasks; ti++) {
+		np = c->ot[ti].n < c->ot[ti].npair ? c->ot[ti].n : c->ot[ti].npair;
+		for (k = 0; k < np; k++)
+			c->plain_reproduced += c->kin[ti]->v[k].konly_plain &&
+					       c->kin[ti]->v[k].miss;
+	}
+}
+
 int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
 		    const struct dlb_conform_opts *o, struct dlb_err *err)
 {
@@ -1333,10 +1487,14 @@ int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
 		return -1;
 	if (!c->jt->nr_tasks)
 		return not_done(c, "no deadline task with known parameters has a job with a deadline");
+	if (o->overheads != DLB_OVH_NONE && ovh_plain(c, o, err))
+		return -1;
 	if (replay(c, o, err))
 		return -1;
 	if (!c->done)
 		return 0;
+	if (c->ovh != DLB_OVH_NONE)
+		ovh_count(c);
 	if (o->outdir && !(f = csv_open(c, o->outdir, "oracle-jobs.csv", "tid,name,job,release_ns,"
 					 "deadline_ns,begin_ns,end_ns,exec_ns,lateness_ns,miss,"
 					 "cpu_begin,cpu_end,migrations,waited_ns,kernel_miss,"
@@ -1452,6 +1610,29 @@ static struct json_object *json_div(const struct dlb_conform *c, const struct fi
 	return o;
 }
 
+static const char *ovh_source(const struct dlb_conform *c)
+{
+	return c->ovh == DLB_OVH_MEASURED ? "measured" : "given";
+}
+
+/* What the replay charged; null: nothing (docs/report-json.md). */
+static struct json_object *json_ovh(const struct dlb_conform *c)
+{
+	struct json_object *o;
+
+	if (c->ovh == DLB_OVH_NONE)
+		return NULL;
+	o = json_object_new_object();
+	jadd(o, "source", json_object_new_string(ovh_source(c)));
+	jadd(o, "ctx_switch_ns", ju64(c->ovh_cs));
+	jadd(o, "migration_ns", ju64(c->ovh_mig));
+	jadd(o, "ctx_switch_samples", c->ovh == DLB_OVH_MEASURED ? ju64(c->ovh_cs_n) : NULL);
+	jadd(o, "migration_samples", c->ovh == DLB_OVH_MEASURED ? ju64(c->ovh_mig_n) : NULL);
+	jadd(o, "plain_kernel_only", c->done ? ju64(c->plain_konly) : NULL);
+	jadd(o, "reproduced", c->done ? ju64(c->plain_reproduced) : NULL);
+	return o;
+}
+
 struct json_object *dlb_conform_json(const struct dlb_conform *c)
 {
 	struct json_object *o = json_object_new_object(), *arr, *t;
@@ -1465,6 +1646,7 @@ struct json_object *dlb_conform_json(const struct dlb_conform *c)
 	jadd(o, "model", json_object_new_string(c->model));
 	jadd(o, "model_source", json_object_new_string(c->model_src ? c->model_src : ""));
 	jadd(o, "demand", json_object_new_string(c->asked ? "asked" : "consumed"));
+	jadd(o, "overheads", json_ovh(c));
 	jadd(o, "affinity", c->jt ? json_object_new_string(dlb_jt_affinity_str(c->jt->affinity)) :
 	     NULL);
 	jadd(o, "cpus", json_object_new_int(c->jt ? c->jt->nr_cpus : 0));
@@ -1548,6 +1730,14 @@ void dlb_conform_txt(FILE *f, const struct dlb_conform *c)
 		(unsigned long long)s->oonly[OO_IRQ_CHARGED],
 		(unsigned long long)s->oonly[OO_SHORT_BUDGET], (unsigned long long)s->oonly[OO_WAITED],
 		(unsigned long long)s->oonly[OO_UNKNOWN], (unsigned long long)s->placement);
+	if (c->ovh != DLB_OVH_NONE)
+		fprintf(f, "# conformance: overheads charged (%s): context switch %.1f us, "
+			"migration %.1f us; of the %llu kernel-only misses without them, %llu "
+			"reproduced with them (overhead), %llu not\n", ovh_source(c),
+			(double)c->ovh_cs / 1000.0, (double)c->ovh_mig / 1000.0,
+			(unsigned long long)c->plain_konly,
+			(unsigned long long)c->plain_reproduced,
+			(unsigned long long)(c->plain_konly - c->plain_reproduced));
 	if (s->unmatched_kernel || s->unmatched_oracle)
 		fprintf(f, "# conformance: unmatched jobs: %llu of the run, %llu of the oracle\n",
 			(unsigned long long)s->unmatched_kernel,

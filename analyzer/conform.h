@@ -28,8 +28,21 @@
 #include "dlbench/error.h"
 #include "metrics.h"
 
-#define DLB_CONFORM_VERSION	2
+#define DLB_CONFORM_VERSION	3
 #define DLB_CONFORM_LIST	16	/* divergences listed in report.json */
+
+/*
+ * Overheads the replay charges (docs/conformance.md "Overheads"): none;
+ * the run's own, measured from its trace (the median switch-in to begin,
+ * migrated or not); or given.  With any, the plain replay runs first and
+ * the report says how many of its kernel-only misses the replay with the
+ * overheads reproduces.
+ */
+enum dlb_conform_ovh {
+	DLB_OVH_NONE,
+	DLB_OVH_MEASURED,
+	DLB_OVH_GIVEN,
+};
 
 struct dlb_conform_opts {
 	const char *folder;		/* run folder: summary.json, workload.json, logs; or NULL */
@@ -41,6 +54,8 @@ struct dlb_conform_opts {
 	/* CONFIG_IRQ_TIME_ACCOUNTING of the traced kernel: 'y', 'n' (the user's);
 	 * 0: the run folder's env.txt, else unknown (irq time charged) */
 	char irq_time_accounting;
+	enum dlb_conform_ovh overheads;	/* charge overheads in the replay (below) */
+	u64 ctx_switch_ns, migration_ns;	/* DLB_OVH_GIVEN's */
 };
 
 struct dlb_conform;

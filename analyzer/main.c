@@ -40,6 +40,8 @@ struct opts {
 	bool quiet, to_stdout;
 	char cmdline[1024];
 	bool no_conform, conform_asked;
+	enum dlb_conform_ovh conform_ovh;
+	u64 ovh_cs, ovh_mig;		/* --replay-overheads=CS,MIG */
 	const char *conform_model;
 	char conform_irq_acct;		/* --irq-time-accounting: 'y', 'n'; 0: env.txt's */
 	struct { char spec[128]; } params[64];
@@ -88,6 +90,13 @@ static void usage(FILE *f)
 "                            y: interrupt time is not charged to the task\n"
 "      --replay-asked        conformance: replay the work each job asked for,\n"
 "                            not the CPU time it consumed\n"
+"      --replay-overheads[=measured|none|CS,MIG]\n"
+"                            conformance: charge context-switch and migration\n"
+"                            overheads in the replay: the run's own (measured:\n"
+"                            the median switch-in to job begin), or CS and MIG\n"
+"                            (durations, bare numbers in ns); with them it\n"
+"                            replays twice and counts the kernel-only misses\n"
+"                            they reproduce (docs/conformance.md \"Overheads\")\n"
 "      --no-conformance      do not replay the run through the reference\n"
 "                            (docs/conformance.md)\n"
 "  -j, --jobs N              decode a trace.dat's CPUs on N threads (default: the\n"
@@ -120,6 +129,30 @@ static bool model_known(const char *name)
 
 	dlb_sim_opts_init(&so);
 	return dlb_sim_opts_model(&so, name) == 0;
+}
+
+/* --replay-overheads[=measured|none|CS,MIG]: 0, or -1 for a bad value. */
+static int parse_overheads(const char *arg, struct opts *o)
+{
+	char cs[64];
+	const char *comma;
+
+	if (!arg || !strcmp(arg, "measured")) {
+		o->conform_ovh = DLB_OVH_MEASURED;
+		return 0;
+	}
+	if (!strcmp(arg, "none")) {
+		o->conform_ovh = DLB_OVH_NONE;
+		return 0;
+	}
+	comma = strchr(arg, ',');
+	if (!comma || (size_t)(comma - arg) >= sizeof(cs))
+		return -1;
+	snprintf(cs, sizeof(cs), "%.*s", (int)(comma - arg), arg);
+	if (dlb_parse_duration(cs, 1, &o->ovh_cs) || dlb_parse_duration(comma + 1, 1, &o->ovh_mig))
+		return -1;
+	o->conform_ovh = DLB_OVH_GIVEN;
+	return 0;
 }
 
 /* getopt's complaint, in our one-line form (opterr is 0). */
@@ -276,6 +309,9 @@ static int conformance(const struct opts *o, const char *folder, struct dlb_metr
 		.model = o->conform_model,
 		.asked = o->conform_asked,
 		.irq_time_accounting = o->conform_irq_acct,
+		.overheads = o->conform_ovh,
+		.ctx_switch_ns = o->ovh_cs,
+		.migration_ns = o->ovh_mig,
 	};
 
 	if (!sink->conform)
@@ -705,6 +741,7 @@ static int main_run(int argc, char **argv)
 		{ "model", required_argument, NULL, 'M' },
 		{ "replay-asked", no_argument, NULL, 'Q' },
 		{ "irq-time-accounting", required_argument, NULL, 'I' },
+		{ "replay-overheads", optional_argument, NULL, 'O' },
 		{ "no-conformance", no_argument, NULL, 'N' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -791,6 +828,11 @@ static int main_run(int argc, char **argv)
 			if (strcmp(optarg, "y") && strcmp(optarg, "n"))
 				return die_usage("--irq-time-accounting: '%s' is not y or n", optarg);
 			o.conform_irq_acct = optarg[0];
+			break;
+		case 'O':
+			if (parse_overheads(optarg, &o))
+				return die_usage("--replay-overheads: '%s' is not measured, none or "
+						 "CS,MIG (durations: 2us,10us)", optarg);
 			break;
 		case 'N':
 			o.no_conform = true;

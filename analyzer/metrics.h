@@ -65,6 +65,18 @@ struct dlb_job {
 	u64 overrun_ns;		/* c_j - dl_runtime when overrun */
 	unsigned int migrations;	/* since the previous job ended */
 	unsigned int preemptions;
+	/*
+	 * The switch that ran it: from the switch-in after its wake-up to its
+	 * begin (the switch's tail, its overhead, as the trace shows it), and
+	 * whether that slice began on another CPU than the task's last;
+	 * startup_known false: it began in a slice that started before its
+	 * wake-up, or it did not wake for it.  Then the switch-ins between
+	 * its begin and end, and of them those on a new CPU (their overhead
+	 * is in exec).
+	 */
+	bool startup_known, startup_moved;
+	u64 startup_ns;
+	unsigned int switches_in, moves_in;
 	int cpu_begin, cpu_end;
 	/* since the previous job of the task ended (the wait before begin included) */
 	u64 inversion_ns;	/* G-EDF priority inversion: it waited while a CPU of

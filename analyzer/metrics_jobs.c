@@ -40,6 +40,13 @@ static void job_fill(const struct dlb_metrics *m, const struct task *t, u64 end,
 	j->exec = exec;
 	j->migrations = t->mig_job;
 	j->preemptions = t->preempt_job;
+	j->switches_in = t->sw_job;
+	j->moves_in = t->moved_job;
+	/* it began in the slice its wake-up's switch-in started, on that CPU */
+	j->startup_known = t->woke_for_job && t->begin_in_slice &&
+			   !dl_time_before(t->begin_slice, t->wake);
+	j->startup_moved = t->begin_moved;
+	j->startup_ns = j->startup_known ? t->begin - t->begin_slice : 0;
 	j->cpu_begin = t->cpu_begin;
 	j->cpu_end = t->cpu;
 	j->inversion_ns = t->inv_job;
@@ -206,6 +213,13 @@ static void job_begin(struct dlb_metrics *m, struct task *t, const struct dlb_ma
 	t->exec = 0;
 	t->ua_exec = 0;
 	t->preempt_job = 0;
+	t->sw_job = 0;
+	t->moved_job = 0;
+	/* the slice it begins in: since its switch-in, if it runs here */
+	t->begin_in_slice = t->cpu == ev->cpu;
+	t->begin_slice = t->run_since;
+	t->woke_for_job = t->woke_since_done;
+	t->begin_moved = t->slice_moved;
 	t->wake = t->woke_since_done ? t->last_wakeup : 0;
 	if ((mk->flags & DLB_MF_REL) && (mk->flags & DLB_MF_DL)) {
 		t->rel = mk->rel;

@@ -37,6 +37,8 @@ struct task {
 	u64 mig_ts;
 	int mig_dest;
 	unsigned int mig_job;		/* migrations since the previous job ended */
+	int last_run_cpu;		/* the CPU of its last slice, -1: none yet */
+	bool slice_moved;		/* this slice began on another CPU than the last */
 
 	/* the current job */
 	bool in_job, expect_end, rtapp;
@@ -46,6 +48,11 @@ struct task {
 	bool dl_valid;
 	enum dlb_rel_src rel_src;
 	unsigned int preempt_job;
+	unsigned int sw_job, moved_job;	/* switch-ins since begin, of them on a new CPU */
+	u64 begin_slice;		/* switch-in of the slice it began in */
+	bool begin_in_slice;		/* it began running (begin_slice is known) */
+	bool begin_moved;		/* that slice began on a new CPU */
+	bool woke_for_job;		/* it woke since the previous job ended (wake) */
 	int cpu_begin;
 
 	/* release marker seen ahead of its job */

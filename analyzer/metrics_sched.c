@@ -58,6 +58,13 @@ static void task_runs_on(struct dlb_metrics *m, struct task *t, int cpu, u64 ts)
 		dlb_cbs_new_period(c, ts);	/* first seen as a DL task */
 	t->cpu = cpu;
 	t->run_since = ts;
+	/* the overheads a job's CPU time holds (conform.c charges them in its replay) */
+	t->slice_moved = t->last_run_cpu >= 0 && t->last_run_cpu != cpu;
+	t->last_run_cpu = cpu;
+	if (t->in_job) {
+		t->sw_job++;
+		t->moved_job += t->slice_moved;
+	}
 	task_seg(m, t, ts);
 	t->cbs_from = ts;
 	t->throttled = false;

@@ -83,6 +83,7 @@ struct task *task_get(struct dlb_metrics *m, int tid)
 	t->cpu = -1;
 	t->wait_idx = -1;
 	t->cpu_begin = -1;
+	t->last_run_cpu = -1;
 	task_stats(t, dlb_stat_init);
 	i = hash_slot(m, tid);
 	while (m->hash[i])
