@@ -45,11 +45,21 @@ conform_dhall_wl "$tmp/dhall.json" 8000 19000 14000 80000
 conform_scale_work "$DLB_SRC/workloads/suites/cbs-isolation.json" "$tmp/cbs.json" 0.25 victim
 
 # guest_run NAME IMAGE WORKLOAD DURATION: a 2-vCPU run analyzed; checks that it
-# completed with conformance done under the guest kernel's model
+# completed with conformance done under the guest kernel's model.  An
+# incomplete run (exit 4: a guest that hung or panicked after /init, once
+# in a make check here: 67 s, no power-off) is the emulator's, not what
+# this test is about (guest/tests/boot.sh tests those): run once more, said
 guest_run() {
 	local d=$tmp/$1 rc t0=$SECONDS model
 	"$RUN" run "$3" -b qemu -k "$2" -m 2 -d "$4" -M 100% -o "$d" >"$tmp/$1.out" 2>&1
 	rc=$?
+	if [ "$rc" -eq 4 ]; then
+		echo "# $1: incomplete run (exit 4), run again: $(grep -v '^#' "$tmp/$1.out" | tail -n 2 | tr '\n' ' ')"
+		rm -rf "$d"
+		"$RUN" run "$3" -b qemu -k "$2" -m 2 -d "$4" -M 100% -o "$d" >"$tmp/$1.out" 2>&1
+		rc=$?
+	fi
+	[ "$rc" -eq 0 ] || grep -v '^#' "$tmp/$1.out" | tail -n 3 | sed 's/^/# /'
 	echo "# $1: $((SECONDS - t0)) s, $(sed -n 's/^wall_s=/qemu wall /p' "$d/guest.txt" 2>/dev/null) s"
 	grep '^# conformance (' "$d/report.txt" 2>/dev/null | sed 's/^/# /'
 	model=$(sed -n 's/^kernel=\([0-9]*\.[0-9]*\).*/mainline:\1/p' "$d/guest.txt" 2>/dev/null)
