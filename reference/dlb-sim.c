@@ -283,6 +283,19 @@ static int replay_load(const char *path, struct replay *r, struct dlb_sim_opts *
 }
 
 
+/* DIR/NAME opened for writing; NULL with the file and the reason said on stderr. */
+static FILE *out_open(const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "%s: %s: %s\n", prog, path, dlb_strerror(errno));
+	return f;
+}
+
 static int main_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -454,18 +467,14 @@ static int main_run(int argc, char **argv)
 				goto done;
 			}
 		} else {
-			snprintf(path, sizeof(path), "%s/trace.txt", dir);
-			out.trace = fopen(path, "w");
+			out.trace = out_open(dir, "trace.txt");
 			if (!out.trace) {
-				fprintf(stderr, "%s: %s: %s\n", prog, path, dlb_strerror(errno));
 				rc = DLB_EXIT_ENV;
 				goto done;
 			}
 		}
-		snprintf(path, sizeof(path), "%s/jobs.csv", dir);
-		out.jobs = fopen(path, "w");
+		out.jobs = out_open(dir, "jobs.csv");
 		if (!out.jobs) {
-			fprintf(stderr, "%s: %s: %s\n", prog, path, dlb_strerror(errno));
 			rc = DLB_EXIT_ENV;
 			goto done;
 		}

@@ -79,10 +79,15 @@ check "planted kernel run: the text report's counts" grep -q \
 # option for a folder whose env.txt says n): its 0.3 ms of interrupts are
 # not charged, 1.9 ms of work fit the 2 ms budget and it meets its deadline
 # in the replay too; n says what an env.txt without the line says
-mkdir "$T/ky" "$T/kn"
-cp "$T/k/trace.txt" "$T/ky/" && cp "$T/k/trace.txt" "$T/kn/"
-printf 'kernel=6.18.0\nconfig_HZ=250\nconfig_IRQ_TIME_ACCOUNTING=y\n' >"$T/ky/env.txt"
-printf 'kernel=6.18.0\nconfig_HZ=250\nconfig_IRQ_TIME_ACCOUNTING=n\n' >"$T/kn/env.txt"
+# k_folder NAME ENV-LINES...: the planted kernel trace in folder NAME, with that env.txt
+k_folder() {
+	mkdir "$T/$1" && cp "$T/k/trace.txt" "$T/$1/"
+	local d=$T/$1
+	shift
+	printf '%s\n' "$@" >"$d/env.txt"
+}
+k_folder ky kernel=6.18.0 config_HZ=250 config_IRQ_TIME_ACCOUNTING=y
+k_folder kn kernel=6.18.0 config_HZ=250 config_IRQ_TIME_ACCOUNTING=n
 got=
 for d in ky kn; do
 	run "$A" -q -m -1 "$T/$d"
@@ -100,10 +105,8 @@ check "irq time accounting: the report says interrupts were not charged, and why
 	"$T/kn/report.txt"
 # a qemu run's tick is the guest kernel's (guest_config_HZ), never the
 # host's config_HZ; without the guest's, unknown (0)
-mkdir "$T/q1" "$T/q0"
-cp "$T/k/trace.txt" "$T/q1/" && cp "$T/k/trace.txt" "$T/q0/"
-printf 'kernel=6.18.0\nbackend=qemu\nconfig_HZ=250\nguest_config_HZ=1000\n' >"$T/q1/env.txt"
-printf 'kernel=6.18.0\nbackend=qemu\nconfig_HZ=250\n' >"$T/q0/env.txt"
+k_folder q1 kernel=6.18.0 backend=qemu config_HZ=250 guest_config_HZ=1000
+k_folder q0 kernel=6.18.0 backend=qemu config_HZ=250
 got=
 for d in q1 q0; do
 	run "$A" -q -m -1 "$T/$d"
