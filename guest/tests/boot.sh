@@ -53,6 +53,11 @@ good() {
 	expect_eq "$name: conformance done under the guest kernel's model" \
 		"$("$J" "$d/report.json" conformance.status conformance.model 2>&1 | tr '\n' ' ')" \
 		"done $model "
+	# why not, when it was not (the replay's reason, and the jobs trace's head)
+	[ "$("$J" "$d/report.json" conformance.status 2>/dev/null)" = "done" ] || {
+		echo "# $name: conformance not done: $("$J" "$d/report.json" conformance.why 2>&1)"
+		head -n 12 "$d/jobs-trace.txt" 2>/dev/null | sed 's/^/#   /'
+	}
 	read -r cj cu < <("$J" "$d/report.json" conformance.run.jobs \
 		conformance.run.kernel_only_misses.unexplained 2>/dev/null | tr '\n' ' ')
 	jobs=$(sed -n 's/^# duration .* \([0-9]*\) jobs.*/\1/p' "$d/report.txt")
