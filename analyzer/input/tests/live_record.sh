@@ -63,6 +63,11 @@ expect_eq "every rt-app 1.0 marker is of a known form" \
 	"$(grep -cvE '^(main (creates threads|shutdown|ends)|\[[0-9]+\] (starts|sets zero time|exiting|executing [0-9]+|(begins|end) loop [0-9]+ phase [0-9]+ step [0-9]+))$' "$tmp/markers")" 0
 rows0=$(grep -vc '^#' "$tmp"/log/*-dl_a-0.log)
 rows1=$(grep -vc '^#' "$tmp"/log/*-dl_b-1.log)
-expect_eq "job begin markers = logged jobs + 1 per thread" \
-	"$(grep -c '^\[0\] begins' "$tmp/markers") $(grep -c '^\[1\] begins' "$tmp/markers")" \
-	"$((rows0 + 1)) $((rows1 + 1))"
+# rt-app 1.0 marks each loop it begins (and ends); its log has had one line
+# fewer than those marks per thread (here: 101 begins, 101 ends, 100 lines),
+# and once, at load average 7, as many (100 begins, 100 lines): rt-app's
+# own count, not ours, so within that one
+b0=$(grep -c '^\[0\] begins' "$tmp/markers") b1=$(grep -c '^\[1\] begins' "$tmp/markers")
+check "job begin markers = logged jobs, + 1 for a thread stopped inside a job (begins $b0 $b1, logged $rows0 $rows1)" \
+	test "$rows0" -gt 0 -a "$rows1" -gt 0 -a "$b0" -ge "$rows0" -a "$b0" -le $((rows0 + 1)) \
+	-a "$b1" -ge "$rows1" -a "$b1" -le $((rows1 + 1))
