@@ -33,16 +33,10 @@
 #define STOP_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define THREAD_STACK	(256 * 1024)
 /*
- * The run's start t0 lies this far after the go: every thread has been
- * woken, has read the go and sleeps until its first release on its own
- * absolute timer, as for every later job (one that comes later starts at
- * once).  Short, because the kernel set each thread's first CBS deadline
- * when it took its policy, before the go: a constrained task (deadline <
- * period) that wakes after that deadline is throttled until its next
- * period (mainline's dl_check_constrained_dl), so every ms between the
- * setup and t0 eats into the shortest deadline a first job can keep.
- * 20 ms threw an 80 ms wu_lat at the first job of a 10 ms / 100 ms task
- * (reference/tests/mainline-kernel.sh).
+ * The run's start t0 lies at least this far after the go: every thread has
+ * been woken, has read the go and sleeps until its first release on its
+ * own absolute timer, as for every later job (one that comes later starts
+ * at once).  See run_start() for the constrained tasks' longer wait.
  */
 #define START_LEAD_NS	NSEC_PER_MSEC
 
@@ -208,6 +202,7 @@ static int thread_setup(struct rtapp_thread *th)
 	}
 	th->setup_what = "policy";
 	rc = rtapp_sched_set_self(t, &run->opts->abi);
+	th->policy_ns = now_mono();	/* run_start(): when its first CBS period began */
 	if (!rc && wl_uclamp_set(&t->uclamp)) {
 		/* rt-app's set_thread_param: the clamps after the policy */
 		th->setup_what = "uclamp";
@@ -222,6 +217,51 @@ static int thread_setup(struct rtapp_thread *th)
 
 static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct dlb_err *err);
 static void mark_task(struct rtapp_run *run, const struct rtapp_thread *th);
+
+/*
+ * The run's start t0, given the go's instant NOW: START_LEAD_NS after it,
+ * or later when a constrained task (deadline < period) needs it.
+ *
+ * The kernel gave each thread a CBS deadline when it took SCHED_DEADLINE
+ * in thread_setup() (setup_new_dl_entity: the setup instant + deadline),
+ * and its first release is a wake-up against that old deadline.  An
+ * implicit-deadline task always starts afresh there (dl_entity_overflow()
+ * holds: a full runtime left and less than a deadline to use it), but a
+ * constrained one does not (mainline kernel/sched/deadline.c):
+ *  - woken before its old deadline, update_dl_revised_wakeup() keeps that
+ *    deadline and cuts the runtime to the density of what is left: the job
+ *    runs on the setup's clock, not its release's (with 1 ms, Dhall's
+ *    heavy task came to hold an earlier kernel deadline than the light
+ *    tasks released with it, ran first on the CPU both woke on, and met
+ *    its deadlines: the set's predicted misses were gone);
+ *  - woken after it but before the next period, dl_check_constrained_dl()
+ *    throttles it to that period (a 20 ms lead: an 80 ms wu_lat at the
+ *    first job of a 10 ms / 100 ms task, reference/tests/mainline-kernel.sh).
+ * So each constrained thread's first release (t0 + its delay) waits for
+ * the next period after its setup, when the kernel starts it afresh (its
+ * deadline passed, dl_check_constrained_dl() no longer applies, and
+ * update_dl_entity() replenishes a new period at the wake-up).
+ */
+static u64 run_start(const struct rtapp_run *run, u64 now)
+{
+	u64 t0 = now + START_LEAD_NS;
+	size_t i;
+
+	for (i = 0; i < run->nr_threads; i++) {
+		const struct rtapp_thread *th = run->threads[i];
+		const struct wl_task *t = th->task;
+		u64 fresh;
+
+		if (th->setup != SETUP_DONE || t->policy != WL_POLICY_DEADLINE ||
+		    t->dl.deadline >= t->dl.period)
+			continue;
+		/* its first release, t0 + delay, at or after policy_ns + period */
+		fresh = th->policy_ns + t->dl.period - t->delay_ns;
+		if (t->delay_ns < t->dl.period && dl_time_before(t0, fresh))
+			t0 = fresh;
+	}
+	return t0;
+}
 
 static void *thread_main(void *arg)
 {
@@ -1077,7 +1117,7 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 			dlb_err_prefix(err, "threads did not stop");
 		goto out;
 	}
-	run->t0 = now_mono() + START_LEAD_NS;
+	run->t0 = run_start(run, now_mono());
 	run->end = run->opts->duration_ns ? run->t0 + run->opts->duration_ns : 0;
 	threads_release(run, 1);
 	st = wait_run(run);

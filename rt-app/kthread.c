@@ -488,7 +488,7 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
  * (rt-app: the delay counts from the run's start, t_zero, for it too).
  *
  * The first release is a timer's expiry like every other: t0 is in the
- * future when the threads are told to go (kernel.c, START_LEAD_NS), so each
+ * future when the threads are told to go (kernel.c, run_start()), so each
  * sleeps until its t_first and the first job's wu_lat is the same quantity
  * as the later ones' (timer expiry to running), not the time the go's
  * condition variable and the run's lock took to hand every thread over.

@@ -118,6 +118,7 @@ struct rtapp_thread {
 	enum rtapp_setup setup;
 	int setup_errno;
 	const char *setup_what;		/* which call failed */
+	u64 policy_ns;			/* when it took its policy (CLOCK_MONOTONIC) */
 	int affinity_errno;		/* a phase's cpus failed mid-run: the thread stopped */
 	int taskgroup_errno;		/* a phase's taskgroup failed mid-run: stopped too */
 	int taskgroup_failed;		/* ... which one (index in wl->taskgroups) */
