@@ -6,7 +6,8 @@
 # The same SCHED_DEADLINE workload run by dlb-rtapp and by Debian's rt-app
 # 1.0, alternately, ROUNDS rounds (default 5; 3 with DLB_BENCH_QUICK;
 # DLB_BENCH_RUNS overrides), and per task: the median over the rounds of
-# each run's median and p99 of the wake-up latency (the logs' wu_lat) and of
+# each run's median and p99 of the wake-up latency (the logs' wu_lat, only
+# the jobs released by a wake-up: see wakeups) and of
 # |run - requested| (run against c_duration), in us, and the median
 # (min..max) of the per-round ratios dlb-rtapp/rt-app of the p99s, each
 # round's runs taken back to back.  Reported, not a test: the goal is
@@ -25,7 +26,7 @@ while getopts "d:r:kh" o; do
 	d) DUR=$OPTARG ;;
 	r) ROUNDS=$OPTARG ;;
 	k) KEEP=1 ;;
-	*) sed -n '4,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	*) sed -n '4,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 RTAPP=$DLB_BUILD/bin/dlb-rtapp
@@ -100,11 +101,31 @@ pct() {
 	function at(p,   i) { i = int(p * NR + 0.999999); return v[i < 1 ? 1 : i] }
 	END { if (NR) printf "%d %d", at(0.5), at(0.99); else printf "- -" }'
 }
-# stats LOG: "jobs wu_med wu_p99 runerr_med runerr_p99" of one run's log
+# wakeups TOOL: the wu_lat column of a log on stdin, only the samples that are
+# a wake-up, timer expiry to running, the same quantity for both tools.  A job
+# ended after the next release (slack < 0) makes the thread go on without
+# sleeping: rt-app 1.0 logs 0 on that line (its wu_lat is the wake-up that
+# ends the job, rt-app.c case rtapp_timer), dlb-rtapp how late the next job
+# began (its wu_lat is the wake-up that starts the job: begin - release); so
+# rt-app's line counts if it slept (slack > 0 or wu_lat > 0), dlb-rtapp's if
+# the line before slept (slack >= 0) or it is the first (a timer's, t0)
+wakeups() {
+	if [ "$1" = rtapp ]; then
+		awk '$8 > 0 || $11 > 0 { print $11 }'
+	else
+		awk 'NR == 1 || prev >= 0 { print $11 } { prev = $8 }'
+	fi
+}
+# stats TOOL LOG: "jobs wu_med wu_p99 runerr_med runerr_p99 late" of one run's
+# log; late: the jobs whose release found the thread still busy (no wake-up)
 stats() {
-	printf '%d %s %s\n' "$(grep -vc '^#' "$1")" \
-		"$(grep -v '^#' "$1" | awk '{ print $11 }' | pct)" \
-		"$(grep -v '^#' "$1" | awk '{ d = $3 - $9; print d < 0 ? -d : d }' | pct)"
+	local n w
+	n=$(grep -vc '^#' "$2")
+	w=$(grep -v '^#' "$2" | wakeups "$1" | wc -l)
+	printf '%d %s %s %d\n' "$n" \
+		"$(grep -v '^#' "$2" | wakeups "$1" | pct)" \
+		"$(grep -v '^#' "$2" | awk '{ d = $3 - $9; print d < 0 ? -d : d }' | pct)" \
+		$((n - w))
 }
 med() { bench_median | awk '{ printf "%d", $1 }'; }
 # rounds TOOL FN: FN of each round's run of TOOL, one a line
@@ -112,7 +133,7 @@ rounds() { local r; for ((r = 1; r <= ROUNDS; r++)); do "$2" "$TMP/$1.$r"; done;
 # ratio TOOL TASK COLUMN: per round, TOOL's COLUMN over rt-app's, as median (min..max)
 ratio() {
 	paste -d' ' "$TMP/$1.$2.stats" "$TMP/rtapp.$2.stats" |
-		awk -v c="$3" '{ printf "%.2f\n", ($(c + 5) > 0 ? $c / $(c + 5) : ($c > 0 ? 99 : 1)) }' |
+		awk -v c="$3" '{ printf "%.2f\n", ($(c + 6) > 0 ? $c / $(c + 6) : ($c > 0 ? 99 : 1)) }' |
 		bench_ratios
 }
 
@@ -121,23 +142,25 @@ printf '# accuracy: the same DL workload, %s s a run, %s rounds; wu_lat and |run
 	"$DUR" "$ROUNDS"
 printf '#   per task the median over the rounds of each run'"'"'s median and p99; ratios: the median\n'
 printf '#   (min..max) of the per-round ratios to rt-app 1.0 of the p99 (<= 1: no worse)\n'
+printf '#   wu_lat: timer expiry to running, over the jobs released by a wake-up; late: the jobs\n'
+printf '#   released while the thread was still busy (no wake-up: not a wu_lat sample)\n'
 printf '# dlb-rtapp %s; %s\n' "$(grep -m1 -o 'calibration.*' "$TMP/dlb.1.out" || true)" \
 	"rt-app: $(grep -m1 -o 'pLoad = [0-9]*ns' "$TMP/rtapp.1.out" || true)"
 printf '# first jobs of the two threads apart (us, median of the rounds): dlb-rtapp %s, rt-app %s, dlb-rtapp+off %s\n' \
 	"$(rounds dlb spread | med)" "$(rounds rtapp spread | med)" "$(rounds dlboff spread | med)"
-printf '%-6s %-13s %5s %7s %7s %10s %10s  %-20s %-20s\n' task tool jobs wu_med wu_p99 \
+printf '%-6s %-13s %5s %4s %7s %7s %10s %10s  %-20s %-20s\n' task tool jobs late wu_med wu_p99 \
 	runerr_med runerr_p99 "wu_p99 ratio" "runerr_p99 ratio"
 for t in dl_a:0 dl_b:1; do
 	name=${t%:*} idx=${t#*:}
 	for tool in dlb dlboff rtapp; do
-		for ((r = 1; r <= ROUNDS; r++)); do stats "$TMP/$tool.$r/rt-app-$name-$idx.log"; done \
+		for ((r = 1; r <= ROUNDS; r++)); do stats "$tool" "$TMP/$tool.$r/rt-app-$name-$idx.log"; done \
 			> "$TMP/$tool.$name.stats"
 	done
 	for tool in dlb dlboff rtapp; do
 		f=$TMP/$tool.$name.stats
 		case $tool in dlb) l=dlb-rtapp ;; dlboff) l=dlb-rtapp+off ;; *) l=rt-app-1.0 ;; esac
-		printf '%-6s %-13s %5s %7s %7s %10s %10s' "$name" "$l" \
-			"$(cut -d' ' -f1 "$f" | med)" "$(cut -d' ' -f2 "$f" | med)" \
+		printf '%-6s %-13s %5s %4s %7s %7s %10s %10s' "$name" "$l" \
+			"$(cut -d' ' -f1 "$f" | med)" "$(cut -d' ' -f6 "$f" | med)" "$(cut -d' ' -f2 "$f" | med)" \
 			"$(cut -d' ' -f3 "$f" | med)" "$(cut -d' ' -f4 "$f" | med)" \
 			"$(cut -d' ' -f5 "$f" | med)"
 		[ "$tool" = rtapp ] || printf '  %-20s %-20s' "$(ratio "$tool" "$name" 3)" \

@@ -61,6 +61,20 @@ void dlb_interp_log_enable(struct dlb_interp *it, size_t max)
 	it->max_log = max ? max : (size_t)-1;
 }
 
+int dlb_interp_log_reserve(struct dlb_interp *it)
+{
+	struct dlb_interp_logent *n;
+
+	if (it->max_log == (size_t)-1 || it->cap_log >= it->max_log)
+		return 0;
+	n = realloc(it->log, it->max_log * sizeof(*n));
+	if (!n)
+		return -1;
+	it->log = n;
+	it->cap_log = it->max_log;
+	return 0;
+}
+
 static void log_event(struct dlb_interp *it)
 {
 	struct dlb_interp_logent *n;

@@ -27,9 +27,18 @@
 #include "kernel.h"
 #include "membind.h"
 
-#define LOG_RECS	1024	/* records buffered per thread between writes */
+#define LOG_RECS	1024	/* a thread's ring of finished log records */
+#define LOG_DRAIN_NS	(5 * NSEC_PER_MSEC)	/* how often the main thread writes them */
+#define SCHED_SNAP_MAX	(32 * 1024)	/* a thread's /proc sched file, read as it leaves */
 #define STOP_TIMEOUT_NS	(10 * NSEC_PER_SEC)
 #define THREAD_STACK	(256 * 1024)
+/*
+ * The run's start t0 lies at least this far after the go: every thread has
+ * been woken, has read the go and sleeps until its first release on its
+ * own absolute timer, as for every later job (one that comes later starts
+ * at once).  See run_start() for the constrained tasks' longer wait.
+ */
+#define START_LEAD_NS	NSEC_PER_MSEC
 
 static void sleep_until(u64 t)
 {
@@ -43,7 +52,7 @@ static void on_wake_signal(int sig)
 
 /* ---- thread life ---- */
 
-/* The events the thread went through, in order (-E): written as it leaves. */
+/* The events the thread went through, in order (-E): written once it has left. */
 static void save_events(struct rtapp_thread *th)
 {
 	char path[PATH_MAX + DLB_SUMMARY_PATH_MAX + 2];
@@ -64,42 +73,62 @@ static void save_events(struct rtapp_thread *th)
  * as numa_maps writes it ("bind:0"), one more "key : value" line at the
  * end of its sched snapshot (/proc/PID/sched has none).
  */
-static void save_mempolicy(const struct rtapp_thread *th, int out)
+static void snap_mempolicy(struct rtapp_thread *th)
 {
 	char pol[DLB_MAX_CPUS * 4 + 32];
+	int n;
 
 	if (!wl_membind_task(th->run->wl))
 		return;
 	if (rtapp_membind_get(pol, sizeof(pol)))
 		snprintf(pol, sizeof(pol), "unknown");
-	dprintf(out, "%-45s: %s\n", "mempolicy", pol);
+	n = snprintf(th->sched_snap + th->sched_len, SCHED_SNAP_MAX - th->sched_len,
+		     "%-45s: %s\n", "mempolicy", pol);
+	if (n > 0 && (size_t)n < SCHED_SNAP_MAX - th->sched_len)
+		th->sched_len += (size_t)n;
 }
 
-/* The thread's own /proc sched file, copied just before it exits. */
-static void save_sched(struct rtapp_thread *th)
+/*
+ * The thread's own /proc sched file, read into its buffer just before it
+ * leaves SCHED_DEADLINE (only the thread can: its file goes with it); the
+ * main thread writes it out with the other files at the end (save_sched).
+ */
+static void snap_sched(struct rtapp_thread *th)
 {
-	char src[64], dst[PATH_MAX + DLB_SUMMARY_PATH_MAX], buf[4096];
-	int in, out;
+	char src[64];
 	ssize_t n;
+	int in;
 
 	snprintf(src, sizeof(src), "/proc/self/task/%d/sched", th->tid);
-	snprintf(dst, sizeof(dst), "%s/%s", th->run->outdir, th->sched_name);
 	in = open(src, O_RDONLY | O_CLOEXEC);
 	if (in < 0) {
 		th->sched_name[0] = '\0';
 		return;
 	}
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out >= 0) {
-		while ((n = read(in, buf, sizeof(buf))) > 0)
-			if (write(out, buf, (size_t)n) != n)
-				break;
-		save_mempolicy(th, out);
-		close(out);
-	} else {
-		th->sched_name[0] = '\0';
-	}
+	while (th->sched_len < SCHED_SNAP_MAX &&
+	       (n = read(in, th->sched_snap + th->sched_len, SCHED_SNAP_MAX - th->sched_len)) > 0)
+		th->sched_len += (size_t)n;
 	close(in);
+	snap_mempolicy(th);
+}
+
+/* The sched snapshot to its file, by the main thread once the thread has left. */
+static void save_sched(struct rtapp_thread *th)
+{
+	char dst[PATH_MAX + DLB_SUMMARY_PATH_MAX];
+	int out;
+
+	if (!th->sched_name[0])
+		return;
+	snprintf(dst, sizeof(dst), "%s/%s", th->run->outdir, th->sched_name);
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		th->sched_name[0] = '\0';
+		return;
+	}
+	if (write(out, th->sched_snap, th->sched_len) != (ssize_t)th->sched_len)
+		rtapp_thread_write_failed(th, th->sched_name);
+	close(out);
 }
 
 /*
@@ -173,6 +202,7 @@ static int thread_setup(struct rtapp_thread *th)
 	}
 	th->setup_what = "policy";
 	rc = rtapp_sched_set_self(t, &run->opts->abi);
+	th->policy_ns = now_mono();	/* run_start(): when its first CBS period began */
 	if (!rc && wl_uclamp_set(&t->uclamp)) {
 		/* rt-app's set_thread_param: the clamps after the policy */
 		th->setup_what = "uclamp";
@@ -187,6 +217,51 @@ static int thread_setup(struct rtapp_thread *th)
 
 static int explain_setup(struct rtapp_run *run, struct rtapp_thread *th, struct dlb_err *err);
 static void mark_task(struct rtapp_run *run, const struct rtapp_thread *th);
+
+/*
+ * The run's start t0, given the go's instant NOW: START_LEAD_NS after it,
+ * or later when a constrained task (deadline < period) needs it.
+ *
+ * The kernel gave each thread a CBS deadline when it took SCHED_DEADLINE
+ * in thread_setup() (setup_new_dl_entity: the setup instant + deadline),
+ * and its first release is a wake-up against that old deadline.  An
+ * implicit-deadline task always starts afresh there (dl_entity_overflow()
+ * holds: a full runtime left and less than a deadline to use it), but a
+ * constrained one does not (mainline kernel/sched/deadline.c):
+ *  - woken before its old deadline, update_dl_revised_wakeup() keeps that
+ *    deadline and cuts the runtime to the density of what is left: the job
+ *    runs on the setup's clock, not its release's (with 1 ms, Dhall's
+ *    heavy task came to hold an earlier kernel deadline than the light
+ *    tasks released with it, ran first on the CPU both woke on, and met
+ *    its deadlines: the set's predicted misses were gone);
+ *  - woken after it but before the next period, dl_check_constrained_dl()
+ *    throttles it to that period (a 20 ms lead: an 80 ms wu_lat at the
+ *    first job of a 10 ms / 100 ms task, reference/tests/mainline-kernel.sh).
+ * So each constrained thread's first release (t0 + its delay) waits for
+ * the next period after its setup, when the kernel starts it afresh (its
+ * deadline passed, dl_check_constrained_dl() no longer applies, and
+ * update_dl_entity() replenishes a new period at the wake-up).
+ */
+static u64 run_start(const struct rtapp_run *run, u64 now)
+{
+	u64 t0 = now + START_LEAD_NS;
+	size_t i;
+
+	for (i = 0; i < run->nr_threads; i++) {
+		const struct rtapp_thread *th = run->threads[i];
+		const struct wl_task *t = th->task;
+		u64 fresh;
+
+		if (th->setup != SETUP_DONE || t->policy != WL_POLICY_DEADLINE ||
+		    t->dl.deadline >= t->dl.period)
+			continue;
+		/* its first release, t0 + delay, at or after policy_ns + period */
+		fresh = th->policy_ns + t->dl.period - t->delay_ns;
+		if (t->delay_ns < t->dl.period && dl_time_before(t0, fresh))
+			t0 = fresh;
+	}
+	return t0;
+}
 
 static void *thread_main(void *arg)
 {
@@ -215,9 +290,9 @@ static void *thread_main(void *arg)
 		rtapp_thread_events(th);
 		dlb_interp_finish(&th->it);
 		rtapp_thread_release_held(th);
-		rtapp_log_flush(th);
-		save_events(th);
-		save_sched(th);
+		/* its log, events and sched files are written by the main thread (thread_fini) */
+		snap_sched(th);
+		th->ran = true;
 	}
 	/* leave SCHED_DEADLINE before anything else may move us (cpusets) */
 	rtapp_sched_reset_self();
@@ -373,22 +448,35 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 {
 	char path[PATH_MAX + DLB_SUMMARY_PATH_MAX + 2], hdr[DLB_RUNLOG_LINE_MAX];
 	size_t nres = run->wl->nr_resources ? run->wl->nr_resources : 1;
+	pthread_mutexattr_t ma;
 
 	th->run = run;
 	th->task = t;
 	th->index = index;
 	th->instance = instance;
 	th->fork = fork;
+	pthread_mutexattr_init(&ma);
+	/* PI: a real-time thread whose ring is full waits for the main thread's write */
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(&th->log_lock, &ma);
+	pthread_mutexattr_destroy(&ma);
 	if (dlb_interp_init(&th->it, run->wl, t, &rtapp_kernel_ops, err))
 		return -1;
-	if (run->opts->event_log)
+	/* -E: the whole log allocated (and, with lock_pages, faulted in) now, not on the job path */
+	if (run->opts->event_log) {
 		dlb_interp_log_enable(&th->it, DLB_INTERP_LOG_MAX);
+		if (dlb_interp_log_reserve(&th->it))
+			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory (-E: the event "
+					   "log of task %s, %zu bytes)", t->name, DLB_INTERP_LOG_MAX *
+					   sizeof(struct dlb_interp_logent));
+	}
 	th->held = calloc(nres, sizeof(*th->held));
 	th->cap_recs = LOG_RECS;
 	th->recs = calloc(th->cap_recs, sizeof(*th->recs));
+	th->sched_snap = malloc(SCHED_SNAP_MAX);
 	th->mem_size = task_mem_size(run->wl, t);
 	th->mem = th->mem_size ? malloc(th->mem_size) : NULL;
-	if (!th->held || !th->recs || (th->mem_size && !th->mem))
+	if (!th->held || !th->recs || !th->sched_snap || (th->mem_size && !th->mem))
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 	if (th->mem)
 		memset(th->mem, 0, th->mem_size);	/* fault the pages in now */
@@ -415,10 +503,22 @@ static int thread_init(struct rtapp_run *run, struct rtapp_thread *th, const str
 	return 0;
 }
 
+/* A thread that has left: what it recorded goes to its files (by the main thread). */
+static void thread_files(struct rtapp_thread *th)
+{
+	if (th->recs)
+		rtapp_log_flush(th);
+	if (th->ran) {
+		save_events(th);
+		save_sched(th);
+	}
+}
+
 static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
 {
 	size_t i;
 
+	thread_files(th);
 	if (th->io_errno && err && !err->msg[0])
 		dlb_err_set(err, DLB_EXIT_INCOMPLETE, "task %s thread %d: iorun: write to %s: %s",
 			    th->task->name, th->instance, th->run->wl->global.io_device,
@@ -451,6 +551,8 @@ static void thread_fini(struct rtapp_thread *th, struct dlb_err *err)
 	dlb_interp_fini(&th->it);
 	free(th->held);
 	free(th->recs);
+	pthread_mutex_destroy(&th->log_lock);
+	free(th->sched_snap);
 	free(th->mem);
 	for (i = 0; th->membuf && i < th->run->wl->nr_resources; i++)
 		rtapp_membuf_free(&th->membuf[i]);
@@ -798,12 +900,25 @@ static int threads_stop(struct rtapp_run *run)
 	return rc;
 }
 
+/* The records the threads finished so far, written by this (the main, non-RT) thread. */
+static void drain_logs(struct rtapp_run *run)
+{
+	size_t i, n;
+
+	pthread_mutex_lock(&run->lock);
+	n = run->nr_threads;	/* a fork adds one fully made, under the lock */
+	pthread_mutex_unlock(&run->lock);
+	for (i = 0; i < n; i++)
+		rtapp_log_flush(run->threads[i]);
+}
+
 /* Main thread: wait for the duration, a signal, or every thread done. */
 static enum dlb_run_status wait_run(struct rtapp_run *run)
 {
 	bool done;
 
 	for (;;) {
+		drain_logs(run);
 		if (rtapp_signalled)
 			return DLB_RUN_INCOMPLETE;
 		if (run_stopping(run))
@@ -815,7 +930,7 @@ static enum dlb_run_status wait_run(struct rtapp_run *run)
 		pthread_mutex_unlock(&run->lock);
 		if (done)
 			return DLB_RUN_COMPLETE;
-		sleep_until(now_mono() + 5 * NSEC_PER_MSEC);
+		sleep_until(now_mono() + LOG_DRAIN_NS);
 	}
 }
 
@@ -1002,7 +1117,7 @@ int rtapp_kernel_run(struct rtapp_run *run, struct dlb_summary *sum, struct dlb_
 			dlb_err_prefix(err, "threads did not stop");
 		goto out;
 	}
-	run->t0 = now_mono();
+	run->t0 = run_start(run, now_mono());
 	run->end = run->opts->duration_ns ? run->t0 + run->opts->duration_ns : 0;
 	threads_release(run, 1);
 	st = wait_run(run);
@@ -1021,7 +1136,13 @@ out:
 	sum->end_ns = now_mono();
 	fill_summary(run, sum);
 	sum->status = rc && st != DLB_RUN_INCOMPLETE ? DLB_RUN_ERROR : st;
-	/* a stuck thread may still touch its buffers: leave them to the exit */
+	/*
+	 * A stuck thread may still touch its buffers: leave them to the exit;
+	 * those that left still get their files (the exit flushes the logs).
+	 */
+	for (i = 0; i < run->nr_threads && run->stuck; i++)
+		if (run->threads[i]->joinable)
+			thread_files(run->threads[i]);
 	for (i = 0; i < run->nr_threads && !run->stuck; i++) {
 		thread_fini(run->threads[i], rc ? NULL : err);
 		free(run->threads[i]);

@@ -387,18 +387,28 @@ void rtapp_thread_write_failed(struct rtapp_thread *th, const char *name)
 	snprintf(th->out_bad, sizeof(th->out_bad), "%s", name);
 }
 
+/*
+ * Format and write the finished records of @th's ring.  The run's main
+ * thread calls it every few ms and after the threads have left; the thread
+ * itself only when its ring is full.
+ */
 void rtapp_log_flush(struct rtapp_thread *th)
 {
 	char line[DLB_RUNLOG_LINE_MAX];
-	size_t i;
+	size_t t, h;
 	int n;
 
-	for (i = 0; i < th->nr_recs && th->log; i++) {
-		n = dlb_runlog_format(line, sizeof(line), &th->recs[i]);
+	pthread_mutex_lock(&th->log_lock);
+	h = __atomic_load_n(&th->log_head, __ATOMIC_ACQUIRE);
+	for (t = th->log_tail; t != h; t++) {
+		if (!th->log)
+			continue;
+		n = dlb_runlog_format(line, sizeof(line), &th->recs[t % th->cap_recs]);
 		if (n < 0 || fwrite(line, 1, (size_t)n, th->log) != (size_t)n)
 			rtapp_thread_write_failed(th, th->log_name);
 	}
-	th->nr_recs = 0;
+	__atomic_store_n(&th->log_tail, h, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&th->log_lock);
 }
 
 static void op_job_begin(struct dlb_interp *it)
@@ -432,9 +442,13 @@ static void op_job_end(struct dlb_interp *it)
 	r->wu_lat = (it->begin - it->rel) / NSEC_PER_USEC;
 	r->c_duration = it->run_ns / NSEC_PER_USEC;
 	r->c_period = it->period_ns / NSEC_PER_USEC;
-	if (th->nr_recs == th->cap_recs)
+	/* a record in the ring, written by the main thread; only a full ring here */
+	if (th->log_head - __atomic_load_n(&th->log_tail, __ATOMIC_ACQUIRE) == th->cap_recs) {
+		th->log_inline++;
 		rtapp_log_flush(th);
-	th->recs[th->nr_recs++] = *r;
+	}
+	th->recs[th->log_head % th->cap_recs] = *r;
+	__atomic_store_n(&th->log_head, th->log_head + 1, __ATOMIC_RELEASE);
 }
 
 const struct dlb_interp_ops rtapp_kernel_ops = {
@@ -472,12 +486,18 @@ const struct dlb_interp_ops rtapp_kernel_ops = {
  * step is the whole life.  Its open job ends when it leaves.  A forked
  * thread starts when it is created, or at its t_first if that is later
  * (rt-app: the delay counts from the run's start, t_zero, for it too).
+ *
+ * The first release is a timer's expiry like every other: t0 is in the
+ * future when the threads are told to go (kernel.c, run_start()), so each
+ * sleeps until its t_first and the first job's wu_lat is the same quantity
+ * as the later ones' (timer expiry to running), not the time the go's
+ * condition variable and the run's lock took to hand every thread over.
  */
 void rtapp_thread_events(struct rtapp_thread *th)
 {
 	u64 t_first = th->run->t0 + th->task->delay_ns, now;
 
-	if (th->task->delay_ns)
+	if (dl_time_before(now_mono(), t_first))
 		sleep_until_run(th->run, t_first);
 	if (stopping(th))
 		return;

@@ -118,6 +118,7 @@ struct rtapp_thread {
 	enum rtapp_setup setup;
 	int setup_errno;
 	const char *setup_what;		/* which call failed */
+	u64 policy_ns;			/* when it took its policy (CLOCK_MONOTONIC) */
 	int affinity_errno;		/* a phase's cpus failed mid-run: the thread stopped */
 	int taskgroup_errno;		/* a phase's taskgroup failed mid-run: stopped too */
 	int taskgroup_failed;		/* ... which one (index in wl->taskgroups) */
@@ -133,11 +134,24 @@ struct rtapp_thread {
 	struct rtapp_membuf *membuf;	/* per resource: this thread's memrun buffers */
 	void **chase;			/* per resource: where its chase stopped, NULL: start */
 
-	/* the current log record and the buffer of finished ones */
+	/*
+	 * The current log record and a ring of finished ones: the thread
+	 * adds at @log_head, the run's main thread (not real-time) formats
+	 * and writes them from @log_tail (rtapp_log_flush, under @log_lock),
+	 * so that no write(2) is on the job path.  @log_inline counts the
+	 * times the ring was full and the thread wrote them itself.
+	 */
 	struct dlb_runlog_rec rec;
 	struct dlb_runlog_rec *recs;
-	size_t nr_recs, cap_recs;
+	size_t cap_recs;
+	size_t log_head, log_tail;	/* atomic: head by the thread, tail by the writer */
+	size_t log_inline;
+	pthread_mutex_t log_lock;	/* PI: one writer of @log at a time */
 	FILE *log;
+	/* its /proc sched file, read by the thread as it leaves, written by main */
+	char *sched_snap;
+	size_t sched_len;
+	bool ran;			/* released: its files are written at the end */
 	int out_errno;			/* the first failed write of an output file, */
 	char out_bad[DLB_SUMMARY_PATH_MAX];	/* and its name */
 	char log_name[DLB_SUMMARY_PATH_MAX];
@@ -153,7 +167,7 @@ struct rtapp_run {
 	char outdir[PATH_MAX];
 	double ns_per_loop;
 	int calib_cpu;
-	u64 t0;				/* run start, CLOCK_MONOTONIC ns */
+	u64 t0;				/* run start (the first releases), CLOCK_MONOTONIC ns */
 	u64 end;			/* t0 + duration; 0: no limit */
 	volatile int stop;		/* set by main: every thread leaves */
 	struct rtapp_tracemark tm;

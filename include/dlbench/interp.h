@@ -215,6 +215,12 @@ void dlb_interp_fini(struct dlb_interp *it);
 /* Keep a log of up to @max events (0: unbounded) the thread starts. */
 #define DLB_INTERP_LOG_MAX	(1u << 20)	/* what dlb-rtapp -E keeps per thread */
 void dlb_interp_log_enable(struct dlb_interp *it, size_t max);
+/*
+ * Allocate the whole log now (a bounded one: after dlb_interp_log_enable
+ * with @max > 0), so that no event allocates: for a real-time thread.
+ * 0, or -1 when out of memory.
+ */
+int dlb_interp_log_reserve(struct dlb_interp *it);
 /* The log, one "PHASE KEY" line per event (phase index, event key), no times.  0, or -1 on a write error. */
 int dlb_interp_log_write(const struct dlb_interp *it, FILE *f);
 
