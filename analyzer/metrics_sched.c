@@ -32,7 +32,14 @@ static void switch_out(struct dlb_metrics *m, struct task *t, const struct dlb_e
 		return;
 	}
 	t->cpu = -1;
-	t->rq_cpu = ev->cpu;	/* preempted: it waits on this runqueue */
+	/*
+	 * Preempted by a deadline task: it waits on this runqueue.  Switched
+	 * out for another class, it was throttled or the fair server took
+	 * the CPU: the trace does not tell them apart (mainline has no
+	 * deadline tracepoints, and our CBS replay misses throttles after
+	 * overruns), so that wait is not taken as the fair server's share.
+	 */
+	t->rq_cpu = ev->sw.next_prio == DLB_PRIO_DL ? ev->cpu : -1;
 	task_set_ready(m, t, true);
 	if (t->throttled)	/* by a dl_throttle event just before */
 		return;

@@ -116,8 +116,9 @@ static void fair_close(struct dlb_metrics *m, struct cpu *c, u64 to)
 
 /*
  * After each event: which CPUs run a fair task (prio >= DLB_PRIO_FAIR)
- * while a DL task queued on them (t->rq_cpu: woken, pushed, pulled or
- * preempted there) is ready, not running and not throttled.  The kernel
+ * while a DL task queued on them (t->rq_cpu: woken, pushed or pulled
+ * there, or preempted there by another DL task) is ready, not running and
+ * not throttled.  The kernel
  * runs a fair task ahead of a queued DL task only through the fair
  * server (a DL entity of its own, with an earlier deadline), or by a
  * defect; so from when both hold (the later of the fair task's switch-in

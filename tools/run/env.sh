@@ -92,7 +92,7 @@ kconfig() {
 # does not say (the analyzer then takes the kernel's default,
 # docs/conformance.md "Unavailable time").
 fair_server_env() {
-	local d=/sys/kernel/debug/sched/fair_server c r p lines= first= same=1
+	local d=/sys/kernel/debug/sched/fair_server c r p lines='' first='' same=1
 	for c in "$d"/cpu[0-9]*; do
 		r=$(cat "$c/runtime" 2>/dev/null) && p=$(cat "$c/period" 2>/dev/null) || return 0
 		[[ $r =~ ^[0-9]+$ && $p =~ ^[0-9]+$ ]] || return 0
