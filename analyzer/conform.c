@@ -701,17 +701,18 @@ static int tick_grid(struct dlb_conform *c, const struct dlb_metrics *m)
 static void fair_server(const struct dlb_conform *c, const struct witness *w, int cpu,
 			u64 *runtime, u64 *period, const char **src)
 {
-	if (w->fs_cpu && w->fs_cpu[2 * cpu + 1]) {
+	/* a period below the kernel's minimum (100 us, sched_fair_server_write()) is not one */
+	if (w->fs_cpu && w->fs_cpu[2 * cpu + 1] >= 100 * NSEC_PER_USEC) {
 		*runtime = w->fs_cpu[2 * cpu];
 		*period = w->fs_cpu[2 * cpu + 1];
 		*src = "env.txt";
-	} else if (w->fs_known) {
+	} else if (w->fs_known && w->fs_period >= 100 * NSEC_PER_USEC) {
 		*runtime = w->fs_runtime;
 		*period = w->fs_period;
 		*src = "env.txt";
 	} else {
 		dlb_sim_model_fair_server(c->model, runtime, period);
-		*src = *period ? "not in env.txt: the kernel's default" : "none in this kernel";
+		*src = *period ? "not in env.txt: the default of this kernel" : "none in this kernel";
 	}
 	if (*runtime > *period)
 		*runtime = *period;
@@ -769,7 +770,7 @@ static int unavail(struct dlb_conform *c, const struct dlb_metrics *m, const str
 		     "DL task could run", nr, (double)sum / 1e6);
 	if (fs.found)
 		note(c, "%zu intervals (%.3f ms) of a fair task run while a DL task queued there "
-		     "waited: %.3f ms within the fair server's reservation (%.1f ms every %.1f ms "
+		     "waited: %.3f ms within the reservation of the fair server (%.1f ms every %.1f ms "
 		     "per CPU, %s) no DL task could use, %.3f ms beyond it left to the diff",
 		     fs.found, (double)fs.found_ns / 1e6, (double)fs.counted_ns / 1e6,
 		     (double)runtime / 1e6, (double)period / 1e6, src,

@@ -67,7 +67,7 @@ expect_eq "within the reservation: job 0 missed on both sides, job 1 a kernel-on
 	"$rc $(konly "$T/f")" \
 	"0 0 1 none  1 0 kernel_only_miss inversion unavail 0 0 30000000 fair unavail 0 100000000 120000000 fair "
 check "the note counts the fair intervals apart, with the kernel's default" grep -q \
-	"2 intervals (70.000 ms) of a fair task run while a DL task queued there waited: 50.000 ms within the fair server's reservation (50.0 ms every 1000.0 ms per CPU, not in env.txt: the kernel's default) no DL task could use, 20.000 ms beyond it left to the diff" \
+	"2 intervals (70.000 ms) of a fair task run while a DL task queued there waited: 50.000 ms within the reservation of the fair server (50.0 ms every 1000.0 ms per CPU, not in env.txt: the default of this kernel) no DL task could use, 20.000 ms beyond it left to the diff" \
 	"$T/f/report.txt"
 check "the jobs trace is version 6" grep -qx 'dlb-jobs-trace 6' "$T/f/jobs-trace.txt"
 f_folder e kernel=6.18.0 fair_server_runtime_ns=20000000 fair_server_period_ns=1000000000
@@ -80,5 +80,5 @@ run "$A" -q -m -1 "$T/o"
 expect_eq "a kernel before the fair server: nothing counted ($rc)" "$rc $(konly "$T/o")" \
 	"0 0 0 kernel_only_miss inversion 1 0 kernel_only_miss inversion "
 check "a kernel before the fair server: the note says none" grep -q \
-	"0.000 ms within the fair server's reservation (0.0 ms every 0.0 ms per CPU, none in this kernel)" \
+	"0.000 ms within the reservation of the fair server (0.0 ms every 0.0 ms per CPU, none in this kernel)" \
 	"$T/o/report.txt"
