@@ -122,6 +122,7 @@ struct dlb_metrics {
 	u64 last_ts;
 	u64 fair_gen;			/* unavail_fair's pass */
 	int nr_fair_open;		/* CPUs with an open fair interval */
+	int nr_fair_cpus;		/* CPUs running a fair task (cpu_set_curr) */
 	/* the last rt-app zero time (CLOCK_REF marker), for the threads that start after it */
 	bool clock_ref_valid;
 	u64 clock_ref;
@@ -168,6 +169,8 @@ int unavail_event(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *
 void unavail_finish(struct dlb_metrics *m);
 /* after each event at @ts: open or close the CPUs' fair intervals; -1: allocation */
 int unavail_fair(struct dlb_metrics *m, u64 ts);
+/* @c runs @pid of sched_switch priority @prio now (curr_pid, curr_prio, nr_fair_cpus) */
+void cpu_set_curr(struct dlb_metrics *m, struct cpu *c, int pid, int prio);
 /* @t's running segment starts at @ts (on t->cpu, or none when -1) */
 void task_seg(struct dlb_metrics *m, struct task *t, u64 ts);
 /* the running segment, from seg_start to @end, into exec and ua_exec */

@@ -118,8 +118,7 @@ static int ev_switch(struct dlb_metrics *m, struct cpu *c, const struct dlb_even
 		switch_in(m, next, ev);
 	}
 	c->known = true;
-	c->curr_pid = ev->sw.next_pid;
-	c->curr_prio = ev->sw.next_prio;
+	cpu_set_curr(m, c, ev->sw.next_pid, ev->sw.next_prio);
 	c->curr_dl = next_dl;
 	c->curr = next;
 	c->since = ev->ts;
@@ -268,8 +267,7 @@ void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struct dlb_e
 			c->curr->pub.cpu_time += ev->ts - c->curr->run_since;
 			c->curr->cpu = -1;
 		}
-		c->curr_pid = t->pub.tid;
-		c->curr_prio = t->pub.is_dl ? DLB_PRIO_DL : -2;	/* -2: its class unknown */
+		cpu_set_curr(m, c, t->pub.tid, t->pub.is_dl ? DLB_PRIO_DL : -2);	/* -2: class unknown */
 		c->curr_dl = t->pub.is_dl;
 		c->curr = t;
 		c->since = ev->ts;

@@ -114,6 +114,19 @@ static void fair_close(struct dlb_metrics *m, struct cpu *c, u64 to)
 						  .kind = DLB_UA_FAIR };
 }
 
+static bool cpu_runs_fair(const struct cpu *c)
+{
+	return c->known && c->curr_pid != 0 && c->curr_prio >= DLB_PRIO_FAIR;
+}
+
+void cpu_set_curr(struct dlb_metrics *m, struct cpu *c, int pid, int prio)
+{
+	m->nr_fair_cpus -= cpu_runs_fair(c);
+	c->curr_pid = pid;
+	c->curr_prio = prio;
+	m->nr_fair_cpus += pid != 0 && prio >= DLB_PRIO_FAIR;	/* known from here on */
+}
+
 /*
  * After each event: which CPUs run a fair task (prio >= DLB_PRIO_FAIR)
  * while a DL task queued on them (t->rq_cpu: woken, pushed or pulled
@@ -132,7 +145,8 @@ int unavail_fair(struct dlb_metrics *m, u64 ts)
 	size_t i;
 	int cpu;
 
-	if (m->opts.jobs_only || (!m->nr_waiting && !m->nr_fair_open))
+	/* nothing to open (no fair task runs or none waits) nor to close */
+	if (m->opts.jobs_only || ((!m->nr_waiting || !m->nr_fair_cpus) && !m->nr_fair_open))
 		return 0;
 	m->fair_gen++;
 	for (i = 0; i < m->nr_waiting; i++) {
@@ -151,8 +165,7 @@ int unavail_fair(struct dlb_metrics *m, u64 ts)
 	}
 	for (cpu = 0; cpu <= m->max_cpu && cpu < m->nr_cpus_alloc; cpu++) {
 		struct cpu *c = &m->cpus[cpu];
-		bool fair = c->known && c->curr_pid != 0 && c->curr_prio >= DLB_PRIO_FAIR &&
-			    c->q_gen == m->fair_gen;
+		bool fair = cpu_runs_fair(c) && c->q_gen == m->fair_gen;
 
 		if (fair && !c->fair_open) {
 			if (dlb_grow((void **)&c->fa, &c->cap_fa, c->nr_fa + 1, sizeof(*c->fa)))
