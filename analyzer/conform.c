@@ -153,7 +153,7 @@ struct dlb_conform {
 	enum dlb_conform_ovh ovh;
 	u64 ovh_cs, ovh_mig, ovh_cs_n, ovh_mig_n;
 	u64 plain_konly, plain_reproduced;
-	char notes[6][192];
+	char notes[8][320];
 	int nr_notes;
 	struct tsum *tasks;		/* per jt task */
 	struct tsum all;
@@ -376,6 +376,10 @@ struct witness {
 	u64 tick;		/* env.txt's config_HZ: the kernel's tick, ns */
 	char kernel[128];	/* env.txt's kernel= (uname -r), "" if none */
 	int irq_acct;		/* env.txt's config_IRQ_TIME_ACCOUNTING: 1 y, 0 n, -1 unknown */
+	/* env.txt's fair server reservation: every CPU's, and per CPU (NULL: none) */
+	bool fs_known;
+	u64 fs_runtime, fs_period;
+	u64 *fs_cpu;		/* DLB_MAX_CPUS runtime, period pairs; period 0: the CPU's not said */
 };
 
 /*
@@ -386,11 +390,38 @@ struct witness {
  * whether it charges interrupt time to tasks (config_IRQ_TIME_ACCOUNTING=
  * y, n or unknown).  A qemu run: the guest kernel's, guest_config_...; the
  * host's config_HZ is not the guest's, so without guest_config_HZ the tick
- * is unknown (0: budgets checked exactly).
+ * is unknown (0: budgets checked exactly).  And the fair servers'
+ * reservation (fair_server_runtime_ns=, fair_server_period_ns=, every
+ * CPU's; fair_server_cpuN_runtime_ns=, ..._period_ns= where CPUs differ),
+ * a host's only: the guest's is not known (its kernel's default is used).
  */
 static int irq_acct_val(const char *v)
 {
 	return !strcmp(v, "y") ? 1 : !strcmp(v, "n") ? 0 : -1;
+}
+
+/* One fair_server_...= line of env.txt into @w (a host run's). */
+static void env_fair_server(struct witness *w, const char *line)
+{
+	unsigned long long v;
+	int cpu;
+
+	if (sscanf(line, "fair_server_runtime_ns=%llu", &v) == 1) {
+		w->fs_runtime = v;
+		w->fs_known = true;
+	} else if (sscanf(line, "fair_server_period_ns=%llu", &v) == 1) {
+		w->fs_period = v;
+		w->fs_known = true;
+	} else if (sscanf(line, "fair_server_cpu%d_runtime_ns=%llu", &cpu, &v) == 2 &&
+		   cpu >= 0 && cpu < DLB_MAX_CPUS &&
+		   (w->fs_cpu || (w->fs_cpu = calloc(2 * DLB_MAX_CPUS, sizeof(u64))))) {
+		w->fs_cpu[2 * cpu] = v;
+	} else if (sscanf(line, "fair_server_cpu%d_period_ns=%llu", &cpu, &v) == 2 &&
+		   cpu >= 0 && cpu < DLB_MAX_CPUS &&
+		   (w->fs_cpu || (w->fs_cpu = calloc(2 * DLB_MAX_CPUS, sizeof(u64))))) {
+		w->fs_cpu[2 * cpu + 1] = v;
+		w->fs_known = true;
+	}
 }
 
 static void env_read(const char *folder, struct witness *w)
@@ -417,6 +448,8 @@ static void env_read(const char *folder, struct witness *w)
 			irq_host = irq_acct_val(line + sizeof(host_irq) - 1);
 		else if (!strncmp(line, guest_irq, sizeof(guest_irq) - 1))
 			irq_guest = irq_acct_val(line + sizeof(guest_irq) - 1);
+		else if (!strncmp(line, "fair_server_", 12))
+			env_fair_server(w, line);
 		else if (sscanf(line, "guest_config_HZ=%lu", &guest_hz) != 1)
 			sscanf(line, "config_HZ=%lu", &hz);
 	}
@@ -425,6 +458,11 @@ static void env_read(const char *folder, struct witness *w)
 		hz = guest_hz;
 	w->tick = hz >= 24 && hz <= 10000 ? NSEC_PER_SEC / hz : 0;
 	w->irq_acct = qemu ? irq_guest : irq_host;
+	if (qemu) {		/* the host's servers, not the guest's */
+		w->fs_known = false;
+		free(w->fs_cpu);
+		w->fs_cpu = NULL;
+	}
 }
 
 static void witness_load(struct dlb_conform *c, const char *folder, struct witness *w)
@@ -451,6 +489,7 @@ static void witness_free(struct witness *w)
 {
 	dlb_summary_free(w->sum);
 	wl_free(w->wl);
+	free(w->fs_cpu);
 }
 
 static const struct dlb_summary_thread *witness_thread(const struct witness *w, int tid)
@@ -655,38 +694,87 @@ static int tick_grid(struct dlb_conform *c, const struct dlb_metrics *m)
 }
 
 /*
+ * The fair server's reservation on @cpu: env.txt's (a host run), else the
+ * default of the replay's model (the traced kernel's version: 50 ms every
+ * 1 s from 6.12 on; none before, nor in v4).  *@src says which.
+ */
+static void fair_server(const struct dlb_conform *c, const struct witness *w, int cpu,
+			u64 *runtime, u64 *period, const char **src)
+{
+	/* a period below the kernel's minimum (100 us, sched_fair_server_write()) is not one */
+	if (w->fs_cpu && w->fs_cpu[2 * cpu + 1] >= 100 * NSEC_PER_USEC) {
+		*runtime = w->fs_cpu[2 * cpu];
+		*period = w->fs_cpu[2 * cpu + 1];
+		*src = "env.txt";
+	} else if (w->fs_known && w->fs_period >= 100 * NSEC_PER_USEC) {
+		*runtime = w->fs_runtime;
+		*period = w->fs_period;
+		*src = "env.txt";
+	} else {
+		dlb_sim_model_fair_server(c->model, runtime, period);
+		*src = *period ? "not in env.txt: the default of this kernel" : "none in this kernel";
+	}
+	if (*runtime > *period)
+		*runtime = *period;
+}
+
+/*
  * The CPU time the trace shows DL tasks could not have had (the jobs
  * trace's unavail records, docs/conformance.md "Unavailable time"), from
- * t0 on.  Interrupts are in only when the trace recorded their events.
+ * t0 on.  Interrupts are in only when the trace recorded their events;
+ * the fair server's share up to its reservation, in windows from t0.
  */
-static int unavail(struct dlb_conform *c, const struct dlb_metrics *m)
+static int unavail(struct dlb_conform *c, const struct dlb_metrics *m, const struct witness *w)
 {
 	struct dlb_jt_unavail u;
 	const struct dlb_unavail *ua;
-	size_t n, i;
-	u64 sum = 0;
+	struct dlb_unavail *all;
+	struct dlb_fair_sum fs = { 0 };
+	const char *src = NULL;
+	size_t n, i, nr = 0;
+	u64 sum = 0, runtime = 0, period = 0;
 	int cpu;
 
 	for (cpu = 0; cpu < c->jt->nr_cpus; cpu++) {
+		/* the interrupts and the stop class alone, for their note */
 		ua = dlb_metrics_unavail(m, cpu, &n);
 		for (i = 0; i < n; i++) {
 			if (!dl_time_before(c->jt->t0, ua[i].to))
 				continue;
-			u = (struct dlb_jt_unavail){ .cpu = cpu, .from = ua[i].from, .to = ua[i].to,
-						     .kind = ua[i].kind };
+			nr++;
+			sum += ua[i].to - (dl_time_before(ua[i].from, c->jt->t0) ? c->jt->t0 :
+					   ua[i].from);
+		}
+		fair_server(c, w, cpu, &runtime, &period, &src);
+		if (dlb_metrics_unavail_fair(m, cpu, runtime, period, c->jt->t0, &all, &n, &fs))
+			return -1;
+		for (i = 0; i < n; i++) {
+			if (!dl_time_before(c->jt->t0, all[i].to))
+				continue;
+			u = (struct dlb_jt_unavail){ .cpu = cpu, .from = all[i].from, .to = all[i].to,
+						     .kind = all[i].kind };
 			if (dl_time_before(u.from, c->jt->t0))
 				u.from = c->jt->t0;
-			if (dlb_jt_add_unavail(c->jt, &u))
+			if (dlb_jt_add_unavail(c->jt, &u)) {
+				free(all);
 				return -1;
-			sum += u.to - u.from;
+			}
 		}
+		free(all);
 	}
 	if (!dlb_metrics_run(m)->irq_events && strcmp(c->jt->backend, "reference"))
 		note(c, "interrupt time not recorded (no irq_handler or softirq events in the "
 		     "trace): the replay gives it to the tasks");
-	if (c->jt->nr_unavail)
+	if (nr)
 		note(c, "%zu intervals (%.3f ms) of interrupts or the stop class, in which no "
-		     "DL task could run", c->jt->nr_unavail, (double)sum / 1e6);
+		     "DL task could run", nr, (double)sum / 1e6);
+	if (fs.found)
+		note(c, "%zu intervals (%.3f ms) of a fair task run while a DL task queued there "
+		     "waited: %.3f ms within the reservation of the fair server (%.1f ms every %.1f ms "
+		     "per CPU, %s) no DL task could use, %.3f ms beyond it left to the diff",
+		     fs.found, (double)fs.found_ns / 1e6, (double)fs.counted_ns / 1e6,
+		     (double)runtime / 1e6, (double)period / 1e6, src,
+		     (double)(fs.found_ns - fs.counted_ns) / 1e6);
 	return 0;
 }
 
@@ -742,7 +830,7 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 		note(c, "interrupt time not charged to the task it interrupts "
 		     "(CONFIG_IRQ_TIME_ACCOUNTING=y, %s)",
 		     o->irq_time_accounting ? "the command line" : "env.txt");
-	if (unavail(c, m))
+	if (unavail(c, m, w))
 		return -1;
 	return c->jt->tick ? tick_grid(c, m) : 0;
 }

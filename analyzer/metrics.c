@@ -25,7 +25,8 @@
  *   metrics_cbs.c        each task's CBS, replayed where the trace does not
  *                        show it;
  *   metrics_task.c       the tasks by tid, their names and given parameters;
- *   metrics_unavail.c    per CPU, the time interrupts and the stop class took.
+ *   metrics_unavail.c    per CPU, the time interrupts, the stop class and the
+ *                        fair server took.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -288,6 +289,7 @@ void dlb_metrics_free(struct dlb_metrics *m)
 	for (i = 0; m->cpus && i < (size_t)m->nr_cpus_alloc; i++) {
 		free(m->cpus[i].rt_ts);
 		free(m->cpus[i].ua);
+		free(m->cpus[i].fa);
 	}
 	free(m->cpus);
 	free(m->waiting);

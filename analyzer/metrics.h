@@ -253,6 +253,29 @@ struct dlb_unavail {
 };
 const struct dlb_unavail *dlb_metrics_unavail(const struct dlb_metrics *m, int cpu, size_t *n);
 
+/*
+ * The fair server's share (docs/conformance.md "Unavailable time"): the
+ * intervals in which @cpu ran a fair task while a deadline task queued on
+ * it (woken there, pushed or pulled there, or preempted there) was ready,
+ * not running and not throttled.  On a kernel with the fair server that is
+ * its reservation at work (or a kernel defect); before it, a defect.
+ * dlb_metrics_unavail_fair() gives @cpu's intervals of dlb_metrics_unavail()
+ * with these added as kind DLB_UA_FAIR, but at most @runtime of them in
+ * each window [origin + k * period, origin + (k + 1) * period) (@period 0:
+ * none), the earliest first: the reservation's worth; the rest is no
+ * unavailable time.  Merged as dlb_metrics_unavail()'s (kinds or-ed), in
+ * time order.  *@out: a new array (free()), *@n of them; @sum: what was
+ * found and what was counted.  0, or -1 on allocation failure.
+ */
+struct dlb_fair_sum {
+	size_t found;			/* fair intervals found */
+	u64 found_ns;			/* their time */
+	u64 counted_ns;			/* of it, within the reservation */
+};
+int dlb_metrics_unavail_fair(const struct dlb_metrics *m, int cpu, u64 runtime, u64 period,
+			     u64 origin, struct dlb_unavail **out, size_t *n,
+			     struct dlb_fair_sum *sum);
+
 const char *dlb_quality_name(enum dlb_quality q);
 const char *dlb_quality_text(enum dlb_quality q);
 /* 1: raising @q makes the data incomplete; 0: a warning. */

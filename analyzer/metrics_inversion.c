@@ -183,6 +183,8 @@ void account_inversion(struct dlb_metrics *m, u64 ts)
 			if (dl_time_before(w->inv_from, w->throttle_until))
 				w->inv_from = w->throttle_until;
 			task_unthrottle(m, w, w->throttle_until);
+			w->unthr_lazy = true;	/* ready since then (unavail_fair) */
+			w->unthr_at = w->throttle_until;
 		}
 		if (w->sched_dl_valid)
 			m->elig[n++] = w;

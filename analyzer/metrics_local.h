@@ -21,6 +21,9 @@ struct task {
 	u64 ua_seg;			/* its CPU's unavail_upto() at seg_start */
 	u64 ua_exec;			/* of exec, the time its CPU was unavailable */
 	int wait_idx;			/* index in m->waiting, -1 when not ready */
+	int rq_cpu;			/* ready: the CPU whose runqueue holds it, -1 unknown */
+	bool unthr_lazy;		/* account_inversion ended its throttle, at unthr_at */
+	u64 unthr_at;
 	u64 inv_from;			/* account_inversion: waiting inverted since */
 	u64 inv_job;			/* inversion since the previous job ended */
 	unsigned int thr_job;		/* throttles since the previous job ended */
@@ -71,6 +74,7 @@ struct cpu {
 	struct dlb_cpu_metrics pub;
 	bool seen, known;		/* known: a sched_switch told us who runs */
 	int curr_pid;
+	int curr_prio;			/* sched_switch's next_prio (a fair task: >= DLB_PRIO_FAIR) */
 	bool curr_dl;
 	struct task *curr;		/* tracked task running, or NULL */
 	u64 since;
@@ -85,6 +89,13 @@ struct cpu {
 	u64 ua_total;			/* unavailable time closed so far (merged gaps too) */
 	struct dlb_unavail *ua;
 	size_t nr_ua, cap_ua;
+	/* the fair server's share: a fair task runs while a DL task queued here waits */
+	u64 q_gen;			/* == m->fair_gen: such a DL task waits (unavail_fair) */
+	u64 q_from;			/* since when, at the latest */
+	bool fair_open;
+	u64 fair_from;
+	struct dlb_unavail *fa;		/* found, closed, not capped */
+	size_t nr_fa, cap_fa;
 };
 
 struct named_params {
@@ -109,6 +120,9 @@ struct dlb_metrics {
 	bool started, finished, dirty;
 	bool explicit_dl;		/* the trace has dl_throttle / dl_replenish events */
 	u64 last_ts;
+	u64 fair_gen;			/* unavail_fair's pass */
+	int nr_fair_open;		/* CPUs with an open fair interval */
+	int nr_fair_cpus;		/* CPUs running a fair task (cpu_set_curr) */
 	/* the last rt-app zero time (CLOCK_REF marker), for the threads that start after it */
 	bool clock_ref_valid;
 	u64 clock_ref;
@@ -153,6 +167,10 @@ int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev);
 /* metrics_unavail.c: per CPU, the time DL tasks could not have had it; -1: allocation */
 int unavail_event(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev);
 void unavail_finish(struct dlb_metrics *m);
+/* after each event at @ts: open or close the CPUs' fair intervals; -1: allocation */
+int unavail_fair(struct dlb_metrics *m, u64 ts);
+/* @c runs @pid of sched_switch priority @prio now (curr_pid, curr_prio, nr_fair_cpus) */
+void cpu_set_curr(struct dlb_metrics *m, struct cpu *c, int pid, int prio);
 /* @t's running segment starts at @ts (on t->cpu, or none when -1) */
 void task_seg(struct dlb_metrics *m, struct task *t, u64 ts);
 /* the running segment, from seg_start to @end, into exec and ua_exec */

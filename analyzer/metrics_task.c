@@ -82,6 +82,7 @@ struct task *task_get(struct dlb_metrics *m, int tid)
 	t->pub.tid = tid;
 	t->cpu = -1;
 	t->wait_idx = -1;
+	t->rq_cpu = -1;
 	t->cpu_begin = -1;
 	t->last_run_cpu = -1;
 	task_stats(t, dlb_stat_init);

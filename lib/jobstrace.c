@@ -86,6 +86,10 @@ static const char *const ua_names[] = {
 	[DLB_UA_IRQ] = "irq",
 	[DLB_UA_STOP] = "stop",
 	[DLB_UA_IRQ | DLB_UA_STOP] = "irq+stop",
+	[DLB_UA_FAIR] = "fair",
+	[DLB_UA_IRQ | DLB_UA_FAIR] = "irq+fair",
+	[DLB_UA_STOP | DLB_UA_FAIR] = "stop+fair",
+	[DLB_UA_IRQ | DLB_UA_STOP | DLB_UA_FAIR] = "irq+stop+fair",
 };
 
 const char *dlb_ua_kind_str(unsigned int kind)
@@ -413,8 +417,9 @@ static int rd_unavail(struct rd *r, struct dlb_jobs_trace *jt)
 	for (u.kind = DLB_UA_IRQ; dlb_ua_kind_str(u.kind); u.kind++)
 		if (!strcmp(tok, dlb_ua_kind_str(u.kind)))
 			break;
-	if (!dlb_ua_kind_str(u.kind))
-		return rd_fail(r, "kind: '%s' is not irq, stop or irq+stop", tok);
+	if (!dlb_ua_kind_str(u.kind) || (r->version < 6 && (u.kind & DLB_UA_FAIR)))
+		return rd_fail(r, r->version < 6 ? "kind: '%s' is not irq, stop or irq+stop" :
+			       "kind: '%s' is not irq, stop, fair or their merge (irq+stop, ...)", tok);
 	if (!dl_time_before(u.from, u.to))
 		return rd_fail(r, "to: not after from%s", "");
 	for (i = jt->nr_unavail; i > 0 && !prev; i--)
@@ -441,7 +446,7 @@ static int rd_line(struct rd *r, char *line, struct dlb_jobs_trace *jt, bool *ha
 			char num[16];
 
 			snprintf(num, sizeof(num), "%d", v);
-			return rd_fail(r, "version %s: this tool reads versions 1 to 5", num);
+			return rd_fail(r, "version %s: this tool reads versions 1 to 6", num);
 		}
 		r->version = v;
 		*have_version = true;

@@ -697,6 +697,18 @@ int dlb_sim_opts_model(struct dlb_sim_opts *o, const char *name)
 	return 0;
 }
 
+int dlb_sim_model_fair_server(const char *name, u64 *runtime, u64 *period)
+{
+	struct dl_model m;
+
+	*runtime = *period = 0;
+	if (dl_model_parse(name, &m) < 0)
+		return -1;
+	*runtime = m.fair_server_runtime;
+	*period = m.fair_server_period;
+	return 0;
+}
+
 /*
  * The model a traced kernel runs (docs/conformance.md, "Model"): its
  * MAJ.MIN when a mainline model of it exists (3.14 .. newest), the newest
@@ -884,7 +896,7 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	ops.trace_runtime = cb_runtime;
 	ops.trace_throttle = cb_throttle;
 	ops.trace_replenish = cb_replenish;
-	if (opts->irq_time_accounting && opts->nr_unavail)
+	if (sim_unavail_uncharged(opts))
 		ops.irq_time = sim_irq_time;
 	ops.arg = sim;
 	memset(&so, 0, sizeof(so));

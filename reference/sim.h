@@ -160,6 +160,12 @@ int dlb_sim_opts_model(struct dlb_sim_opts *o, const char *m);
  * "model"; any may be NULL) into @buf ("v4", "mainline:MAJ.MIN",
  * "mainline").  Returns why, for reports.
  */
+/*
+ * The fair server's default reservation per CPU under model @name (6.12 on:
+ * 50 ms every 1 s; before, or v4: none, 0 and 0).  -1 on a model not known.
+ */
+int dlb_sim_model_fair_server(const char *name, u64 *runtime, u64 *period);
+
 /* A replay's unavailable CPU time: @jt's unavail records (kept by the caller). */
 void dlb_sim_opts_unavail(struct dlb_sim_opts *o, const struct dlb_jobs_trace *jt);
 

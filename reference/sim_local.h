@@ -91,7 +91,8 @@ struct sim_waitq {
 struct sim_ua_cpu {
 	struct { u64 from, to; unsigned int kind; } *v;
 	size_t n;
-	/* with o.irq_time_accounting: irq[i], the irq-only time of v[0..i) (n + 1) */
+	/* irq[i]: the uncharged time of v[0..i) (n + 1): the irq intervals with
+	   o.irq_time_accounting, the fair ones always; NULL: none */
 	u64 *irq;
 };
 
@@ -145,6 +146,8 @@ u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t);
 /* sim_unavail.c: unavailable CPU time */
 int sim_unavail_init(struct dlb_sim *sim, struct dlb_err *err);
 void sim_unavail_free(struct dlb_sim *sim);
+/* whether some interval is left out of the tasks' clock (irq with accounting, fair) */
+bool sim_unavail_uncharged(const struct dlb_sim_opts *o);
 /* of [@a, @b), the time @cpu was unavailable */
 u64 sim_unavail_between(const struct dlb_sim *sim, int cpu, u64 a, u64 b);
 /* the instant from @a by which @cpu has had @work of available time */

@@ -14,6 +14,11 @@
  * intervals of kind irq alone are left out of the tasks' clock instead
  * (sched_ops.irq_time, rq_clock_task()): no progress and no charge, so a
  * budget lasts longer by them.  stop and irq+stop stay charged.
+ * Intervals with the kind fair (the fair server's share: a fair task ran
+ * while the DL task waited) are left out of the clock always: the kernel
+ * had switched the DL task out, so it made no progress and was not
+ * charged.  Not modelled: that a DL task switched out may be pulled to
+ * another CPU; here it stays on its CPU through the interval.
  */
 #include <stdlib.h>
 
@@ -29,7 +34,23 @@ void dlb_sim_opts_unavail(struct dlb_sim_opts *o, const struct dlb_jobs_trace *j
 	o->irq_time_accounting = jt->irq_time_acct == 1;
 }
 
-/* Each CPU's running sum of uncharged (irq-only) time: sim_irq_time() in O(log n). */
+/* Whether an interval of @kind is left out of the tasks' clock (not charged). */
+static bool ua_uncharged(const struct dlb_sim_opts *o, unsigned int kind)
+{
+	return (kind & DLB_UA_FAIR) || (o->irq_time_accounting && kind == DLB_UA_IRQ);
+}
+
+bool sim_unavail_uncharged(const struct dlb_sim_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_unavail; i++)
+		if (ua_uncharged(o, o->unavail[i].kind))
+			return true;
+	return false;
+}
+
+/* Each CPU's running sum of uncharged time: sim_irq_time() in O(log n). */
 static int irq_prefix(struct dlb_sim *sim, struct dlb_err *err)
 {
 	struct sim_ua_cpu *c;
@@ -41,8 +62,8 @@ static int irq_prefix(struct dlb_sim *sim, struct dlb_err *err)
 		if (!(c->irq = calloc(c->n + 1, sizeof(*c->irq))))
 			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 		for (i = 0; i < c->n; i++)
-			c->irq[i + 1] = c->irq[i] +
-				(c->v[i].kind == DLB_UA_IRQ ? c->v[i].to - c->v[i].from : 0);
+			c->irq[i + 1] = c->irq[i] + (ua_uncharged(&sim->o, c->v[i].kind) ?
+						     c->v[i].to - c->v[i].from : 0);
 	}
 	return 0;
 }
@@ -88,7 +109,7 @@ int sim_unavail_init(struct dlb_sim *sim, struct dlb_err *err)
 		c->v[c->n].kind = u->kind;
 		c->v[c->n++].to = u->to - t0;
 	}
-	return o->irq_time_accounting ? irq_prefix(sim, err) : 0;
+	return sim_unavail_uncharged(o) ? irq_prefix(sim, err) : 0;
 }
 
 void sim_unavail_free(struct dlb_sim *sim)
@@ -134,8 +155,8 @@ u64 sim_unavail_between(const struct dlb_sim *sim, int cpu, u64 a, u64 b)
 	return sum;
 }
 
-/* From @a, the instant @cpu has had @work outside its intervals (of kind irq alone: @irq_only). */
-static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool irq_only)
+/* From @a, the instant @cpu has had @work outside its intervals (the uncharged ones: @uncharged). */
+static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool uncharged)
 {
 	const struct sim_ua_cpu *c;
 	u64 t = a, from;
@@ -145,7 +166,7 @@ static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool irq
 		return a + work;
 	c = &sim->ua[cpu];
 	for (i = ua_after(c, a); i < c->n; i++) {
-		if (irq_only && c->v[i].kind != DLB_UA_IRQ)
+		if (uncharged && !ua_uncharged(&sim->o, c->v[i].kind))
 			continue;
 		from = dl_time_before(c->v[i].from, t) ? t : c->v[i].from;
 		if (from - t >= work)
@@ -163,7 +184,10 @@ u64 sim_avail_after(const struct dlb_sim *sim, int cpu, u64 a, u64 work)
 
 u64 sim_charged_after(const struct dlb_sim *sim, int cpu, u64 a, u64 budget)
 {
-	return sim->o.irq_time_accounting ? ua_walk(sim, cpu, a, budget, true) : a + budget;
+	/* irq[]: some interval is uncharged (sim_unavail_init()) */
+	if (!sim->ua || cpu < 0 || cpu >= sim->o.nr_cpus || !sim->ua[cpu].irq)
+		return a + budget;
+	return ua_walk(sim, cpu, a, budget, true);
 }
 
 u64 sim_irq_time(void *arg, int cpu, u64 now)
@@ -179,7 +203,7 @@ u64 sim_irq_time(void *arg, int cpu, u64 now)
 	i = ua_after(c, now);
 	sum = c->irq[i];
 	/* inside interval i: its part before @now */
-	if (i < c->n && c->v[i].kind == DLB_UA_IRQ && dl_time_before(c->v[i].from, now))
+	if (i < c->n && ua_uncharged(&sim->o, c->v[i].kind) && dl_time_before(c->v[i].from, now))
 		sum += now - c->v[i].from;
 	return sum;
 }

@@ -472,6 +472,71 @@ static void test_unavail_job(void **state)
 }
 
 /*
+ * The fair server's share (metrics_unavail.c unavail_fair), derived by
+ * hand, times in ms: a fair hog (tid 200, prio 120) holds CPU 0; DL task
+ * a, woken onto CPU 0 at 1, waits until the hog is switched out at 31
+ * (30 ms, an interrupt at 10 inside), and again from 100 to 140 (40 ms).
+ * With a reservation of 50 ms per 1 s: the first 30 ms counted (merged
+ * with the interrupt), 20 of the next 40, the rest left out.  Not fair
+ * time: task b woken onto CPU 1 (it waits for CPU 1, not CPU 0, which
+ * the hog holds from 200 to 220), and CPU 1 running an RT task (prio 50)
+ * meanwhile; nor the hog's time with no DL task waiting.
+ */
+static void test_unavail_fair(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(0, 0, 100, "dlb_task: tid=100 name=a policy=deadline prio=0 "
+			"runtime=20000000 deadline=100000000 period=100000000"),
+		named_switch(0, 0, 0, 120, 200, 120, "hog"),
+		named_switch(0, 1, 0, 120, 300, 50, "fifo"),
+		eb_wake(1000, 0, 100, DLB_PRIO_DL),
+		eb_irq(10000000, 0, DLB_EV_IRQ_ENTRY), eb_irq(10500000, 0, DLB_EV_IRQ_EXIT),
+		named_switch(31000, 0, 200, 120, 100, DLB_PRIO_DL, "a"),
+		eb_switch(40000, 0, 100, DLB_PRIO_DL, 1, 200, 120),
+		eb_wake(100000, 0, 100, DLB_PRIO_DL),
+		named_switch(140000, 0, 200, 120, 100, DLB_PRIO_DL, "a"),
+		eb_switch(145000, 0, 100, DLB_PRIO_DL, 1, 200, 120),
+		eb_wake(200000, 1, 101, DLB_PRIO_DL),
+		named_switch(220000, 1, 300, 50, 101, DLB_PRIO_DL, "b"),
+		eb_switch(225000, 1, 101, DLB_PRIO_DL, 1, 0, 120),
+		eb_switch(300000, 0, 200, 120, 0, 0, 120),
+	};
+	static const struct dlb_unavail want[] = {
+		{ 1000 * US, 31000 * US, DLB_UA_IRQ | DLB_UA_FAIR },
+		{ 100000 * US, 120000 * US, DLB_UA_FAIR },
+	};
+	struct dlb_fair_sum sum = { 0 };
+	struct dlb_metrics *m = mk();
+	struct dlb_unavail *v;
+	size_t n, i;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	assert_int_equal(dlb_metrics_unavail_fair(m, 0, 50000 * US, 1000000 * US, 0, &v, &n,
+						  &sum), 0);
+	assert_int_equal(n, 2);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(v[i].from, want[i].from);
+		assert_int_equal(v[i].to, want[i].to);
+		assert_int_equal(v[i].kind, want[i].kind);
+	}
+	free(v);
+	assert_int_equal(sum.found, 2);
+	assert_int_equal(sum.found_ns, 70000 * US);
+	assert_int_equal(sum.counted_ns, 50000 * US);
+	/* CPU 1: nothing; no reservation (period 0): the interrupt alone */
+	assert_int_equal(dlb_metrics_unavail_fair(m, 1, 50000 * US, 1000000 * US, 0, &v, &n,
+						  &sum), 0);
+	assert_int_equal(n, 0);
+	free(v);
+	assert_int_equal(dlb_metrics_unavail_fair(m, 0, 0, 0, 0, &v, &n, &sum), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].kind, DLB_UA_IRQ);
+	free(v);
+	dlb_metrics_free(m);
+}
+
+/*
  * A FIFO task's jobs (the reference writes release markers without dl=, the
  * task has no deadline): counted as jobs with response times, never as
  * misses, and its release does not make it an earliest-deadline waiter.
@@ -859,6 +924,7 @@ int main(void)
 		cmocka_unit_test(test_lost_events),
 		cmocka_unit_test(test_unavail),
 		cmocka_unit_test(test_unavail_job),
+		cmocka_unit_test(test_unavail_fair),
 		cmocka_unit_test(test_job_without_deadline),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_no_sched_switch),

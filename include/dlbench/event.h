@@ -22,6 +22,8 @@
  * task of priority 99 (seen on 6.18): told apart by the comm.
  */
 #define DLB_PRIO_STOP	0
+/* The fair class's priorities: MAX_RT_PRIO (100) and up (nice -20..19: 100..139). */
+#define DLB_PRIO_FAIR	100
 
 enum dlb_ev_type {
 	DLB_EV_SWITCH = 1,	/* sched_switch */

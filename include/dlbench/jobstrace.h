@@ -7,7 +7,7 @@
  * analyzes (jobs-trace.txt); the reference replays it (dlb-sim --replay):
  * the same simulator, its releases and demands forced.
  *
- *	dlb-jobs-trace 5
+ *	dlb-jobs-trace 6
  *	cpus 2
  *	t0 0
  *	end 1000000000
@@ -38,7 +38,10 @@
  * unavail (version 4, optional): an interval [from, to) in which the CPU
  * was taken by what a deadline task cannot preempt, of a kind (irq: hard
  * and soft interrupts; stop: the stop class; irq+stop: both, merged); per
- * CPU in time order, not overlapping, after the jobs.
+ * CPU in time order, not overlapping, after the jobs.  Version 6 adds the
+ * kind fair: a fair task ran while a deadline task queued on the CPU
+ * waited, within the CPU's fair server reservation (runtime per period);
+ * merged: irq+fair, stop+fair, irq+stop+fair.
  * irq_time_accounting (version 5): the traced kernel's
  * CONFIG_IRQ_TIME_ACCOUNTING, y, n or "-" unknown (versions 1 to 4: unknown).
  * With y its tasks are not charged the irq intervals' time (rq_clock_task()
@@ -59,9 +62,10 @@
 #include "marker.h"
 #include "workload.h"
 
-#define DLB_JT_VERSION		5	/* reads 1 to 4 too: version 2 adds model and
+#define DLB_JT_VERSION		6	/* reads 1 to 5 too: version 2 adds model and
 					   flags, version 3 tickphase, version 4 unavail,
-					   version 5 irq_time_accounting */
+					   version 5 irq_time_accounting, version 6
+					   the unavail kind fair */
 #define DLB_JT_UNKNOWN		UINT64_MAX	/* a demand the trace does not tell */
 
 /* Where the tasks' affinity came from (the trace does not carry it). */
@@ -91,8 +95,10 @@ struct dlb_jt_job {
 /* What took a CPU in an unavail interval: a mask (both: two intervals merged). */
 #define DLB_UA_IRQ		0x1	/* hard or soft interrupts */
 #define DLB_UA_STOP		0x2	/* the stop class (migration/N) */
+#define DLB_UA_FAIR		0x4	/* a fair task while a DL task queued there waited:
+					   the fair server's share (version 6) */
 
-/* "irq", "stop", "irq+stop"; NULL for another mask */
+/* "irq", "stop", "fair", merges joined by '+' ("irq+stop", "irq+fair", ...); NULL: another mask */
 const char *dlb_ua_kind_str(unsigned int kind);
 
 /* CPU time DL tasks could not use (version 4): [from, to) on the trace's clock. */

@@ -12,7 +12,7 @@
 
 static const char good[] =
 	"# dlbench jobs trace: releases and demands of a run (docs/conformance.md)\n"
-	"dlb-jobs-trace 5\n"
+	"dlb-jobs-trace 6\n"
 	"cpus 4\n"
 	"t0 1000\n"
 	"end 90000000\n"
@@ -40,7 +40,9 @@ static const char good[] =
 	"# unavail CPU FROM TO KIND\n"
 	"unavail 0 5000000 5004000 irq\n"
 	"unavail 0 5004000 5010000 stop\n"
-	"unavail 3 1000 2000 irq+stop\n";
+	"unavail 3 1000 2000 irq+stop\n"
+	"unavail 3 3000 4000 fair\n"
+	"unavail 3 5000 6000 irq+fair\n";
 
 /* @text into a temporary file; its path in @path (a buffer of 64). */
 static void put_file(char *path, const char *text)
@@ -100,12 +102,14 @@ static void test_round_trip(void **state)
 	assert_true(jt->jobs[1].asked == DLB_JT_UNKNOWN);
 	assert_true(jt->jobs[5].open);
 	assert_int_equal(jt->jobs[5].demand, 400000);
-	assert_int_equal(jt->nr_unavail, 3);
+	assert_int_equal(jt->nr_unavail, 5);
 	assert_int_equal(jt->unavail[1].cpu, 0);
 	assert_int_equal(jt->unavail[1].from, 5004000);
 	assert_int_equal(jt->unavail[1].to, 5010000);
 	assert_int_equal(jt->unavail[1].kind, DLB_UA_STOP);
 	assert_int_equal(jt->unavail[2].kind, DLB_UA_IRQ | DLB_UA_STOP);
+	assert_int_equal(jt->unavail[3].kind, DLB_UA_FAIR);
+	assert_int_equal(jt->unavail[4].kind, DLB_UA_IRQ | DLB_UA_FAIR);
 	/* written again: the same bytes */
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
@@ -129,7 +133,7 @@ static void test_bad_files(void **state)
 {
 	static const struct { const char *text, *msg; } cases[] = {
 		{ "cpus 2\n", ":1: not a jobs trace: the first record must be 'dlb-jobs-trace N'" },
-		{ "dlb-jobs-trace 6\n", ":1: version 6: this tool reads versions 1 to 5" },
+		{ "dlb-jobs-trace 7\n", ":1: version 7: this tool reads versions 1 to 6" },
 		{ "dlb-jobs-trace 4\ncpus 2\nirq_time_accounting y\n",
 		  ":3: irq_time_accounting: a version 5 record" },
 		{ "dlb-jobs-trace 5\ncpus 2\nirq_time_accounting yes\n",
@@ -138,6 +142,10 @@ static void test_bad_files(void **state)
 		{ "dlb-jobs-trace 4\ncpus 2\nunavail 0 1 2\n", ":3: kind: missing" },
 		{ "dlb-jobs-trace 4\ncpus 2\nunavail 0 1 2 nmi\n",
 		  ":3: kind: 'nmi' is not irq, stop or irq+stop" },
+		{ "dlb-jobs-trace 5\ncpus 2\nunavail 0 1 2 fair\n",
+		  ":3: kind: 'fair' is not irq, stop or irq+stop" },
+		{ "dlb-jobs-trace 6\ncpus 2\nunavail 0 1 2 nmi\n",
+		  ":3: kind: 'nmi' is not irq, stop, fair or their merge (irq+stop, ...)" },
 		{ "dlb-jobs-trace 4\ncpus 2\nunavail 0 2 2 irq\n", ":3: to: not after from" },
 		{ "dlb-jobs-trace 4\ncpus 2\nunavail 0 1 5 irq\nunavail 1 1 5 irq\n"
 		  "unavail 0 4 6 stop\n", ":5: from: before the end of the CPU's previous interval" },

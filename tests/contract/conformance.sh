@@ -10,7 +10,7 @@
 # throttles, migrations).  The check can see: the same v4 runs replayed
 # under mainline's rules diverge.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 22
+plan 23
 W=$DLB_SRC/workloads/suites
 J=$DLB_BUILD/tests/tools/json-get
 for t in dlb-rtapp dlb-sim dlb-tasksetgen; do
@@ -130,6 +130,13 @@ for acct in n y - v4; do
 done
 expect_eq "dlb-sim --replay: interrupts charged unless the trace says irq_time_accounting y" \
 	"$got" "n 0 10300000 y 0 2500000 - 0 10300000 v4 0 10300000 "
+# the same 0.5 ms as the fair server's share (version 6, kind fair): the
+# kernel had switched the task out, so it is not charged, whatever the
+# irq time accounting: not throttled, it ends at 2.5 ms
+sed -e 's/^dlb-jobs-trace 5$/dlb-jobs-trace 6/' -e 's/ irq$/ fair/' "$T/ua-n.txt" >"$T/ua-fair.txt"
+run "$BIN/dlb-sim" --replay --no-timing -o "$T/ua-o-fair" "$T/ua-fair.txt"
+expect_eq "dlb-sim --replay: a fair interval delays the job and is not charged ($rc)" \
+	"$rc $(csv_awk 'FNR > 1 { print v("end") }' "$T/ua-o-fair/jobs.csv")" "0 2500000"
 
 # bad input: a workload is not a jobs trace; a jobs trace of another version
 run "$BIN/dlb-sim" --replay "$W/edf-global-2cpu.json"
@@ -138,7 +145,7 @@ expect_eq "dlb-sim --replay of a workload: exit 2, where and why" "$rc $(head -n
 sed 's/^dlb-jobs-trace [0-9]*$/dlb-jobs-trace 7/' "$T/rand-000/jobs-trace.txt" >"$T/v7.txt"
 run "$BIN/dlb-sim" --replay "$T/v7.txt"
 expect_eq "dlb-sim --replay of version 7: exit 2" "$rc $(cat "$T/err")" \
-	"2 dlb-sim: $T/v7.txt:2: version 7: this tool reads versions 1 to 5"
+	"2 dlb-sim: $T/v7.txt:2: version 7: this tool reads versions 1 to 6"
 
 # A planted "waited for a CPU the oracle gave it": x and a pinned to CPU 0 when
 # the run was made, free in the workload.json the analysis reads (so in the

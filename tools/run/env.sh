@@ -86,6 +86,29 @@ kconfig() {
 	fi
 }
 
+# fair_server_env: the fair servers' reservation (6.12 on: debugfs
+# sched/fair_server/cpuN/{runtime,period}, ns), as env.txt lines: one pair
+# when every CPU has the same, else one pair per CPU; nothing when debugfs
+# does not say (the analyzer then takes the kernel's default,
+# docs/conformance.md "Unavailable time").
+fair_server_env() {
+	local d=/sys/kernel/debug/sched/fair_server c r p lines='' first='' same=1
+	for c in "$d"/cpu[0-9]*; do
+		r=$(cat "$c/runtime" 2>/dev/null) && p=$(cat "$c/period" 2>/dev/null) || return 0
+		[[ $r =~ ^[0-9]+$ && $p =~ ^[0-9]+$ ]] || return 0
+		[ -z "$first" ] && first="$r $p"
+		[ "$first" = "$r $p" ] || same=0
+		lines+="fair_server_${c##*/}_runtime_ns=$r"$'\n'"fair_server_${c##*/}_period_ns=$p"$'\n'
+	done
+	[ -n "$first" ] || return 0
+	if [ "$same" -eq 1 ]; then
+		echo "fair_server_runtime_ns=${first% *}"
+		echo "fair_server_period_ns=${first#* }"
+	else
+		printf '%s' "$lines"
+	fi
+}
+
 write_env() {	# write_env FILE BACKEND
 	local f=$1
 	{
@@ -101,6 +124,7 @@ write_env() {	# write_env FILE BACKEND
 		echo "git=$(git -C "$DLB_SRC" describe --always --dirty 2>/dev/null)"
 		echo "preempt=$(uname -v | grep -o 'PREEMPT[_A-Z]*' | head -1)"
 		echo "config_IRQ_TIME_ACCOUNTING=$(kconfig | kconfig_irq_time)"
+		fair_server_env
 		kconfig | sed -n 's/^CONFIG_\(PREEMPT[A-Z_]*\|HZ\|HZ_[0-9]*\|NO_HZ[A-Z_]*\|SCHEDSTATS\|SCHED_DEBUG\|NR_CPUS\|CPUSETS\|RT_GROUP_SCHED\)=\(.*\)/config_\1=\2/p'
 	} > "$f"
 }
