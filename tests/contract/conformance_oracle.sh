@@ -21,7 +21,7 @@
 #   replay the later deadline waits 6 ms behind the other and misses by
 #   1 ms, never throttled: waited.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 9
+plan 10
 J=$DLB_BUILD/tests/tools/json-get
 for t in dlb-analyze dlb-rtapp; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
@@ -138,7 +138,20 @@ if "$BIN/dlb-rtapp" -q -b reference -m 2 -d 1s -o "$T/w" "$T/w.json" >"$T/w.out"
 	check "pinned in the replay only: the first divergence in the text report, each side's wait" grep -q \
 		'first divergence: task y-1 job 0 released at 0.000 ms: oracle_only_miss (waited): kernel met (lateness -5000.0 us, waited 0.0 us) on CPU 1; oracle missed (lateness 1000.0 us, waited 6000.0 us) on CPU 0' \
 		"$T/w/report.txt"
+	# under the mainline rules each late y job is throttled as it ends
+	# (dl_runtime_exceeded() at its deadline miss; the timer at the next
+	# period, 50 ms on): a throttle after its deadline, that held no job
+	# back (the next one wakes at that instant), is no budget cause:
+	# still waited (the classifier that judged any throttle first said
+	# short_budget for 19 of the 20)
+	run "$A" -q -m -1 --model mainline -o "$T/wm" "$T/w"
+	got=$("$J" "$T/wm/report.json" conformance.run.oracle_only_misses.total \
+		conformance.run.oracle_only_misses.waited \
+		conformance.run.oracle_only_misses.short_budget | tr '\n' ' ')
+	expect_eq "pinned, mainline rules: a throttle after the deadline is no budget cause ($rc)" \
+		"$rc $got" "0 20 20 0 "
 else
 	fail "pinned in the replay only: every y job an oracle-only miss, waited" "$(cat "$T/w.out")"
 	fail "pinned in the replay only: the first divergence in the text report, each side's wait"
+	fail "pinned, mainline rules: a throttle after the deadline is no budget cause"
 fi
