@@ -1019,7 +1019,8 @@ static struct cjob rebase(const struct cjob *k, const struct cjob *o, u64 t0)
  * The budget's verdict on an oracle job the replay throttled, from its
  * work @work (its demand, or asked) against the runtime Q, and the
  * interrupt time the replay charged it (o->exec - @work: the job stays
- * on its CPU, charged, in its irq intervals): work >= Q + tick, overrun
+ * on its CPU in its irq intervals, charged unless @irq_free, the traced
+ * kernel's CONFIG_IRQ_TIME_ACCOUNTING): work >= Q + tick, overrun
  * (on its own it overran by more than the kernel's check at ticks lets
  * pass); Q <= work < Q + tick, the budget edge (the kernel throttles at
  * runtime <= 0, but sees it only at a tick: whether it did depends on
@@ -1034,9 +1035,10 @@ static struct cjob rebase(const struct cjob *k, const struct cjob *o, u64 t0)
  * three of the next seven jobs missed; the kernel had charged that job
  * 6.7 us over its runtime, so throttled and replenished it).
  */
-static enum oo_cause budget_cause(const struct cjob *o, u64 work, u64 runtime, u64 tick)
+static enum oo_cause budget_cause(const struct cjob *o, u64 work, u64 runtime, u64 tick,
+				  bool irq_free)
 {
-	u64 irq = o->exec_known && o->exec > work ? o->exec - work : 0;
+	u64 irq = !irq_free && o->exec_known && o->exec > work ? o->exec - work : 0;
 
 	if (work > runtime && work - runtime >= tick)
 		return OO_OVERRUN;
@@ -1067,18 +1069,18 @@ static enum oo_cause budget_cause(const struct cjob *o, u64 work, u64 runtime, u
  * earlier deadline "short_budget" (conformance_oracle.sh).
  */
 static enum oo_cause oracle_miss_cause(const struct cjob *k, const struct cjob *o, u64 work,
-				       u64 runtime, u64 tick)
+				       u64 runtime, u64 tick, bool irq_free)
 {
 	u64 kw = waited(k), ow = waited(o);
 	bool budget = o->throttles && work != DLB_JT_UNKNOWN;
 
 	if (budget && o->held && dl_time_before(o->held_from, o->dl))
-		return budget_cause(o, work, runtime, tick);
+		return budget_cause(o, work, runtime, tick, irq_free);
 	if (k->exec_known && o->exec_known && ow > kw && o->lateness > 0 &&
 	    (u64)o->lateness <= ow - kw)
 		return OO_WAITED;
 	if (budget)
-		return budget_cause(o, work, runtime, tick);
+		return budget_cause(o, work, runtime, tick, irq_free);
 	return OO_UNKNOWN;
 }
 
@@ -1105,7 +1107,8 @@ static enum div_kind diff_job(const struct dlb_conform *c, size_t ti, size_t idx
 	if (o->miss && !k->miss) {
 		*cause = oracle_miss_cause(k, o,
 					   dlb_jt_job_work(&c->jt->jobs[c->kin[ti]->jt0 + idx], c->asked),
-					   c->jt->tasks[ti].dl.runtime, c->jt->tick);
+					   c->jt->tasks[ti].dl.runtime, c->jt->tick,
+					   c->jt->irq_time_acct == 1);
 		s->oonly[*cause]++;
 		return DIV_ORACLE_ONLY;
 	}
