@@ -27,8 +27,9 @@
 struct cjob {
 	u64 job, rel, wakeup, dl, begin, end, exec, inversion_ns;
 	u64 unavail_ns;		/* of exec, interrupt time: an unavail record's, not demand */
+	u64 held_from;		/* struct dlb_job's: its CBS held it back from there (held) */
 	s64 lateness;
-	bool dl_known, exec_known, miss, overrun, open;
+	bool dl_known, exec_known, miss, overrun, open, held;
 	bool startup_known, startup_moved;	/* struct dlb_job's: the overheads it shows */
 	bool konly_plain;	/* a kernel-only miss of the replay without overheads */
 	u64 startup_ns;
@@ -282,6 +283,8 @@ static void cjob_set(struct cjob *x, const struct dlb_job *j)
 	x->overrun = j->overrun;
 	x->migrations = j->migrations;
 	x->throttles = j->throttles;
+	x->held = j->held;
+	x->held_from = j->held_from;
 	x->cpu_begin = j->cpu_begin;
 	x->cpu_end = j->cpu_end;
 	x->open = j->open;
@@ -1091,6 +1094,7 @@ static struct cjob rebase(const struct cjob *k, const struct cjob *o, u64 t0)
 
 	r.begin += t0;
 	r.end += t0;
+	r.held_from += t0;
 	r.rel = k->rel;
 	r.wakeup = k->wakeup;
 	r.dl = k->dl;
@@ -1100,47 +1104,71 @@ static struct cjob rebase(const struct cjob *k, const struct cjob *o, u64 t0)
 }
 
 /*
- * Why the oracle missed a job the run met.  The replay ran the job's work
- * @work (its demand, or asked) and charged it its CPU time: the work plus
- * the interrupt time that fell in it (o->exec - @work: the replay keeps
- * the job on its CPU, charged, in its unavail intervals).  When the
- * replay throttled it, the budget says why, from the work against the
- * runtime Q: work >= Q + tick, overrun (on its own it overran by more than
- * the kernel's check at ticks lets pass); Q <= work < Q + tick, the budget
- * edge (the kernel throttles at runtime <= 0, but sees it only at a tick:
- * whether it did depends on where the tick fell in the job, and the
- * replay's job sits elsewhere on the grid); work < Q <= work + irq,
- * interrupts (the interrupt time the replay charged took it over, where
- * the kernel's job met other interrupts, or a kernel with
- * CONFIG_IRQ_TIME_ACCOUNTING charged none); work + irq < Q, a short
- * budget (it began with less than Q: an earlier job's overrun carried
- * into it, or the CBS wake-up rule kept a nearly spent budget: on this
- * host a job that left 3 us of its 3.3 ms, woken 7 us before the old
- * deadline, kept them and ran a tick into debt, and three of the next
- * seven jobs missed; the kernel had charged that job 6.7 us over its
- * runtime, so throttled and replenished it).  Not throttled: it waited
- * in the replay longer than on the kernel, by more than its
- * lateness (the kernel ran it on a CPU the replay held with earlier
- * deadlines: its push/pull, or an earlier divergence); else unknown.
+ * The budget's verdict on an oracle job the replay throttled, from its
+ * work @work (its demand, or asked) against the runtime Q, and the
+ * interrupt time the replay charged it (o->exec - @work: the job stays
+ * on its CPU in its irq intervals, charged unless @irq_free, the traced
+ * kernel's CONFIG_IRQ_TIME_ACCOUNTING): work >= Q + tick, overrun
+ * (on its own it overran by more than the kernel's check at ticks lets
+ * pass); Q <= work < Q + tick, the budget edge (the kernel throttles at
+ * runtime <= 0, but sees it only at a tick: whether it did depends on
+ * where the tick fell in the job, and the replay's job sits elsewhere on
+ * the grid); work < Q <= work + irq, interrupts (the interrupt time the
+ * replay charged took it over, where the kernel's job met other
+ * interrupts, or a kernel with CONFIG_IRQ_TIME_ACCOUNTING charged none);
+ * work + irq < Q, a short budget (it began with less than Q: an earlier
+ * job's overrun carried into it, or the CBS wake-up rule kept a nearly
+ * spent budget: on this host a job that left 3 us of its 3.3 ms, woken 7
+ * us before the old deadline, kept them and ran a tick into debt, and
+ * three of the next seven jobs missed; the kernel had charged that job
+ * 6.7 us over its runtime, so throttled and replenished it).
+ */
+static enum oo_cause budget_cause(const struct cjob *o, u64 work, u64 runtime, u64 tick,
+				  bool irq_free)
+{
+	u64 irq = !irq_free && o->exec_known && o->exec > work ? o->exec - work : 0;
+
+	if (work > runtime && work - runtime >= tick)
+		return OO_OVERRUN;
+	if (work >= runtime)
+		return OO_BUDGET_EDGE;
+	if (work + irq >= runtime)
+		return OO_IRQ_CHARGED;
+	return OO_SHORT_BUDGET;
+}
+
+/*
+ * Why the oracle missed a job the run met, the first that applies:
+ *  1. its CBS held it back before its deadline (o->held_from: throttled
+ *     while it was ready, from the throttle or its wake-up on): the
+ *     budget's verdict (budget_cause());
+ *  2. it waited in the replay longer than on the kernel, by more than its
+ *     lateness (the kernel ran it on a CPU the replay held with earlier
+ *     deadlines: its push/pull, or an earlier divergence): waited;
+ *  3. throttled otherwise: the budget's verdict;
+ *  4. unknown.
+ * Why placement before a later throttle: a throttle at or after the
+ * deadline, or one that held nothing back (as the job blocked, replenished
+ * by its next wake-up), cannot have made the miss.  The mainline rules
+ * throttle a job running past its deadline until its next period
+ * (dl_runtime_exceeded() at a deadline miss, the timer at the next
+ * period): a job that missed by waiting is throttled as it ends, and
+ * judging that first called every later job of a task pinned behind an
+ * earlier deadline "short_budget" (conformance_oracle.sh).
  */
 static enum oo_cause oracle_miss_cause(const struct cjob *k, const struct cjob *o, u64 work,
-				       u64 runtime, u64 tick)
+				       u64 runtime, u64 tick, bool irq_free)
 {
-	u64 kw = waited(k), ow = waited(o), irq;
+	u64 kw = waited(k), ow = waited(o);
+	bool budget = o->throttles && work != DLB_JT_UNKNOWN;
 
-	if (o->throttles && work != DLB_JT_UNKNOWN) {
-		irq = o->exec_known && o->exec > work ? o->exec - work : 0;
-		if (work > runtime && work - runtime >= tick)
-			return OO_OVERRUN;
-		if (work >= runtime)
-			return OO_BUDGET_EDGE;
-		if (work + irq >= runtime)
-			return OO_IRQ_CHARGED;
-		return OO_SHORT_BUDGET;
-	}
+	if (budget && o->held && dl_time_before(o->held_from, o->dl))
+		return budget_cause(o, work, runtime, tick, irq_free);
 	if (k->exec_known && o->exec_known && ow > kw && o->lateness > 0 &&
 	    (u64)o->lateness <= ow - kw)
 		return OO_WAITED;
+	if (budget)
+		return budget_cause(o, work, runtime, tick, irq_free);
 	return OO_UNKNOWN;
 }
 
@@ -1167,7 +1195,8 @@ static enum div_kind diff_job(const struct dlb_conform *c, size_t ti, size_t idx
 	if (o->miss && !k->miss) {
 		*cause = oracle_miss_cause(k, o,
 					   dlb_jt_job_work(&c->jt->jobs[c->kin[ti]->jt0 + idx], c->asked),
-					   c->jt->tasks[ti].dl.runtime, c->jt->tick);
+					   c->jt->tasks[ti].dl.runtime, c->jt->tick,
+					   c->jt->irq_time_acct == 1);
 		s->oonly[*cause]++;
 		return DIV_ORACLE_ONLY;
 	}

@@ -6,7 +6,8 @@
  * What "running", "ready" and "throttled" mean here, from sched events only
  * (mainline has no deadline tracepoints):
  *   running    switched in by sched_switch, until switched out;
- *   ready      woken (sched_wakeup) or switched out runnable (prev_state 0);
+ *   ready      woken (sched_wakeup) or switched out runnable (prev_state 0,
+ *              but for the report bit 0x100: dlb_ev_prev_runnable());
  *   throttled  between dl_throttle and dl_replenish events when a trace
  *              has them (the reference does); else switched out runnable
  *              with its CBS budget used up, until the replenishment, as

@@ -82,6 +82,14 @@ struct dlb_job {
 	u64 inversion_ns;	/* G-EDF priority inversion: it waited while a CPU of
 				 * its affinity ran a later deadline, other work or idled */
 	unsigned int throttles;	/* its CBS throttled it (dl_throttle or replayed) */
+	/*
+	 * Its CBS held it back: from held_from on it was ready (woken, or not
+	 * asleep) and throttled, for a positive time; the first such instant
+	 * since the previous job ended.  A throttle as it blocked, replenished
+	 * by its wake-up, held nothing.
+	 */
+	bool held;
+	u64 held_from;
 	bool open;		/* opts.open_fn: the trace stopped first; end is its last
 				 * instant, exec the CPU time so far */
 };

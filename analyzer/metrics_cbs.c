@@ -98,11 +98,10 @@ bool cbs_throttle(struct dlb_metrics *m, struct task *t, u64 ts)
 		cbs_sync(m, t);
 		return false;
 	}
-	t->throttled = true;
+	task_throttled(t, ts);
 	t->throttle_explicit = false;
 	t->throttle_until = until;
 	t->pub.throttles_inferred++;
-	t->thr_job++;
 	return true;
 }
 
@@ -121,7 +120,7 @@ void cbs_wakeup(struct dlb_metrics *m, struct task *t, u64 ts)
 		if (dl_time_before(ts, t->throttle_until))
 			return;
 		dlb_cbs_replenish(c, t->throttle_until);
-		t->throttled = false;
+		task_unthrottled(t, t->throttle_until);
 	}
 	dlb_cbs_wakeup(c, ts);
 	cbs_sync(m, t);

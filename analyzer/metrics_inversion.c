@@ -154,7 +154,7 @@ static void task_unthrottle(struct dlb_metrics *m, struct task *t, u64 at)
 {
 	struct dlb_cbs *c = task_cbs(m, t);
 
-	t->throttled = false;
+	task_unthrottled(t, at);
 	if (c)
 		dlb_cbs_replenish(c, at);
 	cbs_sync(m, t);

@@ -51,7 +51,41 @@ static void job_fill(const struct dlb_metrics *m, const struct task *t, u64 end,
 	j->cpu_end = t->cpu;
 	j->inversion_ns = t->inv_job;
 	j->throttles = t->thr_job;
+	j->held = t->held;
+	j->held_from = t->held_from;
 	job_wakeup(t, j);
+}
+
+void task_throttled(struct task *t, u64 ts)
+{
+	t->throttled = true;
+	t->thr_from = ts;
+	t->thr_job++;
+}
+
+/*
+ * The CBS lets @t go at @ts (replenished, or running again).  If it was
+ * ready meanwhile (woken, or never asleep: not a sleeper its timer
+ * replenished), its job waited for its budget from the throttle, or from
+ * its wake-up if it woke throttled: the first such instant, when the wait
+ * took time, is dlb_job.held_from.  A task throttled as it blocked and
+ * replenished by the time it woke was held back by nothing.
+ */
+void task_unthrottled(struct task *t, u64 ts)
+{
+	u64 from = t->thr_from;
+
+	if (!t->throttled)
+		return;
+	t->throttled = false;
+	if (t->wait_idx < 0 && t->cpu < 0)
+		return;		/* asleep */
+	if (t->woke_since_done && dl_time_before(from, t->last_wakeup))
+		from = t->last_wakeup;
+	if (!t->held && dl_time_before(from, ts)) {
+		t->held = true;
+		t->held_from = from;
+	}
 }
 
 /* A sample into a task's distribution, unless the engine keeps jobs only. */
@@ -108,6 +142,7 @@ void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 	t->mig_job = 0;
 	t->inv_job = 0;
 	t->thr_job = 0;
+	t->held = false;
 	t->woke_since_done = false;
 	t->last_valid = true;
 	t->last_rel = t->rel;

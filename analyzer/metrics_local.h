@@ -29,6 +29,9 @@ struct task {
 	unsigned int thr_job;		/* throttles since the previous job ended */
 	bool throttled, throttle_explicit;
 	u64 throttle_until;
+	u64 thr_from;			/* throttled since */
+	bool held;			/* the job was held by its CBS (task_unthrottled()) */
+	u64 held_from;
 	bool sched_dl_valid;		/* sched_dl: the deadline EDF compares */
 	u64 sched_dl;
 	bool dl_now;			/* its last sched event showed it SCHED_DEADLINE */
@@ -161,6 +164,9 @@ void account_inversion(struct dlb_metrics *m, u64 ts);
 
 /* metrics_jobs.c: markers, jobs, releases */
 void job_finish(struct dlb_metrics *m, struct task *t, u64 end);
+/* @t was throttled at @ts, is no longer at @ts: keep when its job was held */
+void task_throttled(struct task *t, u64 ts);
+void task_unthrottled(struct task *t, u64 ts);
 void job_open_at_end(struct dlb_metrics *m, struct task *t);
 int ev_marker(struct dlb_metrics *m, const struct dlb_event *ev);
 

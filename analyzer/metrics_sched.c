@@ -19,7 +19,12 @@ static void switch_out(struct dlb_metrics *m, struct task *t, const struct dlb_e
 			task_seg_exec(m, t, ts);
 		task_seg(m, t, ts);
 	}
-	if (ev->sw.prev_state != 0) {
+	/*
+	 * Asleep (or dead).  The readers mask prev_state, the reference's
+	 * events in process (the conformance replay's) carry its raw 0x100
+	 * of a preempted task (TASK_REPORT_MAX, "R+"): runnable too.
+	 */
+	if (!dlb_ev_prev_runnable(ev)) {
 		task_set_ready(m, t, false);
 		/* rt-app writes its end marker after the timer's sleep: the job's work ended here */
 		if (t->in_job && t->rtapp) {
@@ -64,6 +69,7 @@ static void task_runs_on(struct dlb_metrics *m, struct task *t, int cpu, u64 ts)
 		dlb_cbs_replenish(c, ts);
 	else if (c && !c->valid)
 		dlb_cbs_new_period(c, ts);	/* first seen as a DL task */
+	task_unthrottled(t, ts);	/* before t->cpu: was it ready? */
 	t->cpu = cpu;
 	t->run_since = ts;
 	/* the overheads a job's CPU time holds (conform.c charges them in its replay) */
@@ -75,7 +81,6 @@ static void task_runs_on(struct dlb_metrics *m, struct task *t, int cpu, u64 ts)
 	}
 	task_seg(m, t, ts);
 	t->cbs_from = ts;
-	t->throttled = false;
 	cbs_sync(m, t);
 	task_set_ready(m, t, false);
 	if (t->mig_pending) {
@@ -226,12 +231,11 @@ static void ev_dl(struct dlb_metrics *m, const struct dlb_event *ev)
 	m->explicit_dl = true;
 	if (ev->type == DLB_EV_THROTTLE) {
 		t->pub.throttles++;
-		t->thr_job++;
-		t->throttled = true;
+		task_throttled(t, ev->ts);
 		t->throttle_explicit = true;
 		return;
 	}
-	t->throttled = false;
+	task_unthrottled(t, ev->ts);
 	t->sched_dl = ev->dl.deadline;
 	t->sched_dl_valid = true;
 }

@@ -192,6 +192,18 @@ static int check_task_place(struct task_struct *p, struct dlb_err *err)
 		if (!on_dl_rq_(p) && !p->dl.dl_throttled)
 			FAIL("cpu %d: runnable -deadline %s is neither queued nor throttled: lost",
 			     rq->cpu, p->comm);
+	} else if (p->sched_class == &stop_sched_class) {
+		/*
+		 * The stop class has no queue: its one task per CPU runs as soon
+		 * as it is runnable (check_preempt_curr(): it preempts every
+		 * class), so it is running or a reschedule is pending.
+		 */
+		if (rq->stop != p)
+			FAIL("cpu %d: %s is of the stop class but not this CPU's stop task",
+			     rq->cpu, p->comm);
+		if (rq->curr != p && !rq->need_resched)
+			FAIL("cpu %d: runnable stop task %s does not run and no reschedule is "
+			     "pending", rq->cpu, p->comm);
 	} else if (!p->on_list) {
 		FAIL("cpu %d: runnable %s (%s) is not on its run list: lost", rq->cpu, p->comm,
 		     p->sched_class->name);
@@ -303,6 +315,10 @@ int check_sched_invariants(struct sched *s, struct dlb_err *err)
 			return -1;
 		if (rq->curr != rq->idle && !rq->curr->on_rq)
 			FAIL("cpu %d: curr %s is not runnable", i, rq->curr->comm);
+		if (rq->stop && (rq->stop->sched_class != &stop_sched_class ||
+				 task_cpu(rq->stop) != i))
+			FAIL("cpu %d: stop task %s is not of the stop class on this CPU", i,
+			     rq->stop->comm);
 		/*
 		 * Every enqueue on an idle CPU reschedules it (check_preempt_curr():
 		 * any class preempts idle), so an idle CPU with queued work has a

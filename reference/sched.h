@@ -260,6 +260,11 @@ struct rq {
 	u64 clock;
 	unsigned long nr_running;
 	struct task_struct *curr, *idle;
+	/*
+	 * rq->stop: the CPU's stop-class task (the kernel's migration/N, the
+	 * cpu stopper), or NULL; set by sched_set_stop_task().
+	 */
+	struct task_struct *stop;
 	struct dl_rq dl;
 	struct list_rq rt;
 	struct list_rq cfs;
@@ -303,6 +308,7 @@ struct sched_class {
 	const char *name;
 };
 
+extern const struct sched_class stop_sched_class;
 extern const struct sched_class dl_sched_class;
 extern const struct sched_class rt_sched_class;
 extern const struct sched_class fair_sched_class;
@@ -584,6 +590,14 @@ int sched_setattr(struct sched *s, struct task_struct *p, int policy, int prio,
 		  struct dlb_err *err);
 int sched_setaffinity(struct sched *s, struct task_struct *p, const struct dlb_cpumask *mask,
 		      struct dlb_err *err);
+/*
+ * sched_set_stop_task() (kernel/sched/core.c): @stop, a task made with
+ * sched_task_init() on @cpu and never runnable yet, becomes @cpu's stop
+ * task: SCHED_FIFO at the top priority, in the stop class, which preempts
+ * every other and is preempted by none.  It runs when woken
+ * (wake_up_process()) and leaves the CPU when it blocks (schedule()).
+ */
+void sched_set_stop_task(struct sched *s, int cpu, struct task_struct *stop);
 /* try_to_wake_up() from CPU @this_cpu; returns 1 if woken. */
 int wake_up_process(struct sched *s, struct task_struct *p, int this_cpu);
 /* __schedule() on @cpu; rq->curr's state decides whether it blocks. */

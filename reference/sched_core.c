@@ -112,7 +112,7 @@ static void update_curr_list(struct rq *rq)
 	struct task_struct *curr = rq->curr;
 	u64 delta;
 
-	if (curr == rq->idle || dl_task(curr))
+	if (curr == rq->idle || dl_task(curr) || curr->sched_class == &stop_sched_class)
 		return;
 	delta = rq->s->now - curr->se.exec_start;
 	if ((s64)delta <= 0)
@@ -377,7 +377,119 @@ const struct sched_class idle_sched_class = {
 	.name			= "idle",
 };
 
-#define sched_class_highest	(&dl_sched_class)
+/*
+ * ---- the stop class (kernel/sched_stoptask.c of 3.2; mainline
+ * kernel/sched/stop_task.c) ---------------------------------------------
+ *
+ * "The stop task is the highest priority task in the system, it preempts
+ * everything and will be preempted by nothing."  One per CPU (rq->stop, the
+ * cpu stopper thread migration/N, sched_set_stop_task()); in the simulator
+ * it runs in a replay's unavail intervals of the stop class
+ * (reference/sim_unavail.c).  Being a class above -deadline, its wake-up
+ * preempts a running -deadline task through check_preempt_curr()'s class
+ * order, and __schedule() puts that task back with put_prev_task_dl():
+ * update_curr_dl() charges it up to the switch and no further, and it
+ * becomes pushable (pick_next_task_dl() re-sets its exec_start when it
+ * runs again).
+ */
+static int select_task_rq_stop(struct task_struct *p, int sd_flag, int flags)
+{
+	(void)sd_flag;
+	(void)flags;
+	return task_cpu(p); /* stop tasks as never migrate */
+}
+
+static void check_preempt_curr_stop(struct rq *rq, struct task_struct *p, int flags)
+{
+	(void)rq;
+	(void)p;
+	(void)flags;
+	/* we're never preempted */
+}
+
+static struct task_struct *pick_next_task_stop(struct rq *rq)
+{
+	struct task_struct *stop = rq->stop;
+
+	if (stop && stop->on_rq) {
+		stop->se.exec_start = rq_clock_task(rq);
+		return stop;
+	}
+
+	return NULL;
+}
+
+/* inc_nr_running()/dec_nr_running(): activate_task()/deactivate_task() count here */
+static void enqueue_task_stop(struct rq *rq, struct task_struct *p, int flags)
+{
+	(void)rq;
+	(void)p;
+	(void)flags;
+}
+
+static void dequeue_task_stop(struct rq *rq, struct task_struct *p, int flags)
+{
+	(void)rq;
+	(void)p;
+	(void)flags;
+}
+
+/*
+ * The stop task's own time, as the first half of update_curr_dl(): the
+ * kernel's two copies (3.2; mainline later shares them as
+ * update_curr_common()), kept so for the line-by-line comparison.
+ */
+static void put_prev_task_stop(struct rq *rq, struct task_struct *prev)
+{
+	struct task_struct *curr = rq->curr;
+	u64 delta_exec;
+
+	(void)prev;
+	delta_exec = rq_clock_task(rq) - curr->se.exec_start;
+	if ((s64)delta_exec < 0)
+		delta_exec = 0;
+
+	if (delta_exec > curr->se.exec_max)
+		curr->se.exec_max = delta_exec;
+
+	curr->se.sum_exec_runtime += delta_exec;
+	curr->se.exec_start = rq_clock_task(rq);
+}
+
+static void task_tick_stop(struct rq *rq, struct task_struct *curr, int queued)
+{
+	(void)rq;
+	(void)curr;
+	(void)queued;
+}
+
+static void set_curr_task_stop(struct rq *rq)
+{
+	struct task_struct *stop = rq->stop;
+
+	stop->se.exec_start = rq_clock_task(rq);
+}
+
+/*
+ * Simple, special scheduling class for the per-cpu stop tasks.  No
+ * yield_task, switched_to, prio_changed: the kernel's BUG() (a stop task
+ * never yields nor changes class or priority); the simulator never calls them.
+ */
+const struct sched_class stop_sched_class = {
+	.next			= &dl_sched_class,
+	.enqueue_task		= enqueue_task_stop,
+	.dequeue_task		= dequeue_task_stop,
+	.check_preempt_curr	= check_preempt_curr_stop,
+	.pick_next_task		= pick_next_task_stop,
+	.put_prev_task		= put_prev_task_stop,
+	.select_task_rq		= select_task_rq_stop,
+	.set_curr_task		= set_curr_task_stop,
+	.task_tick		= task_tick_stop,
+	.name			= "stop",
+};
+
+/* As the seed's kernel/sched.c: stop, then -deadline, RT, fair, idle. */
+#define sched_class_highest	(&stop_sched_class)
 #define for_each_class(class) \
 	for (class = sched_class_highest; class; class = class->next)
 
@@ -1066,6 +1178,25 @@ int sched_setaffinity(struct sched *s, struct task_struct *p, const struct dlb_c
 		p->cpu = cpu;
 	}
 	return 0;
+}
+
+/*
+ * [kernel/sched/core.c sched_set_stop_task()] "Make it appear like a
+ * SCHED_FIFO task, its something userspace knows about and won't get
+ * confused about": FIFO at priority MAX_RT_PRIO - 1 (prio 0, what
+ * sched_switch shows), then the stop class; pinned to its CPU.
+ */
+void sched_set_stop_task(struct sched *s, int cpu, struct task_struct *stop)
+{
+	struct rq *rq = cpu_rq(s, cpu);
+
+	__setscheduler(stop, SCHED_FIFO, MAX_RT_PRIO - 1);
+	stop->sched_class = &stop_sched_class;
+	dlb_cpumask_clear(&stop->cpus_allowed);
+	dlb_cpumask_set(&stop->cpus_allowed, (unsigned int)cpu);
+	stop->dl.nr_cpus_allowed = 1;
+	stop->cpu = cpu;
+	rq->stop = stop;
 }
 
 void sched_task_init(struct sched *s, struct task_struct *p, int pid, const char *comm, int cpu)

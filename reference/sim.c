@@ -612,6 +612,13 @@ static void handle(struct dlb_sim *sim, const struct sim_ev *e)
 			mark_dirty(sim, e->idx);
 		}
 		break;
+	case SE_CPU_UA_START:
+	case SE_CPU_UA_END:
+		s->this_cpu = e->idx;
+		update_rq_clock(cpu_rq(s, e->idx));
+		sim_unavail_event(sim, e);
+		mark_dirty(sim, e->idx);
+		break;
 	}
 }
 
@@ -624,6 +631,7 @@ int dlb_sim_run(struct dlb_sim *sim, struct dlb_err *err)
 	emit_run_marker(sim, DLB_MARK_RUN_START, DLB_RUN_COMPLETE);
 	for (i = 0; i < sim->nr_thr; i++)
 		evq_push(sim, sim->thr[i]->wt->delay_ns, SE_START, (int)i, 0);
+	sim_unavail_start(sim);
 
 	while (!evq_empty(sim) && !sim->stop) {
 		struct sim_ev e;
@@ -896,7 +904,7 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	ops.trace_runtime = cb_runtime;
 	ops.trace_throttle = cb_throttle;
 	ops.trace_replenish = cb_replenish;
-	if (sim_unavail_uncharged(opts))
+	if (opts->irq_time_accounting && opts->nr_unavail)
 		ops.irq_time = sim_irq_time;
 	ops.arg = sim;
 	memset(&so, 0, sizeof(so));

@@ -113,11 +113,14 @@ struct dlb_sim_opts {
 	/*
 	 * Unavailable CPU time (a replay's unavail records, docs/conformance.md
 	 * "Unavailable time"): [from - unavail_t0, to - unavail_t0) on their
-	 * CPU, per CPU in time order.  What runs there makes no progress and
-	 * is charged the time, as the kernel charges interrupts to the task
-	 * they interrupt without CONFIG_IRQ_TIME_ACCOUNTING (update_curr() on
-	 * rq_clock_task()).  Intervals of CPUs not simulated are ignored.  The
-	 * caller keeps the array for the run (dlb_sim_opts_unavail()).
+	 * CPU, per CPU in time order.  Interrupts (irq): what runs there makes
+	 * no progress and is charged the time, as the kernel charges
+	 * interrupts to the task they interrupt without
+	 * CONFIG_IRQ_TIME_ACCOUNTING (update_curr() on rq_clock_task()).  The
+	 * stop class (stop, irq+stop): the CPU's stop task (migration/N) runs,
+	 * and the task it preempts is switched out, not charged.  Intervals of
+	 * CPUs not simulated are ignored.  The caller keeps the array for the
+	 * run (dlb_sim_opts_unavail()).
 	 */
 	const struct dlb_jt_unavail *unavail;
 	size_t nr_unavail;
@@ -125,7 +128,7 @@ struct dlb_sim_opts {
 	/*
 	 * The traced kernel had CONFIG_IRQ_TIME_ACCOUNTING: intervals of kind
 	 * irq alone still take the CPU but are not charged (rq_clock_task()
-	 * leaves them out); stop and irq+stop are charged as before.  Default
+	 * leaves them out); the stop class is never charged.  Default
 	 * false; dlb_sim_opts_unavail() sets it from the trace.
 	 */
 	bool irq_time_accounting;

@@ -25,6 +25,8 @@ enum sim_ev_type {
 	SE_CPU_SLICE,		/* cpu: curr's RR/fair slice ends */
 	SE_CPU_TICK,		/* cpu: periodic tick (tick accounting) */
 	SE_RESCHED,		/* cpu: need_resched was set */
+	SE_CPU_UA_START,	/* cpu: an unavail interval of a switched kind begins (gen: its index) */
+	SE_CPU_UA_END,		/* cpu: it ends */
 };
 
 struct sim_ev {
@@ -87,13 +89,26 @@ struct sim_waitq {
 	bool pending;			/* a resume no thread was suspended for yet */
 };
 
+/*
+ * The kinds of unavailable time (DLB_UA_*) that are another class's task
+ * taking the CPU: the scheduler switches it in, and the task it takes the
+ * CPU from is switched out (not charged, pushable, pullable) as the kernel
+ * does.  Any other kind (interrupts) is time taken under the running task,
+ * which stays, charged as irq_time_accounting says.  A merged kind with
+ * one of these bits is switched (irq+stop, irq+fair: docs/conformance.md).  A new
+ * kind of this sort adds its bit here and its task in sim_unavail.c's
+ * ua_task().
+ */
+#define SIM_UA_SWITCHED		(DLB_UA_STOP | DLB_UA_FAIR)
+
 /* A CPU's unavailable intervals, in virtual time, in order (sim_unavail.c). */
 struct sim_ua_cpu {
 	struct { u64 from, to; unsigned int kind; } *v;
 	size_t n;
-	/* irq[i]: the uncharged time of v[0..i) (n + 1): the irq intervals with
-	   o.irq_time_accounting, the fair ones always; NULL: none */
+	/* with o.irq_time_accounting: irq[i], the irq-only time of v[0..i) (n + 1) */
 	u64 *irq;
+	/* its stop task (migration/N), if it has switched intervals (stop, fair) */
+	struct task_struct *stop;
 };
 
 struct dlb_sim {
@@ -131,9 +146,10 @@ struct dlb_sim {
 	u64 steps, events;
 };
 
+/* The simulator's thread of @p; NULL for the idle, stop and fair-server tasks. */
 static inline struct sim_thread *thr_of(struct task_struct *p)
 {
-	return p->pid ? (struct sim_thread *)p : NULL;
+	return p->owner;
 }
 
 /* sim.c */
@@ -146,8 +162,6 @@ u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t);
 /* sim_unavail.c: unavailable CPU time */
 int sim_unavail_init(struct dlb_sim *sim, struct dlb_err *err);
 void sim_unavail_free(struct dlb_sim *sim);
-/* whether some interval is left out of the tasks' clock (irq with accounting, fair) */
-bool sim_unavail_uncharged(const struct dlb_sim_opts *o);
 /* of [@a, @b), the time @cpu was unavailable */
 u64 sim_unavail_between(const struct dlb_sim *sim, int cpu, u64 a, u64 b);
 /* the instant from @a by which @cpu has had @work of available time */
@@ -156,6 +170,12 @@ u64 sim_avail_after(const struct dlb_sim *sim, int cpu, u64 a, u64 work);
 u64 sim_irq_time(void *arg, int cpu, u64 now);
 /* the instant from @a by which a task on @cpu has been charged @budget */
 u64 sim_charged_after(const struct dlb_sim *sim, int cpu, u64 a, u64 budget);
+/* queue each CPU's first switched interval (dlb_sim_run()'s start) */
+void sim_unavail_start(struct dlb_sim *sim);
+/* SE_CPU_UA_START, SE_CPU_UA_END: its class's task wakes, or blocks */
+void sim_unavail_event(struct dlb_sim *sim, const struct sim_ev *e);
+/* the comm of a task of the simulator's own (a stop task), or NULL */
+const char *sim_unavail_comm(const struct dlb_sim *sim, int pid);
 
 /* sim_thread.c */
 int sim_thread_init(struct dlb_sim *sim, struct sim_thread *t, struct dlb_err *err);

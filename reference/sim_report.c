@@ -125,7 +125,7 @@ const char *dlb_sim_comm(const struct dlb_sim *sim, int pid)
 	if (pid == 0)
 		return "<idle>";
 	if (i < 0 || (size_t)i >= sim->nr_thr)
-		return NULL;
+		return sim_unavail_comm(sim, pid);
 	return sim->thr[i]->task.comm;
 }
 

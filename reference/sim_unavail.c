@@ -2,24 +2,29 @@
 /*
  * Unavailable CPU time (dlb_sim_opts.unavail: a replay's unavail records,
  * docs/conformance.md "Unavailable time"): intervals in which a CPU is
- * taken by what no task of the workload can preempt, interrupts or the
- * stop class.  A simulator matter, not the scheduler's: what runs on the
- * CPU makes no progress there, and the scheduler, whose clock goes on,
- * charges it the time, as the kernel charges interrupt time to the task it
- * interrupted without CONFIG_IRQ_TIME_ACCOUNTING (update_curr() measures
+ * taken by what no task of the workload can preempt, of two sorts.
+ *
+ * Interrupts (kind irq) are time taken under the running task: a
+ * simulator matter, not the scheduler's.  What runs on the CPU makes no
+ * progress there, and the scheduler, whose clock goes on, charges it the
+ * time, as the kernel charges interrupt time to the task it interrupted
+ * without CONFIG_IRQ_TIME_ACCOUNTING (update_curr() measures
  * rq_clock_task(), which excludes interrupt time only with that option;
  * kernel/sched/core.c update_rq_clock_task()).  Work completions move by
- * the time taken; budgets, ticks and timers do not.
- * With o.irq_time_accounting (the traced kernel had the option) the
- * intervals of kind irq alone are left out of the tasks' clock instead
- * (sched_ops.irq_time, rq_clock_task()): no progress and no charge, so a
- * budget lasts longer by them.  stop and irq+stop stay charged.
- * Intervals with the kind fair (the fair server's share: a fair task ran
- * while the DL task waited) are left out of the clock always: the kernel
- * had switched the DL task out, so it made no progress and was not
- * charged.  Not modelled: that a DL task switched out may be pulled to
- * another CPU; here it stays on its CPU through the interval.
+ * the time taken; budgets, ticks and timers do not.  With
+ * o.irq_time_accounting (the traced kernel had the option) they are left
+ * out of the tasks' clock instead (sched_ops.irq_time, rq_clock_task()):
+ * no progress and no charge, so a budget lasts longer by them.
+ *
+ * The stop class (kinds stop and irq+stop: SIM_UA_SWITCHED) is a task:
+ * the CPU's stop task (migration/N, sched_set_stop_task()) wakes at the
+ * interval's start and blocks at its end, and the scheduler does the
+ * rest as the kernel's does (stop > dl > rt > fair, reference/sched_core.c):
+ * the task it preempts is put back (put_prev_task_dl(): charged up to the
+ * switch, not beyond; pushable), a task waking on the CPU meanwhile stays
+ * queued behind it, another CPU's pull may take what is queued here.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "dlbench/exitcode.h"
@@ -34,23 +39,7 @@ void dlb_sim_opts_unavail(struct dlb_sim_opts *o, const struct dlb_jobs_trace *j
 	o->irq_time_accounting = jt->irq_time_acct == 1;
 }
 
-/* Whether an interval of @kind is left out of the tasks' clock (not charged). */
-static bool ua_uncharged(const struct dlb_sim_opts *o, unsigned int kind)
-{
-	return (kind & DLB_UA_FAIR) || (o->irq_time_accounting && kind == DLB_UA_IRQ);
-}
-
-bool sim_unavail_uncharged(const struct dlb_sim_opts *o)
-{
-	size_t i;
-
-	for (i = 0; i < o->nr_unavail; i++)
-		if (ua_uncharged(o, o->unavail[i].kind))
-			return true;
-	return false;
-}
-
-/* Each CPU's running sum of uncharged time: sim_irq_time() in O(log n). */
+/* Each CPU's running sum of uncharged (irq-only) time: sim_irq_time() in O(log n). */
 static int irq_prefix(struct dlb_sim *sim, struct dlb_err *err)
 {
 	struct sim_ua_cpu *c;
@@ -62,8 +51,37 @@ static int irq_prefix(struct dlb_sim *sim, struct dlb_err *err)
 		if (!(c->irq = calloc(c->n + 1, sizeof(*c->irq))))
 			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 		for (i = 0; i < c->n; i++)
-			c->irq[i + 1] = c->irq[i] + (ua_uncharged(&sim->o, c->v[i].kind) ?
-						     c->v[i].to - c->v[i].from : 0);
+			c->irq[i + 1] = c->irq[i] +
+				(c->v[i].kind == DLB_UA_IRQ ? c->v[i].to - c->v[i].from : 0);
+	}
+	return 0;
+}
+
+/*
+ * The stop task of each CPU with switched intervals: the kernel's
+ * migration/N, made with pids after every thread's (first_tid + the
+ * threads the workload can have + cpu) and registered with the scheduler
+ * as the kernel's smpboot does (sched_set_stop_task()).
+ */
+static int ua_tasks(struct dlb_sim *sim, struct dlb_err *err)
+{
+	struct sim_ua_cpu *c;
+	char comm[16];
+	size_t i;
+	int cpu;
+
+	for (cpu = 0; cpu < sim->o.nr_cpus; cpu++) {
+		c = &sim->ua[cpu];
+		for (i = 0; i < c->n && !(c->v[i].kind & SIM_UA_SWITCHED); i++)
+			;
+		if (i == c->n)
+			continue;
+		if (!(c->stop = calloc(1, sizeof(*c->stop))))
+			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
+		snprintf(comm, sizeof(comm), "migration/%d", cpu);
+		sched_task_init(sim->s, c->stop, sim->o.first_tid + (int)sim->cap_thr + cpu, comm,
+				cpu);
+		sched_set_stop_task(sim->s, cpu, c->stop);
 	}
 	return 0;
 }
@@ -109,7 +127,9 @@ int sim_unavail_init(struct dlb_sim *sim, struct dlb_err *err)
 		c->v[c->n].kind = u->kind;
 		c->v[c->n++].to = u->to - t0;
 	}
-	return sim_unavail_uncharged(o) ? irq_prefix(sim, err) : 0;
+	if (ua_tasks(sim, err))
+		return -1;
+	return o->irq_time_accounting ? irq_prefix(sim, err) : 0;
 }
 
 void sim_unavail_free(struct dlb_sim *sim)
@@ -119,6 +139,7 @@ void sim_unavail_free(struct dlb_sim *sim)
 	for (cpu = 0; sim->ua && cpu < sim->o.nr_cpus; cpu++) {
 		free(sim->ua[cpu].v);
 		free(sim->ua[cpu].irq);
+		free(sim->ua[cpu].stop);
 	}
 	free(sim->ua);
 }
@@ -148,6 +169,8 @@ u64 sim_unavail_between(const struct dlb_sim *sim, int cpu, u64 a, u64 b)
 		return 0;
 	c = &sim->ua[cpu];
 	for (i = ua_after(c, a); i < c->n && dl_time_before(c->v[i].from, b); i++) {
+		if (c->v[i].kind & SIM_UA_SWITCHED)
+			continue;	/* the running task was switched out */
 		from = dl_time_before(c->v[i].from, a) ? a : c->v[i].from;
 		to = dl_time_before(b, c->v[i].to) ? b : c->v[i].to;
 		sum += to - from;
@@ -155,8 +178,13 @@ u64 sim_unavail_between(const struct dlb_sim *sim, int cpu, u64 a, u64 b)
 	return sum;
 }
 
-/* From @a, the instant @cpu has had @work outside its intervals (the uncharged ones: @uncharged). */
-static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool uncharged)
+/*
+ * From @a, the instant @cpu has had @work outside its intervals taken
+ * under the running task (of kind irq alone: @irq_only).  Switched
+ * intervals are not walked: the task is switched out at their start and
+ * its CPU re-planned then.
+ */
+static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool irq_only)
 {
 	const struct sim_ua_cpu *c;
 	u64 t = a, from;
@@ -166,7 +194,7 @@ static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool unc
 		return a + work;
 	c = &sim->ua[cpu];
 	for (i = ua_after(c, a); i < c->n; i++) {
-		if (uncharged && !ua_uncharged(&sim->o, c->v[i].kind))
+		if ((irq_only && c->v[i].kind != DLB_UA_IRQ) || (c->v[i].kind & SIM_UA_SWITCHED))
 			continue;
 		from = dl_time_before(c->v[i].from, t) ? t : c->v[i].from;
 		if (from - t >= work)
@@ -184,10 +212,7 @@ u64 sim_avail_after(const struct dlb_sim *sim, int cpu, u64 a, u64 work)
 
 u64 sim_charged_after(const struct dlb_sim *sim, int cpu, u64 a, u64 budget)
 {
-	/* irq[]: some interval is uncharged (sim_unavail_init()) */
-	if (!sim->ua || cpu < 0 || cpu >= sim->o.nr_cpus || !sim->ua[cpu].irq)
-		return a + budget;
-	return ua_walk(sim, cpu, a, budget, true);
+	return sim->o.irq_time_accounting ? ua_walk(sim, cpu, a, budget, true) : a + budget;
 }
 
 u64 sim_irq_time(void *arg, int cpu, u64 now)
@@ -203,7 +228,89 @@ u64 sim_irq_time(void *arg, int cpu, u64 now)
 	i = ua_after(c, now);
 	sum = c->irq[i];
 	/* inside interval i: its part before @now */
-	if (i < c->n && ua_uncharged(&sim->o, c->v[i].kind) && dl_time_before(c->v[i].from, now))
+	if (i < c->n && c->v[i].kind == DLB_UA_IRQ && dl_time_before(c->v[i].from, now))
 		sum += now - c->v[i].from;
 	return sum;
+}
+
+/*
+ * The task that takes @cpu in a switched interval of @kind: the stop task
+ * for the stop class and for the fair server's share alike.  The fair
+ * server is a -deadline entity whose choice the trace already made (its
+ * intervals are the time it ran a fair task while a DL task waited there,
+ * docs/conformance.md), so its time is forced here, by the one class that
+ * preempts every -deadline task: what it takes the CPU from is switched
+ * out, not charged, and may be pulled, as when the kernel picked the
+ * server.  The replay's own trace shows that time as migration/N's.
+ */
+static struct task_struct *ua_task(const struct dlb_sim *sim, int cpu, unsigned int kind)
+{
+	return kind & SIM_UA_SWITCHED ? sim->ua[cpu].stop : NULL;
+}
+
+/* The first switched interval of @c from index @i (c->n if none). */
+static size_t sw_next(const struct sim_ua_cpu *c, size_t i)
+{
+	while (i < c->n && !(c->v[i].kind & SIM_UA_SWITCHED))
+		i++;
+	return i;
+}
+
+void sim_unavail_start(struct dlb_sim *sim)
+{
+	size_t i;
+	int cpu;
+
+	for (cpu = 0; sim->ua && cpu < sim->o.nr_cpus; cpu++) {
+		i = sw_next(&sim->ua[cpu], 0);
+		if (i < sim->ua[cpu].n)
+			evq_push(sim, sim->ua[cpu].v[i].from, SE_CPU_UA_START, cpu, i);
+	}
+}
+
+/*
+ * An interval's start wakes its task (try_to_wake_up(), as whoever queued
+ * the stopper's work wakes it; which CPU that was, the trace does not say:
+ * this one); its end blocks it, as the stopper's thread function does
+ * when its work is done (set_current_state(TASK_INTERRUPTIBLE);
+ * schedule()), unless the next interval begins at that instant: it runs on.
+ */
+void sim_unavail_event(struct dlb_sim *sim, const struct sim_ev *e)
+{
+	struct sim_ua_cpu *c = &sim->ua[e->idx];
+	size_t i = (size_t)e->gen, j;
+	struct task_struct *p = ua_task(sim, e->idx, c->v[i].kind);
+	struct rq *rq = cpu_rq(sim->s, e->idx);
+
+	if (e->type == SE_CPU_UA_START) {
+		wake_up_process(sim->s, p, e->idx);
+		evq_push(sim, c->v[i].to, SE_CPU_UA_END, e->idx, i);
+		return;
+	}
+	j = sw_next(c, i + 1);
+	if (j < c->n && c->v[j].from == c->v[i].to && ua_task(sim, e->idx, c->v[j].kind) == p) {
+		evq_push(sim, c->v[j].to, SE_CPU_UA_END, e->idx, j);
+		return;
+	}
+	if (rq->curr != p) {
+		/* cannot happen: it preempts every class from its wake-up on */
+		sim->stop = -1;
+		dlb_err_set(&sim->stop_err, DLB_EXIT_INTERNAL, "at %llu ns: cpu %d: %s is not "
+			    "running at the end of its interval", (unsigned long long)sim->now,
+			    e->idx, p->comm);
+		return;
+	}
+	p->state = TASK_INTERRUPTIBLE;
+	schedule(sim->s, e->idx);
+	if (j < c->n)
+		evq_push(sim, c->v[j].from, SE_CPU_UA_START, e->idx, j);
+}
+
+const char *sim_unavail_comm(const struct dlb_sim *sim, int pid)
+{
+	int cpu = pid - sim->o.first_tid - (int)sim->cap_thr;
+
+	if (!sim->ua || cpu < 0 || cpu >= sim->o.nr_cpus || !sim->ua[cpu].stop)
+		return NULL;
+	return sim->ua[cpu].stop->comm;
 }

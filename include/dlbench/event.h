@@ -100,4 +100,10 @@ typedef int (*dlb_event_fn)(const struct dlb_event *ev, void *arg);
 
 const char *dlb_ev_type_str(enum dlb_ev_type type);
 
+/* A switch's prev was switched out runnable (preempted): its state's low byte is 0. */
+static inline bool dlb_ev_prev_runnable(const struct dlb_event *ev)
+{
+	return !(ev->sw.prev_state & 0xff);
+}
+
 #endif

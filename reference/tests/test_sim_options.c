@@ -175,8 +175,9 @@ static void test_tick_cbs_isolation(void **state)
 /*
  * Unavailable CPU time (interrupts), t0 = 1 us, 1 CPU, exact accounting:
  * a (2 ms every 10) runs first, b (2 ms, deadline 12) after it.  The CPU
- * is taken 1 to 1.5 ms (a makes no progress: it ends at 2.5), 3 to 3.2
- * (b ends at 4.7) and 6 to 7 (idle: nothing moves).  The time is charged
+ * is taken by interrupts 1 to 1.5 ms (a makes no progress: it ends at
+ * 2.5) and 3 to 3.2 (b ends at 4.7); the stop class runs 6 to 7 on the
+ * idle CPU (test_unavail_stop: in a job).  The interrupts are charged
  * to what runs, as without IRQ time accounting: with a runtime of 2.2 ms,
  * a is throttled at 2.2 ms, 0.3 ms of its work left, and b runs from there.
  * With IRQ time accounting (@irq_acct) the interrupts are not charged: a
@@ -215,19 +216,185 @@ static void test_unavail(void **state)
 	log = unavail_log(3 * MS, false);
 	assert_string_equal(log, "0 0 swapper/0>a-0\n"
 			    "2500 0 a-0>b-1\n"
-			    "4700 0 b-1>swapper/0\n");
+			    "4700 0 b-1>swapper/0\n"
+			    "6000 0 swapper/0>migration/0\n"
+			    "7000 0 migration/0>swapper/0\n");
 	free(log);
 	log = unavail_log(2200 * US, false);
 	assert_string_equal(log, "0 0 swapper/0>a-0\n"
 			    "2200 0 a-0>b-1\n"
-			    "4400 0 b-1>swapper/0\n");
+			    "4400 0 b-1>swapper/0\n"
+			    "6000 0 swapper/0>migration/0\n"
+			    "7000 0 migration/0>swapper/0\n");
 	free(log);
 	/* CONFIG_IRQ_TIME_ACCOUNTING: the same budget lasts past the interrupt */
 	log = unavail_log(2200 * US, true);
 	assert_string_equal(log, "0 0 swapper/0>a-0\n"
 			    "2500 0 a-0>b-1\n"
-			    "4700 0 b-1>swapper/0\n");
+			    "4700 0 b-1>swapper/0\n"
+			    "6000 0 swapper/0>migration/0\n"
+			    "7000 0 migration/0>swapper/0\n");
 	free(log);
+}
+
+/*
+ * The stop class (a stop interval, the kernel's migration/N) takes the CPU
+ * as a task of the highest class: the -deadline task it preempts is
+ * switched out and put back (put_prev_task_dl(): charged up to the switch),
+ * and is not charged the interval.  @ua (t0 = 0) on @cpus CPUs, the
+ * workload built by @build; returns the log of @mask and a-0's stats.
+ */
+static char *stop_log(int cpus, const struct dlb_jt_unavail *ua, size_t n,
+		      void (*build)(struct workload *), unsigned int mask,
+		      struct dlb_sim_task_stats *st)
+{
+	struct workload *wl = wlb_new(9 * MS);
+	struct dlb_sim_opts o;
+	struct wlb_log log;
+	struct dlb_sim *sim;
+
+	build(wl);
+	wlb_opts(&o, cpus);
+	o.unavail = ua;
+	o.nr_unavail = n;
+	sim = wlb_sim(wl, &o, mask, &log);
+	dlb_sim_task_stats(sim, 0, st);
+	dlb_sim_free(sim);
+	wlb_free(wl);
+	return log.buf;
+}
+
+/* a: 2 ms of work every 10 ms, budget 2.2 ms */
+static void build_a(struct workload *wl)
+{
+	wlb_periodic(wl, "a", 2200 * US, 10 * MS, 10 * MS, 2 * MS);
+}
+
+/*
+ * The stop class 1 to 1.5 ms in a's job, on 1 CPU and on 2 with CPU 1
+ * idle: a is switched out for it, ends 0.5 ms later (2.5 ms), and is
+ * charged its 2 ms of work only: its 2.2 ms budget is not exhausted (0.2
+ * ms left), where an interval charged as interrupts throttles it at 2.2
+ * ms.  On 2 CPUs it stays queued on CPU 0 and runs there again at 1.5 ms.
+ * Nothing pulls it: an idle CPU does not schedule, and pull_dl_task()
+ * skips a CPU with one -deadline task ("if (src_rq->dl.dl_nr_running <=
+ * 1) goto skip", the seed's and mainline's); nor is it pushed, as no
+ * -deadline task is picked on CPU 0 meanwhile (pick_next_task_dl() asks
+ * for post_schedule's push; mainline's set_next_task_dl(),
+ * deadline_queue_push_tasks()).
+ */
+static void test_unavail_stop(void **state)
+{
+	static const struct dlb_jt_unavail ua[] = { { 0, 1 * MS, 1500 * US, DLB_UA_STOP } };
+	struct dlb_sim_task_stats st;
+	char *log;
+	int cpus;
+
+	(void)state;
+	for (cpus = 1; cpus <= 2; cpus++) {
+		log = stop_log(cpus, ua, 1, build_a, WLB_SCHED | WLB_DL, &st);
+		assert_string_equal(log, "0 0 swapper/0>a-0\n"
+				    "1000 0 a-0>migration/0\n"
+				    "1500 0 migration/0>a-0\n"
+				    "2500 0 a-0>swapper/0\n");
+		free(log);
+		assert_int_equal(st.sum_exec_runtime, 2 * MS);
+		assert_int_equal(st.dl_runtime_left, 200 * US);
+		assert_int_equal(st.nr_throttled, 0);
+		assert_int_equal(st.nr_migrations, 0);
+		assert_int_equal(st.jobs_missed, 0);
+	}
+}
+
+/*
+ * a as above on CPU 0; an idle task i of its own keeps thread 1 (CPU 1's)
+ * out of the way; b (2 ms, deadline 20), thread 2, whose last CPU is 0,
+ * wakes at 1.2 ms while the stop task runs there.  select_task_rq_dl()
+ * looks for another CPU only when the current task is -deadline
+ * ("dl_task(rq->curr) && ..."), and task_woken_dl() pushes only then: b
+ * is queued on CPU 0 behind the stop task although CPU 1 is idle.  At
+ * 1.5 ms CPU 0 picks a, the earlier deadline, and post_schedule_dl()
+ * pushes b to CPU 1.  With the interval taken as interrupts, a stays the
+ * current task and b goes to CPU 1 at its wake-up.
+ */
+static void build_ab(struct workload *wl)
+{
+	int t;
+
+	build_a(wl);
+	t = wlb_task(wl, "i", WL_POLICY_OTHER, 0, 0, 0);
+	wl->tasks[t].delay_ns = 100 * MS;	/* after the run */
+	wlb_ev(wl, t, WL_EV_RUN, 1 * MS, -1);
+	t = wlb_periodic(wl, "b", 2 * MS, 20 * MS, 20 * MS, 2 * MS);
+	wl->tasks[t].delay_ns = 1200 * US;
+}
+
+/*
+ * A pull while the stop task runs: a (deadline 10) on CPU 0, b (1.2 ms,
+ * deadline 8) on CPU 1, c (1 ms, deadline 20) woken on CPU 0 at 0.5 ms,
+ * where no CPU runs a later deadline (a 10, b 8): queued behind a.  The
+ * stop class takes CPU 0 1 to 1.5 ms; at 1.2 ms b blocks and CPU 1 pulls
+ * (pre_schedule_dl(); mainline's balance_dl()) from CPU 0, which holds two
+ * -deadline tasks: the seed's pick_next_earliest_dl_task() takes the
+ * second earliest, c (it takes the earliest, a, for the running one), and
+ * c is not earlier than the source's current (the stop task: deadline 0),
+ * so it moves: c runs on CPU 1 at once, a on CPU 0 after the interval.
+ * This pull happens the same with the interval taken as interrupts (a
+ * running): a behaviour kept, not a change.  (Mainline's pull_dl_task()
+ * walks the pushable tasks, pick_earliest_pushable_dl_task(), and would
+ * take a itself: docs/conformance.md "Limits".)
+ */
+static void build_pull(struct workload *wl)
+{
+	int t;
+
+	wlb_periodic(wl, "a", 3 * MS, 10 * MS, 10 * MS, 2 * MS);
+	wlb_periodic(wl, "b", 2 * MS, 8 * MS, 10 * MS, 1200 * US);
+	t = wlb_periodic(wl, "c", 2 * MS, 20 * MS, 20 * MS, 1 * MS);
+	wl->tasks[t].delay_ns = 500 * US;
+}
+
+/* The two above: each run's log, and a's CPU time (2 ms: not charged the interval). */
+static void test_unavail_stop_smp(void **state)
+{
+	static const struct dlb_jt_unavail ua[] = { { 0, 1 * MS, 1500 * US, DLB_UA_STOP } };
+	static const struct {
+		void (*build)(struct workload *);
+		unsigned int mask;
+		const char *want;
+	} cases[] = {
+		{ build_ab, WLB_SCHED | (1u << DLB_EV_WAKEUP),
+		  "0 wake a-0@0\n"
+		  "0 0 swapper/0>a-0\n"
+		  "1000 wake migration/0@0\n"
+		  "1000 0 a-0>migration/0\n"
+		  "1200 wake b-2@0\n"
+		  "1500 0 migration/0>a-0\n"
+		  "1500 mig b-2 0>1\n"
+		  "1500 1 swapper/1>b-2\n"
+		  "2500 0 a-0>swapper/0\n"
+		  "3500 1 b-2>swapper/1\n" },
+		{ build_pull, WLB_SCHED,
+		  "0 0 swapper/0>a-0\n"
+		  "0 1 swapper/1>b-1\n"
+		  "1000 0 a-0>migration/0\n"
+		  "1200 mig c-2 0>1\n"
+		  "1200 1 b-1>c-2\n"
+		  "1500 0 migration/0>a-0\n"
+		  "2200 1 c-2>swapper/1\n"
+		  "2500 0 a-0>swapper/0\n" },
+	};
+	struct dlb_sim_task_stats st;
+	char *log;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		log = stop_log(2, ua, 1, cases[i].build, cases[i].mask, &st);
+		assert_string_equal(log, cases[i].want);
+		free(log);
+		assert_int_equal(st.sum_exec_runtime, 2 * MS);
+	}
 }
 
 static u64 first_end;
@@ -606,6 +773,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tick_cbs_isolation),
 		cmocka_unit_test(test_ctx_switch_overhead),
 		cmocka_unit_test(test_unavail),
+		cmocka_unit_test(test_unavail_stop),
+		cmocka_unit_test(test_unavail_stop_smp),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_lower_classes),
 		cmocka_unit_test(test_deterministic),

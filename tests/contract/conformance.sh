@@ -10,7 +10,7 @@
 # throttles, migrations).  The check can see: the same v4 runs replayed
 # under mainline's rules diverge.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 23
+plan 25
 W=$DLB_SRC/workloads/suites
 J=$DLB_BUILD/tests/tools/json-get
 for t in dlb-rtapp dlb-sim dlb-tasksetgen; do
@@ -137,6 +137,26 @@ sed -e 's/^dlb-jobs-trace 5$/dlb-jobs-trace 6/' -e 's/ irq$/ fair/' "$T/ua-n.txt
 run "$BIN/dlb-sim" --replay --no-timing -o "$T/ua-o-fair" "$T/ua-fair.txt"
 expect_eq "dlb-sim --replay: a fair interval delays the job and is not charged ($rc)" \
 	"$rc $(csv_awk 'FNR > 1 { print v("end") }' "$T/ua-o-fair/jobs.csv")" "0 2500000"
+
+# the stop class (and an interrupt merged with it, irq+stop) is a task of the
+# highest class: the job is switched out for it and not charged the time,
+# whatever irq_time_accounting says, so it ends at 2.5 ms unthrottled; the
+# replay's trace shows migration/0 as the kernel's does (prio 0), and the
+# analyzer finds the interval there again
+got=
+for kind in stop irq+stop; do
+	for acct in n y; do
+		sed "s/ irq$/ $kind/" "$T/ua-$acct.txt" >"$T/ua-$kind-$acct.txt"
+		run "$BIN/dlb-sim" --replay --no-timing -o "$T/ua-o-$kind-$acct" "$T/ua-$kind-$acct.txt"
+		got+="$kind $acct $rc $(csv_awk 'FNR > 1 { print v("end"), v("exec") }' \
+			"$T/ua-o-$kind-$acct/jobs.csv") "
+	done
+done
+expect_eq "dlb-sim --replay: a stop interval switches the job out, uncharged" "$got" \
+	"stop n 0 2500000 2000000 stop y 0 2500000 2000000 irq+stop n 0 2500000 2000000 irq+stop y 0 2500000 2000000 "
+run "$A" -q -m -1 "$T/ua-o-stop-n"
+expect_eq "dlb-sim --replay: its trace's stop class found by the analyzer ($rc)" \
+	"$rc $(grep '^unavail' "$T/ua-o-stop-n/jobs-trace.txt")" "0 unavail 0 1000000 1500000 stop"
 
 # bad input: a workload is not a jobs trace; a jobs trace of another version
 run "$BIN/dlb-sim" --replay "$W/edf-global-2cpu.json"

@@ -21,7 +21,7 @@
 #   replay the later deadline waits 6 ms behind the other and misses by
 #   1 ms, never throttled: waited.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 9
+plan 11
 J=$DLB_BUILD/tests/tools/json-get
 for t in dlb-analyze dlb-rtapp; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
@@ -103,6 +103,32 @@ expect_eq "irq time accounting (env.txt y, n, --irq-time-accounting y): job 2 ch
 check "irq time accounting: the report says interrupts were not charged, and why" grep -q \
 	'interrupt time not charged to the task it interrupts (CONFIG_IRQ_TIME_ACCOUNTING=y, the command line)' \
 	"$T/kn/report.txt"
+# short_budget, not irq_charged, when the replay charged no interrupts: job 0
+# runs 2.5 ms against its 2 ms (the replay throttles it as it ends, 0.5 ms in
+# debt, and replenishes it at 10 ms with 1.5 ms); job 1 (10 ms), 1.7 ms of
+# work and 0.4 ms of interrupts, is caught by the tick at 12 ms over its 1.5 ms
+# and throttled until 20 ms: it began short.  With the interrupts charged (n)
+# its 1.7 + 0.4 ms are over the 2 ms runtime: irq_charged.  The classifier
+# that counted the interrupts whether charged or not said irq_charged for y.
+mkdir "$T/s"
+{
+	echo "# tracer: nop"
+	line 0 "tracing_mark_write: dlb_run: event=start backend=kernel cpus=1 clock=mono tool=0.1.0 workload=a.json"
+	line 0 "tracing_mark_write: dlb_task: tid=1000 name=a policy=deadline prio=-1 runtime=2000000 deadline=10000000 period=10000000"
+	job 0 0 2500
+	job 1 10000 2100 10500 10900
+	line 40000 "tracing_mark_write: dlb_run: event=end status=complete" "<idle>-0"
+} >"$T/s/trace.txt"
+got=
+for acct in y n; do
+	printf 'kernel=6.18.0\nconfig_HZ=250\nconfig_IRQ_TIME_ACCOUNTING=%s\n' "$acct" >"$T/s/env.txt"
+	run "$A" -q -m -1 "$T/s"
+	got+="$acct $rc $(csv_awk 'FNR > 1 { print v("job"), v("miss"), v("cause") }' \
+		"$T/s/oracle-jobs.csv" | tr '\n' ' ')"
+done
+expect_eq "a job begun short: short_budget when interrupts were not charged (y), irq_charged (n)" \
+	"$got" "y 0 0 0  1 1 short_budget n 0 0 0  1 1 irq_charged "
+
 # a qemu run's tick is the guest kernel's (guest_config_HZ), never the
 # host's config_HZ; without the guest's, unknown (0)
 k_folder q1 kernel=6.18.0 backend=qemu config_HZ=250 guest_config_HZ=1000
@@ -138,7 +164,20 @@ if "$BIN/dlb-rtapp" -q -b reference -m 2 -d 1s -o "$T/w" "$T/w.json" >"$T/w.out"
 	check "pinned in the replay only: the first divergence in the text report, each side's wait" grep -q \
 		'first divergence: task y-1 job 0 released at 0.000 ms: oracle_only_miss (waited): kernel met (lateness -5000.0 us, waited 0.0 us) on CPU 1; oracle missed (lateness 1000.0 us, waited 6000.0 us) on CPU 0' \
 		"$T/w/report.txt"
+	# under the mainline rules each late y job is throttled as it ends
+	# (dl_runtime_exceeded() at its deadline miss; the timer at the next
+	# period, 50 ms on): a throttle after its deadline, that held no job
+	# back (the next one wakes at that instant), is no budget cause:
+	# still waited (the classifier that judged any throttle first said
+	# short_budget for 19 of the 20)
+	run "$A" -q -m -1 --model mainline -o "$T/wm" "$T/w"
+	got=$("$J" "$T/wm/report.json" conformance.run.oracle_only_misses.total \
+		conformance.run.oracle_only_misses.waited \
+		conformance.run.oracle_only_misses.short_budget | tr '\n' ' ')
+	expect_eq "pinned, mainline rules: a throttle after the deadline is no budget cause ($rc)" \
+		"$rc $got" "0 20 20 0 "
 else
 	fail "pinned in the replay only: every y job an oracle-only miss, waited" "$(cat "$T/w.out")"
 	fail "pinned in the replay only: the first divergence in the text report, each side's wait"
+	fail "pinned, mainline rules: a throttle after the deadline is no budget cause"
 fi
