@@ -23,9 +23,18 @@ if [ ! -e /sys/kernel/debug/tracing/trace_marker ]; then
 fi
 oldbuf=$(cat $TR/buffer_size_kb)
 oldon=$(cat $TR/tracing_on)
-cleanup() {
+restored=0
+# under the kernel lock: restored after it, another test's save could read
+# the 0 that trace-cmd record leaves and put it back after ours (seen: two
+# make checks at once left tracing_on 0)
+restore() {
+	[ $restored = 1 ] && return
 	echo "$oldbuf" > $TR/buffer_size_kb
 	echo "$oldon" > $TR/tracing_on	# trace-cmd record leaves it 0
+	restored=1
+}
+cleanup() {
+	restore
 	[ $debugfs_mounted = 0 ] || umount /sys/kernel/debug
 	rm -rf "$tmp"
 }
@@ -37,6 +46,7 @@ unshare -m sh -c 'mount --bind /dev/null /proc/kallsyms && exec "$@"' sh \
 	trace-cmd record -q --no-filter -d -C mono -e sched_switch -e sched_wakeup \
 	-e sched_waking -e sched_migrate_task -e sched_stat_runtime -o "$tmp/t.dat" \
 	-- rt-app "$tmp/w.json" > "$tmp/rec.log" 2>&1
+restore
 flock -u 9
 if [ ! -s "$tmp/t.dat" ]; then
 	fail "trace-cmd record wrote a trace" "$(tail -3 "$tmp/rec.log")"
