@@ -30,12 +30,18 @@ static bool is_stop(const char *comm, int prio)
 	return prio == DLB_PRIO_STOP && !strncmp(comm, "migration/", 10);
 }
 
-/* Close the open interval at @to (its room was made when it opened). */
+/*
+ * Close the open interval at @to (its room was made when it opened).  One
+ * that took no time (entry and exit at one timestamp: a text trace has µs)
+ * is none: the jobs trace has no empty interval (its reader refuses one).
+ */
 static void ua_close(struct cpu *c, u64 to)
 {
 	struct dlb_unavail *last = c->nr_ua ? &c->ua[c->nr_ua - 1] : NULL;
 
 	c->ua_open = false;
+	if (!dl_time_before(c->ua_from, to))
+		return;
 	c->ua_total += to - c->ua_from;
 	if (last && dl_time_before(c->ua_from, last->to + DLB_UNAVAIL_MERGE_NS)) {
 		c->ua_total += c->ua_from - last->to;	/* the gap counts, as in the record */

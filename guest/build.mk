@@ -15,4 +15,5 @@ $(addprefix guest-,$(GUEST_ARCHES)): guest-%:
 .PHONY: $(addprefix guest-,$(GUEST_ARCHES))
 
 TEST_SCRIPTS	+= guest/tests/bad_input.sh guest/tests/boot.sh guest/tests/validate.sh guest/tests/ospert.sh \
-		  guest/tests/cpuset.sh guest/tests/taskgroup.sh guest/tests/refusal.sh
+		  guest/tests/cpuset.sh guest/tests/taskgroup.sh guest/tests/refusal.sh \
+		  guest/tests/conform_sets.sh

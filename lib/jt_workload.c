@@ -83,12 +83,22 @@ static int job_demand(const struct dlb_jobs_trace *jt, const struct dlb_jt_job *
 	return 0;
 }
 
-/* Task @ti's phases from its jobs (@idx: their indices in jt->jobs, in order). */
+/*
+ * Task @ti's phases from its jobs (@idx: their indices in jt->jobs, in order).
+ * Each job arrives at its wake-up, and the replay's timer (absolute, on the
+ * task's own grid) releases the next one a gap later.  A thread that woke
+ * for a job after its next release (woken a period late: a guest's vCPU
+ * held by its host) never slept for that next one, whose wake-up is its
+ * release, before the previous wake-up: it arrives 1 ns after the previous
+ * one instead (the replay's thread then begins it at the end of the
+ * previous one, as the run's did), and the grid resumes at the first
+ * wake-up after that.  Releases out of order are bad input.
+ */
 static int task_phases(const struct dlb_jobs_trace *jt, bool asked, struct wl_task *t,
 		       const size_t *idx, size_t n, struct dlb_err *err)
 {
 	size_t k, cap = 0;
-	u64 d = 0, gap, pd = 0, pgap = 0;
+	u64 d = 0, gap, pd = 0, pgap = 0, arr = n ? jt->jobs[idx[0]].wakeup : 0;
 	int loop = 0;
 
 	for (k = 0; k < n; k++) {
@@ -98,15 +108,19 @@ static int task_phases(const struct dlb_jobs_trace *jt, bool asked, struct wl_ta
 			return -1;
 		gap = 0;
 		if (k + 1 < n) {
-			u64 next = jt->jobs[idx[k + 1]].wakeup;
+			const struct dlb_jt_job *nj = &jt->jobs[idx[k + 1]];
+			u64 next = nj->wakeup;
 
-			/* the timer cannot go back: arrivals are in order */
-			if (dl_time_before(next, j->wakeup) || next == j->wakeup)
+			/* the timer cannot go back: releases are in order */
+			if (!dl_time_before(j->rel, nj->rel))
 				return dlb_err_set(err, DLB_EXIT_BAD_INPUT, "task '%s': job %llu "
 						   "does not arrive after job %llu", t->name,
-						   (unsigned long long)jt->jobs[idx[k + 1]].job,
+						   (unsigned long long)nj->job,
 						   (unsigned long long)j->job);
-			gap = next - j->wakeup;
+			if (!dl_time_before(arr, next))
+				next = arr + 1;
+			gap = next - arr;
+			arr = next;
 		}
 		/* same work, same spacing: one more pass of the open phase */
 		if (loop && gap && d == pd && gap == pgap && loop < (1 << 30)) {

@@ -399,7 +399,10 @@ static void expect_unavail(const struct dlb_metrics *m, int cpu, const struct dl
  * by hand: an interrupt and the softirq after it 0.5 µs later are one
  * interval; an exit without its entry is ignored; nesting counts; the stop
  * class (migration/N, prio 0) is unavailable, an RT task of prio 0 is not;
- * lost events close what is open; what is open at the end ends there.
+ * lost events close what is open; what is open at the end ends there; an
+ * interrupt whose entry and exit have one timestamp (a text trace's µs)
+ * took no time and is no interval (the jobs trace refuses an empty one:
+ * a guest run's conformance came out not_done for it).
  */
 static void test_unavail(void **state)
 {
@@ -419,6 +422,7 @@ static void test_unavail(void **state)
 		eb_irq(100000, 1, DLB_EV_IRQ_ENTRY), eb_irq(101500, 1, DLB_EV_IRQ_EXIT),
 		eb_irq(102000, 1, DLB_EV_IRQ_ENTRY), eb_irq(103000, 1, DLB_EV_IRQ_EXIT),
 		eb_irq(104500, 1, DLB_EV_IRQ_ENTRY), eb_irq(105000, 1, DLB_EV_IRQ_EXIT),
+		eb_irq(107000, 1, DLB_EV_IRQ_ENTRY), eb_irq(107000, 1, DLB_EV_IRQ_EXIT),
 		eb_irq(110000, 0, DLB_EV_IRQ_ENTRY),
 		eb_switch(115, 1, 0, 120, 0, 0, 120),
 	};
@@ -434,7 +438,7 @@ static void test_unavail(void **state)
 
 	(void)state;
 	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
-	assert_int_equal(dlb_metrics_run(m)->irq_events, 19);
+	assert_int_equal(dlb_metrics_run(m)->irq_events, 21);
 	expect_unavail(m, 0, cpu0, sizeof(cpu0) / sizeof(cpu0[0]));
 	expect_unavail(m, 1, cpu1, sizeof(cpu1) / sizeof(cpu1[0]));
 	assert_null(dlb_metrics_unavail(m, 2, &n));

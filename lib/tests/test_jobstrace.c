@@ -241,6 +241,41 @@ static void test_workload(void **state)
 	dlb_jt_free(jt);
 }
 
+/*
+ * A thread woken for job 0 5 ms after its release, after job 1's release
+ * (4 ms): it never slept for job 1, whose wake-up is its release, before
+ * job 0's.  Job 1 arrives 1 ns after job 0 (its replay begins it when job 0
+ * ends, as the run did), job 2 on its own wake-up again (the old code
+ * refused the trace: "job 1 does not arrive after job 0", and a guest run's
+ * conformance came out not_done).
+ */
+static void test_workload_late_wakeup(void **state)
+{
+	static const char text[] = "dlb-jobs-trace 1\ncpus 1\n"
+		"task 0 5 2000000 4000000 4000000 0 a\n"
+		"job 0 0 0 5000000 4000000 1000000 1000000\n"
+		"job 0 1 4000000 4000000 8000000 1000000 1000000\n"
+		"job 0 2 8000000 8100000 12000000 1000000 1000000\n";
+	struct dlb_jobs_trace *jt;
+	struct dlb_err err = { 0 };
+	struct workload *wl = NULL;
+	const struct wl_task *t;
+
+	(void)state;
+	jt = read_text(text, &err);
+	assert_non_null(jt);
+	if (dlb_jt_workload(jt, false, &wl, &err))
+		fail_msg("%s", err.msg);
+	t = &wl->tasks[0];
+	assert_int_equal(t->delay_ns, 5000000);
+	assert_int_equal(t->nr_phases, 3);
+	assert_int_equal(t->phases[0].events[1].duration_ns, 1);
+	assert_int_equal(t->phases[1].events[1].duration_ns, 8100000 - 5000001);
+	assert_int_equal(t->phases[2].nr_events, 1);
+	wl_free(wl);
+	dlb_jt_free(jt);
+}
+
 static void test_workload_errors(void **state)
 {
 	static const struct { const char *text, *msg; } cases[] = {
@@ -278,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_workload),
+		cmocka_unit_test(test_workload_late_wakeup),
 		cmocka_unit_test(test_workload_errors),
 	};
 
