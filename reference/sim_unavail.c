@@ -16,6 +16,16 @@
  * out of the tasks' clock instead (sched_ops.irq_time, rq_clock_task()):
  * no progress and no charge, so a budget lasts longer by them.
  *
+ * The fair server's share (kind fair, and irq+fair) is taken under the
+ * running task too, never charged: the kernel had switched the DL task
+ * out for the server.  Not modelled: the switch itself (the task stays on
+ * its CPU through the interval; the kernel's could have been pulled).
+ * The analyzer's fair intervals begin at a DL task's wake-up while a fair
+ * task runs, which is mostly the wake-up's preemption latency (µs), not
+ * the server's choice; forced as a switch, such an interval would preempt
+ * whatever the replay runs there and add divergences the kernel did not
+ * have (gen3's golden run: 5 placement divergences became 10).
+ *
  * The stop class (kinds stop and irq+stop: SIM_UA_SWITCHED) is a task:
  * the CPU's stop task (migration/N, sched_set_stop_task()) wakes at the
  * interval's start and blocks at its end, and the scheduler does the
@@ -39,7 +49,30 @@ void dlb_sim_opts_unavail(struct dlb_sim_opts *o, const struct dlb_jobs_trace *j
 	o->irq_time_accounting = jt->irq_time_acct == 1;
 }
 
-/* Each CPU's running sum of uncharged (irq-only) time: sim_irq_time() in O(log n). */
+/*
+ * Whether an interval of @kind, taken under the running task (not
+ * switched), is left out of the tasks' clock: the fair server's share
+ * always (the kernel had switched the DL task out for it), interrupts
+ * with o.irq_time_accounting.
+ */
+static bool ua_uncharged(const struct dlb_sim_opts *o, unsigned int kind)
+{
+	if (kind & SIM_UA_SWITCHED)
+		return false;
+	return (kind & DLB_UA_FAIR) || (o->irq_time_accounting && kind == DLB_UA_IRQ);
+}
+
+bool sim_unavail_uncharged(const struct dlb_sim_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_unavail; i++)
+		if (ua_uncharged(o, o->unavail[i].kind))
+			return true;
+	return false;
+}
+
+/* Each CPU's running sum of uncharged time: sim_irq_time() in O(log n). */
 static int irq_prefix(struct dlb_sim *sim, struct dlb_err *err)
 {
 	struct sim_ua_cpu *c;
@@ -51,8 +84,8 @@ static int irq_prefix(struct dlb_sim *sim, struct dlb_err *err)
 		if (!(c->irq = calloc(c->n + 1, sizeof(*c->irq))))
 			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 		for (i = 0; i < c->n; i++)
-			c->irq[i + 1] = c->irq[i] +
-				(c->v[i].kind == DLB_UA_IRQ ? c->v[i].to - c->v[i].from : 0);
+			c->irq[i + 1] = c->irq[i] + (ua_uncharged(&sim->o, c->v[i].kind) ?
+						     c->v[i].to - c->v[i].from : 0);
 	}
 	return 0;
 }
@@ -129,7 +162,7 @@ int sim_unavail_init(struct dlb_sim *sim, struct dlb_err *err)
 	}
 	if (ua_tasks(sim, err))
 		return -1;
-	return o->irq_time_accounting ? irq_prefix(sim, err) : 0;
+	return sim_unavail_uncharged(o) ? irq_prefix(sim, err) : 0;
 }
 
 void sim_unavail_free(struct dlb_sim *sim)
@@ -180,11 +213,11 @@ u64 sim_unavail_between(const struct dlb_sim *sim, int cpu, u64 a, u64 b)
 
 /*
  * From @a, the instant @cpu has had @work outside its intervals taken
- * under the running task (of kind irq alone: @irq_only).  Switched
+ * under the running task (the uncharged ones alone: @uncharged).  Switched
  * intervals are not walked: the task is switched out at their start and
  * its CPU re-planned then.
  */
-static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool irq_only)
+static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool uncharged)
 {
 	const struct sim_ua_cpu *c;
 	u64 t = a, from;
@@ -194,7 +227,8 @@ static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool irq
 		return a + work;
 	c = &sim->ua[cpu];
 	for (i = ua_after(c, a); i < c->n; i++) {
-		if ((irq_only && c->v[i].kind != DLB_UA_IRQ) || (c->v[i].kind & SIM_UA_SWITCHED))
+		if ((uncharged && !ua_uncharged(&sim->o, c->v[i].kind)) ||
+		    (c->v[i].kind & SIM_UA_SWITCHED))
 			continue;
 		from = dl_time_before(c->v[i].from, t) ? t : c->v[i].from;
 		if (from - t >= work)
@@ -212,7 +246,10 @@ u64 sim_avail_after(const struct dlb_sim *sim, int cpu, u64 a, u64 work)
 
 u64 sim_charged_after(const struct dlb_sim *sim, int cpu, u64 a, u64 budget)
 {
-	return sim->o.irq_time_accounting ? ua_walk(sim, cpu, a, budget, true) : a + budget;
+	/* irq[]: some interval is uncharged (sim_unavail_init()) */
+	if (!sim->ua || cpu < 0 || cpu >= sim->o.nr_cpus || !sim->ua[cpu].irq)
+		return a + budget;
+	return ua_walk(sim, cpu, a, budget, true);
 }
 
 u64 sim_irq_time(void *arg, int cpu, u64 now)
@@ -228,21 +265,12 @@ u64 sim_irq_time(void *arg, int cpu, u64 now)
 	i = ua_after(c, now);
 	sum = c->irq[i];
 	/* inside interval i: its part before @now */
-	if (i < c->n && c->v[i].kind == DLB_UA_IRQ && dl_time_before(c->v[i].from, now))
+	if (i < c->n && ua_uncharged(&sim->o, c->v[i].kind) && dl_time_before(c->v[i].from, now))
 		sum += now - c->v[i].from;
 	return sum;
 }
 
-/*
- * The task that takes @cpu in a switched interval of @kind: the stop task
- * for the stop class and for the fair server's share alike.  The fair
- * server is a -deadline entity whose choice the trace already made (its
- * intervals are the time it ran a fair task while a DL task waited there,
- * docs/conformance.md), so its time is forced here, by the one class that
- * preempts every -deadline task: what it takes the CPU from is switched
- * out, not charged, and may be pulled, as when the kernel picked the
- * server.  The replay's own trace shows that time as migration/N's.
- */
+/* The task that takes @cpu in a switched interval of @kind (the stop class's). */
 static struct task_struct *ua_task(const struct dlb_sim *sim, int cpu, unsigned int kind)
 {
 	return kind & SIM_UA_SWITCHED ? sim->ua[cpu].stop : NULL;
