@@ -96,6 +96,7 @@ struct cpu {
 	u64 q_gen;			/* == m->fair_gen: such a DL task waits (unavail_fair) */
 	u64 q_from;			/* since when, at the latest */
 	bool fair_open;
+	bool fair_wake;			/* it began at a DL wake-up behind the running fair task */
 	u64 fair_from;
 	struct dlb_unavail *fa;		/* found, closed, not capped */
 	size_t nr_fa, cap_fa;

@@ -9,7 +9,9 @@
  *   stop  the stop class: a migration/N thread switched in (sched_switch
  *         shows it with prio 0, DLB_PRIO_STOP), in every trace;
  *   fair  a fair task running while a DL task queued on the CPU waits,
- *         ready and not throttled: the fair server's share, kept apart
+ *         ready and not throttled (one that woke behind the fair task:
+ *         only if it waited DLB_FAIR_LATENCY_NS or more): the fair
+ *         server's share, kept apart
  *         (unavail_fair) and added, up to the server's reservation, by
  *         dlb_metrics_unavail_fair().
  * Nested entries count in a depth per CPU; an exit without its entry (the
@@ -112,6 +114,9 @@ static void fair_close(struct dlb_metrics *m, struct cpu *c, u64 to)
 	m->nr_fair_open--;
 	if (!dl_time_before(c->fair_from, to))
 		return;
+	/* a wake-up's preemption latency, not the server (DLB_FAIR_LATENCY_NS) */
+	if (c->fair_wake && to - c->fair_from < DLB_FAIR_LATENCY_NS)
+		return;
 	if (last && dl_time_before(c->fair_from, last->to + DLB_UNAVAIL_MERGE_NS)) {
 		last->to = to;
 		return;
@@ -178,7 +183,8 @@ int unavail_fair(struct dlb_metrics *m, u64 ts)
 				return -1;
 			c->fair_open = true;
 			m->nr_fair_open++;
-			c->fair_from = dl_time_before(c->q_from, c->since) ? c->since : c->q_from;
+			c->fair_wake = dl_time_before(c->since, c->q_from);
+			c->fair_from = c->fair_wake ? c->q_from : c->since;
 		} else if (!fair && c->fair_open) {
 			fair_close(m, c, ts);
 		}

@@ -95,20 +95,19 @@ struct sim_waitq {
  * CPU from is switched out (not charged, pushable, pullable) as the kernel
  * does.  Any other kind (interrupts) is time taken under the running task,
  * which stays, charged as irq_time_accounting says.  A merged kind with
- * one of these bits is switched (irq+stop, stop+fair: docs/conformance.md).  A new
+ * one of these bits is switched (irq+stop, irq+fair: docs/conformance.md).  A new
  * kind of this sort adds its bit here and its task in sim_unavail.c's
  * ua_task().
  */
-#define SIM_UA_SWITCHED		DLB_UA_STOP
+#define SIM_UA_SWITCHED		(DLB_UA_STOP | DLB_UA_FAIR)
 
 /* A CPU's unavailable intervals, in virtual time, in order (sim_unavail.c). */
 struct sim_ua_cpu {
 	struct { u64 from, to; unsigned int kind; } *v;
 	size_t n;
-	/* irq[i]: the uncharged time of v[0..i) (n + 1): fair intervals, irq ones with
-	   o.irq_time_accounting (sim_unavail.c ua_uncharged()); NULL: none */
+	/* with o.irq_time_accounting: irq[i], the irq-only time of v[0..i) (n + 1) */
 	u64 *irq;
-	/* its stop task (migration/N), if it has switched intervals of the stop class */
+	/* its stop task (migration/N), if it has switched intervals (stop, fair) */
 	struct task_struct *stop;
 };
 
@@ -162,7 +161,7 @@ u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t);
 
 /* sim_unavail.c: unavailable CPU time */
 int sim_unavail_init(struct dlb_sim *sim, struct dlb_err *err);
-/* whether some interval is left out of the tasks' clock (fair; irq with accounting) */
+/* whether some interval is left out of the tasks' clock (irq with accounting) */
 bool sim_unavail_uncharged(const struct dlb_sim_opts *o);
 void sim_unavail_free(struct dlb_sim *sim);
 /* of [@a, @b), the time @cpu was unavailable */

@@ -16,23 +16,22 @@
  * out of the tasks' clock instead (sched_ops.irq_time, rq_clock_task()):
  * no progress and no charge, so a budget lasts longer by them.
  *
- * The fair server's share (kind fair, and irq+fair) is taken under the
- * running task too, never charged: the kernel had switched the DL task
- * out for the server.  Not modelled: the switch itself (the task stays on
- * its CPU through the interval; the kernel's could have been pulled).
- * The analyzer's fair intervals begin at a DL task's wake-up while a fair
- * task runs, which is mostly the wake-up's preemption latency (µs), not
- * the server's choice; forced as a switch, such an interval would preempt
- * whatever the replay runs there and add divergences the kernel did not
- * have (gen3's golden run: 5 placement divergences became 10).
- *
- * The stop class (kinds stop and irq+stop: SIM_UA_SWITCHED) is a task:
+ * The stop class (kinds with stop: SIM_UA_SWITCHED) is a task:
  * the CPU's stop task (migration/N, sched_set_stop_task()) wakes at the
  * interval's start and blocks at its end, and the scheduler does the
  * rest as the kernel's does (stop > dl > rt > fair, reference/sched_core.c):
  * the task it preempts is put back (put_prev_task_dl(): charged up to the
  * switch, not beyond; pushable), a task waking on the CPU meanwhile stays
  * queued behind it, another CPU's pull may take what is queued here.
+ *
+ * The fair server's share (kinds with fair, SIM_UA_SWITCHED too) is run by
+ * the same stop task: the server is a -deadline entity whose choice the
+ * trace already made (the analyzer's fair intervals: it ran a fair task
+ * while a DL task waited there), so its time is forced here by the one
+ * class that preempts every -deadline task: the task it takes the CPU
+ * from is switched out, not charged, and may be pulled, as when the
+ * kernel picked the server.  The replay's own trace shows that time as
+ * migration/N's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,15 +50,12 @@ void dlb_sim_opts_unavail(struct dlb_sim_opts *o, const struct dlb_jobs_trace *j
 
 /*
  * Whether an interval of @kind, taken under the running task (not
- * switched), is left out of the tasks' clock: the fair server's share
- * always (the kernel had switched the DL task out for it), interrupts
- * with o.irq_time_accounting.
+ * switched), is left out of the tasks' clock: interrupts with
+ * o.irq_time_accounting.
  */
 static bool ua_uncharged(const struct dlb_sim_opts *o, unsigned int kind)
 {
-	if (kind & SIM_UA_SWITCHED)
-		return false;
-	return (kind & DLB_UA_FAIR) || (o->irq_time_accounting && kind == DLB_UA_IRQ);
+	return o->irq_time_accounting && kind == DLB_UA_IRQ;
 }
 
 bool sim_unavail_uncharged(const struct dlb_sim_opts *o)
@@ -270,7 +266,7 @@ u64 sim_irq_time(void *arg, int cpu, u64 now)
 	return sum;
 }
 
-/* The task that takes @cpu in a switched interval of @kind (the stop class's). */
+/* The task that takes @cpu in a switched interval of @kind (stop or fair). */
 static struct task_struct *ua_task(const struct dlb_sim *sim, int cpu, unsigned int kind)
 {
 	return kind & SIM_UA_SWITCHED ? sim->ua[cpu].stop : NULL;

@@ -5,13 +5,16 @@
 # work every 10 ms, runtime 7 ms, pinned to CPU 1: its own partition) and a
 # CPU-bound fair hog pinned to the same CPU, 2 s.  The hog holds CPU 1
 # whenever d sleeps, so each of d's wake-ups finds a fair task on its CPU:
-#  - the jobs trace (version 6) has unavail records of kind fair on CPU 1,
-#    for at least a quarter of d's jobs (197 of 198 in a run here, median
-#    18 us each: the wake-up's interrupt and the switch to d);
+#  - the jobs trace (version 6) has few unavail records of kind fair: each
+#    of d's wake-ups waits behind the hog for the wake-up's preemption
+#    latency only (median 18 us in a run here), which is not the server's
+#    share (DLB_FAIR_LATENCY_NS, 1 ms); at most 5 % of the jobs (a loaded
+#    host may hold one past 1 ms), where counting them all gave 197 of 198;
 #  - in every window of the fair server's period from t0, the fair records'
 #    time on a CPU stays within its reservation (the kernel's default here,
 #    50 ms every 1 s; merged interrupts may add a little: 5 ms allowed);
-#  - the report's note counts them apart from interrupts, found >= counted;
+#  - the report's note counts them apart from interrupts, found >= counted
+#    (no note when there are none);
 #  - the replay with them departs little: divergent misses (kernel-only or
 #    oracle-only) at most 2 % of the jobs (0 of 198 in the run above; a
 #    first version that also took a DL task switched out runnable to a fair
@@ -54,9 +57,9 @@ read -r jobs konly oonly < <("$J" "$tmp/f/report.json" conformance.run.jobs \
 	tr '\n' ' ')
 # shellcheck disable=SC2016 # awk's program
 nfair=$(awk '$1 == "unavail" && $2 == 1 && $5 ~ /fair/ { n++ } END { print n + 0 }' "$jt" 2>/dev/null)
-check "jobs trace version 6, fair records on CPU 1 for >= 1/4 of $jobs jobs ($nfair)" \
-	test "$(sed -n 2p "$jt" 2>/dev/null)" = "dlb-jobs-trace 6" -a "${nfair:-0}" -gt 0 -a \
-	$((${nfair:-0} * 4)) -ge "${jobs:-1}"
+check "jobs trace version 6, fair records on CPU 1 for <= 5 % of $jobs jobs: the wake-ups behind the hog are latency ($nfair)" \
+	test "$(sed -n 2p "$jt" 2>/dev/null)" = "dlb-jobs-trace 6" -a "${jobs:-0}" -ge 150 -a \
+	$((${nfair:-99} * 20)) -le "${jobs:-0}"
 # the fair records' time per CPU per 1 s window from t0, ms: the largest
 # shellcheck disable=SC2016 # awk's program
 worst=$(awk '$1 == "t0" { t0 = $2 } $1 == "unavail" && $5 ~ /fair/ {
@@ -67,7 +70,10 @@ check "fair records within the reservation: <= 55 ms in any 1 s window of a CPU 
 note=$("$J" "$tmp/f/report.json" conformance.notes 2>/dev/null |
 	grep -o '[0-9]* intervals ([0-9.]* ms) of a fair task run while[^"]*')
 # shellcheck disable=SC2016 # awk's program
-check "the note counts them apart, counted <= found ($note)" awk -v s="$note" 'BEGIN {
+nall=$(awk '$1 == "unavail" && $5 ~ /fair/ { n++ } END { print n + 0 }' "$jt" 2>/dev/null)
+# shellcheck disable=SC2016 # awk's program
+check "the note counts them apart, counted <= found, none without records ($nall records: ${note:-no note})" awk -v s="$note" -v n="${nall:-0}" 'BEGIN {
+	if (n == 0) exit s != ""
 	if (!match(s, /\(([0-9.]+) ms\) of a fair task/)) exit 1
 	f = substr(s, RSTART + 1) + 0
 	if (!match(s, /waited: [0-9.]+ ms within/)) exit 1

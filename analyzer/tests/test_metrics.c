@@ -541,6 +541,61 @@ static void test_unavail_fair(void **state)
 }
 
 /*
+ * Wake-up latency is not the fair server (DLB_FAIR_LATENCY_NS), times in
+ * us: the hog (tid 200) holds CPU 0.  a wakes behind it at 1000 and runs
+ * at 1020: 20 us of preemption latency, not counted.  a wakes at 10000 and
+ * runs at 11500: 1.5 ms behind the running hog, counted from its wake-up.
+ * At 20100 b wakes onto CPU 0 behind the running a; at 20500 a blocks and
+ * the kernel switches the hog in with b waiting there (a pick, not a
+ * latency): counted though it lasts 100 us, until b runs at 20600.
+ */
+static void test_unavail_fair_latency(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_mark(0, 0, 100, "dlb_task: tid=100 name=a policy=deadline prio=0 "
+			"runtime=20000000 deadline=100000000 period=100000000"),
+		eb_mark(0, 0, 101, "dlb_task: tid=101 name=b policy=deadline prio=0 "
+			"runtime=20000000 deadline=100000000 period=100000000"),
+		named_switch(0, 0, 0, 120, 200, 120, "hog"),
+		eb_wake(1000, 0, 100, DLB_PRIO_DL),
+		named_switch(1020, 0, 200, 120, 100, DLB_PRIO_DL, "a"),
+		eb_switch(2000, 0, 100, DLB_PRIO_DL, 1, 200, 120),
+		eb_wake(10000, 0, 100, DLB_PRIO_DL),
+		named_switch(11500, 0, 200, 120, 100, DLB_PRIO_DL, "a"),
+		eb_switch(12000, 0, 100, DLB_PRIO_DL, 1, 200, 120),
+		eb_wake(20000, 0, 100, DLB_PRIO_DL),
+		named_switch(20010, 0, 200, 120, 100, DLB_PRIO_DL, "a"),
+		eb_wake(20100, 0, 101, DLB_PRIO_DL),
+		eb_switch(20500, 0, 100, DLB_PRIO_DL, 1, 200, 120),
+		named_switch(20600, 0, 200, 120, 101, DLB_PRIO_DL, "b"),
+		eb_switch(21000, 0, 101, DLB_PRIO_DL, 1, 200, 120),
+		eb_switch(30000, 0, 200, 120, 0, 0, 120),
+	};
+	static const struct dlb_unavail want[] = {
+		{ 10000 * US, 11500 * US, DLB_UA_FAIR },
+		{ 20500 * US, 20600 * US, DLB_UA_FAIR },
+	};
+	struct dlb_fair_sum sum = { 0 };
+	struct dlb_metrics *m = mk();
+	struct dlb_unavail *v;
+	size_t n, i;
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	assert_int_equal(dlb_metrics_unavail_fair(m, 0, 50000 * US, 1000000 * US, 0, &v, &n,
+						  &sum), 0);
+	assert_int_equal(n, 2);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(v[i].from, want[i].from);
+		assert_int_equal(v[i].to, want[i].to);
+		assert_int_equal(v[i].kind, want[i].kind);
+	}
+	free(v);
+	assert_int_equal(sum.found, 2);
+	dlb_metrics_free(m);
+}
+
+/*
  * A FIFO task's jobs (the reference writes release markers without dl=, the
  * task has no deadline): counted as jobs with response times, never as
  * misses, and its release does not make it an earliest-deadline waiter.
@@ -929,6 +984,7 @@ int main(void)
 		cmocka_unit_test(test_unavail),
 		cmocka_unit_test(test_unavail_job),
 		cmocka_unit_test(test_unavail_fair),
+		cmocka_unit_test(test_unavail_fair_latency),
 		cmocka_unit_test(test_job_without_deadline),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_no_sched_switch),
