@@ -475,6 +475,24 @@ static void test_unavail_job(void **state)
 	dlb_metrics_free(m);
 }
 
+/* CPU 0's fair intervals under a 50 ms / 1 s reservation are @want (@nwant). */
+static void expect_fair0(struct dlb_metrics *m, const struct dlb_unavail *want, size_t nwant,
+			 struct dlb_fair_sum *sum)
+{
+	struct dlb_unavail *v;
+	size_t n, i;
+
+	assert_int_equal(dlb_metrics_unavail_fair(m, 0, 50000 * US, 1000000 * US, 0, &v, &n,
+						  sum), 0);
+	assert_int_equal(n, nwant);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(v[i].from, want[i].from);
+		assert_int_equal(v[i].to, want[i].to);
+		assert_int_equal(v[i].kind, want[i].kind);
+	}
+	free(v);
+}
+
 /*
  * The fair server's share (metrics_unavail.c unavail_fair), derived by
  * hand, times in ms: a fair hog (tid 200, prio 120) holds CPU 0; DL task
@@ -512,19 +530,11 @@ static void test_unavail_fair(void **state)
 	struct dlb_fair_sum sum = { 0 };
 	struct dlb_metrics *m = mk();
 	struct dlb_unavail *v;
-	size_t n, i;
+	size_t n;
 
 	(void)state;
 	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
-	assert_int_equal(dlb_metrics_unavail_fair(m, 0, 50000 * US, 1000000 * US, 0, &v, &n,
-						  &sum), 0);
-	assert_int_equal(n, 2);
-	for (i = 0; i < n; i++) {
-		assert_int_equal(v[i].from, want[i].from);
-		assert_int_equal(v[i].to, want[i].to);
-		assert_int_equal(v[i].kind, want[i].kind);
-	}
-	free(v);
+	expect_fair0(m, want, 2, &sum);
 	assert_int_equal(sum.found, 2);
 	assert_int_equal(sum.found_ns, 70000 * US);
 	assert_int_equal(sum.counted_ns, 50000 * US);
@@ -577,20 +587,10 @@ static void test_unavail_fair_latency(void **state)
 	};
 	struct dlb_fair_sum sum = { 0 };
 	struct dlb_metrics *m = mk();
-	struct dlb_unavail *v;
-	size_t n, i;
 
 	(void)state;
 	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
-	assert_int_equal(dlb_metrics_unavail_fair(m, 0, 50000 * US, 1000000 * US, 0, &v, &n,
-						  &sum), 0);
-	assert_int_equal(n, 2);
-	for (i = 0; i < n; i++) {
-		assert_int_equal(v[i].from, want[i].from);
-		assert_int_equal(v[i].to, want[i].to);
-		assert_int_equal(v[i].kind, want[i].kind);
-	}
-	free(v);
+	expect_fair0(m, want, 2, &sum);
 	assert_int_equal(sum.found, 2);
 	dlb_metrics_free(m);
 }
