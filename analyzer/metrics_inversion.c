@@ -164,7 +164,8 @@ static void task_unthrottle(struct dlb_metrics *m, struct task *t, u64 at)
  * Charge the interval [last_ts, ts) to the inverted ready tasks: those
  * with fewer than M earlier jobs ready or running (cpu_summary).  A
  * throttled task is not ready: it joins at its replenishment (the
- * dl_replenish event, or the replayed CBS's timer, inside the interval).
+ * dl_replenish event, or the replayed CBS's timer, inside the interval);
+ * nor is one its last sched event showed out of SCHED_DEADLINE.
  */
 void account_inversion(struct dlb_metrics *m, u64 ts)
 {
@@ -186,7 +187,8 @@ void account_inversion(struct dlb_metrics *m, u64 ts)
 			w->unthr_lazy = true;	/* ready since then (unavail_fair) */
 			w->unthr_at = w->throttle_until;
 		}
-		if (w->sched_dl_valid)
+		/* !dl_now: no longer SCHED_DEADLINE (a generator resets its threads at the end) */
+		if (w->sched_dl_valid && w->dl_now)
 			m->elig[n++] = w;
 	}
 	if (m->opts.jobs_only)

@@ -231,6 +231,32 @@ static void test_inversion_gedf(void **state)
 }
 
 /*
+ * A task no longer SCHED_DEADLINE is out of G-EDF's ready set: A's job
+ * (dl 5 ms) ends at 2000 and the generator resets it to SCHED_NORMAL as
+ * the run ends; the switch-out shows it runnable at prio 120 behind a fair
+ * task, both CPUs then run fair tasks until the trace ends at 10000.  Its
+ * last deadline is not a claim to a CPU: no inversion (8 ms before).
+ */
+static void test_inversion_reset(void **state)
+{
+	struct dlb_event evs[] = {
+		eb_switch(0, 1, 0, 120, 0, 201, 120),
+		eb_switch(0, 0, 0, 120, 0, 100, R),
+		eb_mark(0, 0, 100, "dlb_job: tid=100 job=0 event=begin rel=0 dl=5000000"),
+		eb_mark(2000, 0, 100, "dlb_job: tid=100 job=0 event=end"),
+		eb_switch(2000, 0, 100, 120, 0, 200, 120),
+		eb_mark(10000, 1, 201, "dlb_run: event=end status=complete"),
+	};
+	struct dlb_metrics *m = mk();
+
+	(void)state;
+	feed(m, evs, sizeof(evs) / sizeof(evs[0]));
+	assert_int_equal(dlb_metrics_task_by_tid(m, 100)->inversion_ns, 0);
+	assert_int_equal(dlb_metrics_run(m)->inversion_ns, 0);
+	dlb_metrics_free(m);
+}
+
+/*
  * A job uses its 1 ms runtime and is switched out runnable: throttled
  * until the replenishment timer, at deadline - D + P = 10 ms (mainline's
  * dl_next_period; D = 5, P = 10 ms), not inverted meanwhile although the
@@ -977,6 +1003,7 @@ int main(void)
 		cmocka_unit_test(test_miss_overrun_inversion),
 		cmocka_unit_test(test_migration),
 		cmocka_unit_test(test_inversion_gedf),
+		cmocka_unit_test(test_inversion_reset),
 		cmocka_unit_test(test_throttle),
 		cmocka_unit_test(test_throttle_cbs),
 		cmocka_unit_test(test_inversion_rank),
