@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/event.h"
 #include "../trace_input.h"
@@ -123,11 +124,12 @@ static void print_rss_anon(void)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tracestat [-d] [-u] [-n] FILE\n"
+	fprintf(f, "usage: tracestat [-d] [-u] [-n] [-m] [-j N] FILE\n"
 		   "  -d, --dump     one canonical line per event\n"
 		   "  -u, --usec     timestamps in the dump rounded to microseconds\n"
 		   "  -n, --no-op    no-op consumer; print the event count only\n"
-		   "  -m, --memory   print the anonymous memory in use after the read\n");
+		   "  -m, --memory   print the anonymous memory in use after the read\n"
+		   "  -j, --jobs N   decoding threads for a trace.dat (default: the reader's)\n");
 }
 
 int main(int argc, char **argv)
@@ -137,6 +139,7 @@ int main(int argc, char **argv)
 		{ "usec", no_argument, NULL, 'u' },
 		{ "no-op", no_argument, NULL, 'n' },
 		{ "memory", no_argument, NULL, 'm' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -144,14 +147,24 @@ int main(int argc, char **argv)
 	struct dlb_trace *t;
 	struct dlb_err err = { 0 };
 	bool nop = false, mem = false;
+	int jobs = 0;
+	long long v;
 	int o, r;
 
-	while ((o = getopt_long(argc, argv, "dunmh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "dunmj:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'd': c.dump = true; break;
 		case 'u': c.usec = true; break;
 		case 'n': nop = true; break;
 		case 'm': mem = true; break;
+		case 'j':
+			if (dlb_parse_ll(optarg, 1, 1024, &v)) {
+				fprintf(stderr, "tracestat: --jobs: '%s' is not a number in 1..1024\n",
+					optarg);
+				return DLB_EXIT_BAD_INPUT;
+			}
+			jobs = (int)v;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return DLB_EXIT_BAD_INPUT;
 		}
@@ -165,6 +178,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tracestat: %s\n", err.msg);
 		return err.code;
 	}
+	dlb_trace_set_jobs(t, jobs);
 	r = dlb_trace_read(t, nop ? noop : count, &c, &err);
 	if (r < 0) {
 		fprintf(stderr, "tracestat: %s\n", err.msg);
