@@ -3,8 +3,10 @@
  * tracestat: read a trace with dlb_trace_read() and print what came out,
  * for the tests and the bench.  Not installed.
  *
- *   tracestat [-d] [-u] [-n] FILE
+ *   tracestat [-d [-s]] [-u] [-n] FILE
  *     -d, --dump      one canonical line per event (formats compare equal)
+ *     -s, --stats     with -d, the counts and quality record after the dump
+ *                     (one open for both: tests/parallel.sh under ASan)
  *     -u, --usec      timestamps rounded to µs in the dump (text traces)
  *     -n, --no-op     deliver to a no-op consumer, print only the event count
  *     -m, --memory    also print the anonymous memory in use after the read
@@ -23,7 +25,7 @@
 
 struct stat_ctx {
 	u64 by_type[DLB_EV_LOST + 1];
-	bool dump, usec;
+	bool dump, usec, stats;
 };
 
 static int noop(const struct dlb_event *ev, void *arg)
@@ -124,8 +126,9 @@ static void print_rss_anon(void)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tracestat [-d] [-u] [-n] [-m] [-j N] FILE\n"
+	fprintf(f, "usage: tracestat [-d [-s]] [-u] [-n] [-m] [-j N] FILE\n"
 		   "  -d, --dump     one canonical line per event\n"
+		   "  -s, --stats    with -d, the counts and quality record after the dump\n"
 		   "  -u, --usec     timestamps in the dump rounded to microseconds\n"
 		   "  -n, --no-op    no-op consumer; print the event count only\n"
 		   "  -m, --memory   print the anonymous memory in use after the read\n"
@@ -136,6 +139,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "dump", no_argument, NULL, 'd' },
+		{ "stats", no_argument, NULL, 's' },
 		{ "usec", no_argument, NULL, 'u' },
 		{ "no-op", no_argument, NULL, 'n' },
 		{ "memory", no_argument, NULL, 'm' },
@@ -143,7 +147,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct stat_ctx c = { { 0 }, false, false };
+	struct stat_ctx c = { { 0 }, false, false, false };
 	struct dlb_trace *t;
 	struct dlb_err err = { 0 };
 	bool nop = false, mem = false;
@@ -151,9 +155,10 @@ int main(int argc, char **argv)
 	long long v;
 	int o, r;
 
-	while ((o = getopt_long(argc, argv, "dunmj:h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "dsunmj:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'd': c.dump = true; break;
+		case 's': c.stats = true; break;
 		case 'u': c.usec = true; break;
 		case 'n': nop = true; break;
 		case 'm': mem = true; break;
@@ -187,7 +192,7 @@ int main(int argc, char **argv)
 	}
 	if (nop)
 		printf("events %" PRIu64 "\n", dlb_trace_quality(t)->events);
-	else if (!c.dump)
+	else if (!c.dump || c.stats)
 		print_stats(&c, dlb_trace_quality(t));
 	if (mem)
 		print_rss_anon();
