@@ -28,6 +28,7 @@
 struct opts {
 	const char *input, *outdir, *kernel, *arch;
 	int cpus;
+	int jobs;			/* trace.dat decoding threads, 0: the default */
 	struct dlb_miss_limit max_misses;
 	enum dlb_expect expect;
 	const char *watch;
@@ -98,6 +99,9 @@ static void usage(FILE *f)
 "                            they reproduce (docs/conformance.md \"Overheads\")\n"
 "      --no-conformance      do not replay the run through the reference\n"
 "                            (docs/conformance.md)\n"
+"  -j, --jobs N              decode a trace.dat's CPUs on N threads (default: the\n"
+"                            online CPUs, or $DLB_TRACE_JOBS; 1: one thread); the\n"
+"                            reports are the same whatever N\n"
 "  -q, --quiet               do not print the table\n"
 "  -h, --help                this text\n"
 "  -V, --version             print the version\n"
@@ -645,6 +649,7 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	t = dlb_trace_open(tpath, err);
 	if (!t)
 		goto out;
+	dlb_trace_set_jobs(t, o->jobs);
 	q = dlb_trace_quality(t);
 	mo.nr_cpus = o->cpus ? o->cpus : q->nr_cpus;
 	mo.job_fn = on_job;
@@ -738,6 +743,7 @@ static int main_run(int argc, char **argv)
 		{ "irq-time-accounting", required_argument, NULL, 'I' },
 		{ "replay-overheads", optional_argument, NULL, 'O' },
 		{ "no-conformance", no_argument, NULL, 'N' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -752,7 +758,7 @@ static int main_run(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:c:m:w:e:B:t:T:a:Ap:qhV", lopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":o:c:m:w:e:B:t:T:a:Ap:j:qhV", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			o.outdir = optarg;
@@ -830,6 +836,11 @@ static int main_run(int argc, char **argv)
 			break;
 		case 'N':
 			o.no_conform = true;
+			break;
+		case 'j':
+			if (dlb_parse_ll(optarg, 1, 1024, &v))
+				return die_usage("--jobs: '%s' is not a number in 1..1024", optarg);
+			o.jobs = (int)v;
 			break;
 		case 'q':
 			o.quiet = true;

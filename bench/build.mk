@@ -25,7 +25,7 @@ BENCH_TOOLS	:= $(BUILD)/bin/dlb-sim-bench $(BUILD)/bench/input/bare_iter \
 		   $(BUILD)/bench/input/sscanf_lines $(BUILD)/bench/input/strstr_lines \
 		   $(BUILD)/bench/lib/json_floor
 TEST_TOOLS	+= $(BENCH_TOOLS)
-bench: $(BENCH_TOOLS) $(BUILD)/analyzer/input/tests/tracestat
+bench: $(BENCH_TOOLS) $(BUILD)/analyzer/input/tests/tracestat $(BUILD)/analyzer/input/tests/widen_dat
 
 # In this order: bench_input.sh records the trace.dat bench_analyze.sh reads.
 BENCHES		+= $(BUILD)/bin/dlb-sim-bench bench/input/bench_input.sh \

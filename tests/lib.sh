@@ -12,6 +12,16 @@ set -u
 # csv_awk: read CSV files by column name (tools/csv.awk)
 . "$DLB_SRC/tools/csv.sh"
 BIN=$DLB_BUILD/bin
+# asan_fast_unwind: for a test that opens many valid trace.dat files.
+# Under SANITIZE the Makefile asks ASan for full stack unwinding on every
+# malloc (fast_unwind_on_malloc=0) so that leaks inside libtracecmd, which
+# has no frame pointers, match tests/lsan.supp.  Opening a trace.dat parses
+# its hundreds of event formats with a malloc per token, each then unwound
+# through libgcc: 10-20 s per open instead of 1.8 s (docs/notes/
+# hardening.md).  On valid files (no library error path) our own frames
+# unwind fast: a leak of ours is still found, a library one would fail
+# loudly (unsuppressed), never pass silently.
+asan_fast_unwind() { [ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS=$ASAN_OPTIONS:fast_unwind_on_malloc=1; }
 _tap_n=0 _tap_plan=0
 DLB_SKIP_REASON=
 

@@ -21,3 +21,9 @@ TEST_TOOLS	+= $(BUILD)/analyzer/input/tests/repeat_dat
 $(foreach t,$(wildcard analyzer/input/tests/test_*.c),\
 	$(eval $(call test_prog,$(t),$(INPUT_LIB) $(LIBDLB))))
 TEST_SCRIPTS	+= $(wildcard analyzer/input/tests/*.sh)
+
+# Test helper: a trace.dat with more CPU streams than this machine has CPUs
+# (copies of a v6 file's streams), for tests/parallel.sh and the bench.
+$(BUILD)/analyzer/input/tests/widen_dat: $(call objs,analyzer/input/tests/widen_dat.c)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $^ -o $@
+TEST_TOOLS	+= $(BUILD)/analyzer/input/tests/widen_dat

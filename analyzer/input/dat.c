@@ -26,7 +26,7 @@
 
 #include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
-#include "local.h"
+#include "dat_local.h"
 
 /*
  * Exported by libtracecmd 1.3 (trace-cmd 3.x) and declared in its private
@@ -138,6 +138,7 @@ struct dat_reader {
 	bool swap;			/* file endianness differs from ours */
 	u64 page_size;			/* the header's, checked: a power of two */
 	struct dat_behind behind;	/* pages released behind the reader */
+	bool compressed_direct;		/* compressed data decompressed by libtracecmd */
 
 	/* during dat_read() */
 	struct dlb_trace *t;
@@ -400,7 +401,7 @@ static bool decode(const struct dat_reader *d, const struct dat_ev *e,
 	return ok;
 }
 
-static int deliver(struct dat_reader *d, struct dlb_event *ev)
+static int deliver(struct dat_reader *d, const struct dlb_event *ev)
 {
 	int r;
 
@@ -414,12 +415,76 @@ static int deliver(struct dat_reader *d, struct dlb_event *ev)
 	return r;
 }
 
-/* A record that cannot be decoded: counted, the first one's offset kept. */
-static int dat_bad(struct dlb_trace_quality *q, const struct tep_record *rec)
+void dat_decode(const struct dat_reader *d, const struct tep_record *rec, struct dat_slot *s)
 {
-	if (!q->bad_lines++)
-		q->first_bad_offset = rec->offset;
-	return 0;
+	const struct dat_ev *e;
+	bool ok = true;
+	int idx;
+
+	s->ev.ts = rec->ts;
+	s->ev.cpu = rec->cpu;	/* the iterator's cpu counts across buffers in a multi-buffer file */
+	s->missed = rec->missed_events;
+	s->offset = rec->offset;
+	s->kind = DAT_SLOT_BAD;
+	/*
+	 * kbuffer takes a record's length from the page, and a corrupt one
+	 * reaches past the page's buffer (found by the fuzzer: tests/fuzz/
+	 * regress/trace_dat/record-past-page.dat).  Pages sit page-aligned in
+	 * the file (in the uncompressed stream of a v7 one), so rec->offset
+	 * within its page plus the record's length must stay inside the page.
+	 */
+	if (rec->size < 8 || !rec->data || rec->record_size < rec->size ||
+	    (rec->offset & (d->page_size - 1)) + (u64)rec->record_size > d->page_size)
+		return;
+	idx = d->by_id[(uint16_t)fld_num(d, &d->common_type, rec, &ok)];
+	if (!idx) {
+		s->kind = DAT_SLOT_UNKNOWN;
+		return;
+	}
+	e = &d->ev[idx - 1];
+	s->ev.pid = (int)fld_num(d, &d->common_pid, rec, &ok);
+	s->ev.type = e->type;
+	if (ok && decode(d, e, rec, &s->ev))
+		s->kind = DAT_SLOT_EVENT;
+}
+
+int dat_apply(struct dat_reader *d, const struct dat_slot *s)
+{
+	struct dlb_trace_quality *q = &d->t->q;
+	int cpu = s->ev.cpu;
+
+	/*
+	 * The ring buffer flags a page whose predecessor was overwritten or
+	 * dropped; kbuffer hands the count (or -1: unknown) to the first
+	 * record after the gap.  It becomes a LOST event just before it.
+	 */
+	if (s->missed) {
+		struct dlb_event ev;
+
+		ev.ts = s->ev.ts;
+		ev.cpu = cpu;
+		ev.pid = 0;
+		ev.type = DLB_EV_LOST;
+		ev.lost.count = s->missed > 0 ? (u64)s->missed : 0;
+		q->lost_records++;
+		q->lost_events += ev.lost.count;
+		if (deliver(d, &ev))
+			return -1;	/* only a negative value stops tracecmd_iterate_events */
+	}
+	switch (s->kind) {
+	case DAT_SLOT_BAD:	/* counted, the first one's offset kept */
+		if (!q->bad_lines++)
+			q->first_bad_offset = s->offset;
+		return 0;
+	case DAT_SLOT_UNKNOWN:
+		q->unknown_events++;
+		if (trace_track_cpu(d->t, cpu) == 0)
+			d->t->cpus[cpu].events++;	/* the CPU did record */
+		return 0;
+	case DAT_SLOT_EVENT:
+		break;
+	}
+	return deliver(d, &s->ev) ? -1 : 0;
 }
 
 /* ---- memory: the pages behind the reader ---- */
@@ -504,9 +569,9 @@ static int dat_find_window(const struct dat_behind *b, uintptr_t a, struct dat_w
  * thread that reads that stream: it only touches the stream's own window,
  * which only that thread's reads map and unmap.
  */
-static void dat_release_behind(struct dat_reader *d, int stream, const struct tep_record *rec)
+void dat_release_behind(const struct dat_reader *d, int stream, const struct tep_record *rec)
 {
-	struct dat_behind *b = &d->behind;
+	const struct dat_behind *b = &d->behind;
 	uintptr_t a = (uintptr_t)rec->data, page;
 	struct dat_window *w, m;
 
@@ -536,55 +601,12 @@ static void dat_release_behind(struct dat_reader *d, int stream, const struct te
 static int dat_record(struct tracecmd_input *h, struct tep_record *rec, int iter_cpu, void *arg)
 {
 	struct dat_reader *d = arg;
-	struct dlb_trace_quality *q = &d->t->q;
-	struct dlb_event ev;
-	const struct dat_ev *e;
-	bool ok = true;
-	int idx, cpu = rec->cpu;	/* iter_cpu counts across buffers in a multi-buffer file */
+	struct dat_slot s;
 
 	(void)h;
 	dat_release_behind(d, iter_cpu, rec);
-	/*
-	 * The ring buffer flags a page whose predecessor was overwritten or
-	 * dropped; kbuffer hands the count (or -1: unknown) to the first
-	 * record after the gap.  It becomes a LOST event just before it.
-	 */
-	if (rec->missed_events) {
-		ev.ts = rec->ts;
-		ev.cpu = cpu;
-		ev.pid = 0;
-		ev.type = DLB_EV_LOST;
-		ev.lost.count = rec->missed_events > 0 ? (u64)rec->missed_events : 0;
-		q->lost_records++;
-		q->lost_events += ev.lost.count;
-		if (deliver(d, &ev))
-			return -1;	/* only a negative value stops tracecmd_iterate_events */
-	}
-	/*
-	 * kbuffer takes a record's length from the page, and a corrupt one
-	 * reaches past the page's buffer (found by the fuzzer: tests/fuzz/
-	 * regress/trace_dat/record-past-page.dat).  Pages sit page-aligned in
-	 * the file (in the uncompressed stream of a v7 one), so rec->offset
-	 * within its page plus the record's length must stay inside the page.
-	 */
-	if (rec->size < 8 || !rec->data || rec->record_size < rec->size ||
-	    (rec->offset & (d->page_size - 1)) + (u64)rec->record_size > d->page_size)
-		return dat_bad(q, rec);
-	idx = d->by_id[(uint16_t)fld_num(d, &d->common_type, rec, &ok)];
-	if (!idx) {
-		q->unknown_events++;
-		if (trace_track_cpu(d->t, cpu) == 0)
-			d->t->cpus[cpu].events++;	/* the CPU did record */
-		return 0;
-	}
-	e = &d->ev[idx - 1];
-	ev.ts = rec->ts;
-	ev.cpu = cpu;
-	ev.pid = (int)fld_num(d, &d->common_pid, rec, &ok);
-	ev.type = e->type;
-	if (!ok || !decode(d, e, rec, &ev))
-		return dat_bad(q, rec);
-	return deliver(d, &ev) ? -1 : 0;
+	dat_decode(d, rec, &s);
+	return dat_apply(d, &s);
 }
 
 /* ---- open / read / close ---- */
@@ -913,10 +935,12 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 		dat_copy_finish(convert, d->copy);
 		return -1;
 	}
+	d->compressed_direct = compressed;
 	if (dat_copy_finish(convert, d->copy) == 0) {
 		if (dat_copy_check(d->copy, page_size) == 0) {
 			open_path = d->copy;
 			t->q.uncompressed_copy = true;
+			d->compressed_direct = false;
 		} else {
 			unlink(d->copy);
 			d->copy[0] = '\0';
@@ -955,21 +979,49 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 	return r;
 }
 
+/*
+ * How many threads decode (docs/trace-formats.md, "Parallel decoding"):
+ * dlb_trace_set_jobs(), else DLB_TRACE_JOBS, else the online CPUs, at most
+ * one per CPU stream.  One thread when the data is compressed and read
+ * directly: libtracecmd then inflates every CPU's chunks with the one
+ * decompression context of the handle, which two threads must not share.
+ */
+static int dat_jobs(const struct dlb_trace *t, const struct dat_reader *d)
+{
+	const char *env = getenv("DLB_TRACE_JOBS");
+	long jobs = t->jobs, streams = 0;
+	int b;
+
+	if (jobs <= 0 && env && *env)
+		jobs = strtol(env, NULL, 10);
+	if (jobs <= 0)
+		jobs = sysconf(_SC_NPROCESSORS_ONLN);
+	if (d->compressed_direct)
+		return 1;
+	for (b = 0; b < d->nr_bufs; b++)
+		streams += tracecmd_cpus(d->bufs[b]) > 0 ? tracecmd_cpus(d->bufs[b]) : 0;
+	return (int)(jobs < streams ? jobs : streams);
+}
+
 int dat_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_err *err)
 {
 	struct dat_reader *d = t->dat;
+	bool failed = false;
+	int r, jobs;
 	u64 stats;
-	int r;
 
 	d->t = t;
 	d->fn = fn;
 	d->arg = arg;
 	d->stop = 0;
-	if (d->nr_bufs > 1)
+	jobs = dat_jobs(t, d);
+	if (jobs >= 2)
+		r = dat_par_read(d, d->bufs, d->nr_bufs, jobs, &failed);
+	else if (d->nr_bufs > 1)
 		r = tracecmd_iterate_events_multi(d->bufs, d->nr_bufs, dat_record, d);
 	else
 		r = tracecmd_iterate_events(d->bufs[0], NULL, 0, dat_record, d);
-	if (d->oom)
+	if (d->oom || failed)
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "%s: out of memory", t->path);
 	if (d->stop)
 		return d->stop;

@@ -27,6 +27,7 @@ struct dlb_trace {
 	enum dlb_trace_format fmt;
 	struct dlb_trace_quality q;
 	bool read_done;
+	int jobs;		/* decoding threads asked for, 0: default (dlb_trace_set_jobs) */
 
 	struct cpu_track *cpus;
 	int nr_track;		/* allocated entries of cpus[] */

@@ -205,6 +205,11 @@ int dlb_trace_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_e
 	return r;
 }
 
+void dlb_trace_set_jobs(struct dlb_trace *t, int jobs)
+{
+	t->jobs = jobs > 0 ? jobs : 0;
+}
+
 const struct dlb_trace_quality *dlb_trace_quality(const struct dlb_trace *t)
 {
 	return &t->q;

@@ -68,6 +68,15 @@ struct dlb_trace *dlb_trace_open(const char *path, struct dlb_err *err);
  */
 int dlb_trace_read(struct dlb_trace *t, dlb_event_fn fn, void *arg, struct dlb_err *err);
 
+/*
+ * Decode a trace.dat's per-CPU streams on @jobs threads (before
+ * dlb_trace_read; 1: one thread, 0: the default, $DLB_TRACE_JOBS or the
+ * online CPUs).  The events, their order and the quality record are the
+ * same whatever the number (docs/trace-formats.md, "Parallel decoding");
+ * text traces are read on one thread.
+ */
+void dlb_trace_set_jobs(struct dlb_trace *t, int jobs);
+
 const struct dlb_trace_quality *dlb_trace_quality(const struct dlb_trace *t);
 enum dlb_trace_format dlb_trace_format(const struct dlb_trace *t);
 

@@ -3,7 +3,8 @@
 #
 # The whole analyzer against its reader and the yardsticks, in one run:
 #   dlb-analyze (reader + metric engine)  vs  the reader alone (tracestat -n)
-#   vs  a bare libtracecmd iteration  vs  trace-cmd report > /dev/null,
+#   vs  a bare libtracecmd iteration  vs  trace-cmd report > /dev/null, and
+#   with its trace.dat decoded on threads (the default) vs on one (--jobs 1),
 # on the trace.dat the input bench records (bench/input/bench_input.sh,
 # cached in $DLB_BUILD/bench/; DLB_BENCH_DAT=FILE for another one), and on a
 # synthetic deadline-heavy text trace (4 DL tasks, a job each per period,
@@ -80,8 +81,22 @@ an=$PAIR_A r_bare="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
 BENCH_B=(trace-cmd report "$dat")
 bench_pair "dlb-analyze" "trace-cmd report > /dev/null"
 r_report="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
+BENCH_B=("$A" -j 1 -q -A -m -1 "$dat")
+bench_pair "dlb-analyze" "dlb-analyze --jobs 1"
+r_jobs1="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
+none=${dat%.dat}.none.dat
+if [ -s "$none" ]; then
+	BENCH_A=("$A" -q -A -m -1 "$none") BENCH_B=("$B/bare_iter" "$none")
+	bench_pair "dlb-analyze, uncompressed" "bare libtracecmd, uncompressed"
+	r_bare_none="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
+	BENCH_B=("$A" -j 1 -q -A -m -1 "$none")
+	bench_pair "dlb-analyze, uncompressed" "dlb-analyze --jobs 1, uncompressed"
+	r_jobs1_none="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
+fi
 printf '# dlb-analyze %s M events/s; analyzer / bare: %s (goal >= 0.95); analyzer / trace-cmd report: %s (goal >= 8)\n' \
 	"$(rate "$events" "$an")" "$r_bare" "$r_report"
+printf '# decoding on %s threads (the default) / --jobs 1: %s; uncompressed: %s; analyzer / bare there: %s\n' \
+	"$(nproc)" "$r_jobs1" "${r_jobs1_none:-?}" "${r_bare_none:-?}"
 # Peak RSS, file-backed pages included, on the trace.dat, on its first
 # quarter (trace-cmd split: the same recording, a quarter of the length) and
 # on its uncompressed version (bench_input.sh makes it): streaming and the
@@ -93,7 +108,6 @@ if [ ! -s "$quarter" ] && command -v trace-cmd > /dev/null; then
 		mv "$quarter.part.1" "$quarter"
 	rm -f "$quarter".part*
 fi
-none=${dat%.dat}.none.dat
 printf '# peak RSS (KB): %s on this trace.dat, %s on its first quarter, %s on it uncompressed, %s on the 1.6 k-event fixture\n' \
 	"$(rss "$dat")" "$( [ -s "$quarter" ] && rss "$quarter" || echo '?')" \
 	"$( [ -s "$none" ] && rss "$none" || echo '?')" \

@@ -8,9 +8,13 @@
 #   vs  trace-cmd report > /dev/null, on the zstd trace.dat and on the same
 #   file uncompressed; the zstd file read directly vs through an uncompressed
 #   copy (dat.c); the text reader in lines/s vs fgets + strstr (the floor,
-#   bench/input/strstr_lines.c) and vs fgets + sscanf (the naive parser).
+#   bench/input/strstr_lines.c) and vs fgets + sscanf (the naive parser);
+#   the trace.dat decoded on threads (the default: one per online CPU) vs on
+#   one (-j 1), on the zstd and the uncompressed file, and on an 8-CPU-stream
+#   file (widen_dat: the recording's 2 streams copied 4 times, 3 ns apart)
+#   vs one thread and vs the bare loop.
 # Goals (issue 17): >= 0.95 of bare, >= 8x trace-cmd report (compressed),
-# text >= 0.7 of fgets + strstr.
+# text >= 0.7 of fgets + strstr; decoding on threads >= 1.5x bare.
 #
 # The trace.dat is recorded here once, the way users record (kallsyms
 # included: trace-cmd saves /proc/kallsyms, 121 k symbols here, and every
@@ -24,6 +28,7 @@ set -u
 . "$DLB_SRC/bench/lib/alternate.sh"
 T=$DLB_BUILD/analyzer/input/tests	# tracestat
 B=$DLB_BUILD/bench/input		# bare_iter, strstr_lines, sscanf_lines
+W=$DLB_BUILD/analyzer/input/tests/widen_dat
 dir=$DLB_BUILD/bench
 if [ -n "${DLB_BENCH_QUICK:-}" ]; then rounds=28000 size=300k; else rounds=280000 size=3M; fi
 dat=${DLB_BENCH_DAT:-$dir/input-$size-ksym.dat}
@@ -61,6 +66,12 @@ lines=$(wc -l < "$txt")
 dat_none=${dat%.dat}.none.dat
 [ -s "$dat_none" ] || trace-cmd convert --file-version 7 --compression none -i "$dat" \
 	-o "$dat_none" > /dev/null 2>&1
+dat_wide=${dat%.dat}.wide8.dat
+if [ ! -s "$dat_wide" ] && trace-cmd convert --file-version 6 -i "$dat" -o "$dat_wide.v6" \
+	> /dev/null 2>&1; then
+	"$W" "$dat_wide.v6" "$dat_wide" 8 3 || rm -f "$dat_wide"
+	rm -f "$dat_wide.v6"
+fi
 
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.2f", n / s / 1e6 }'; }
 bench_machine
@@ -85,6 +96,26 @@ if [ -s "$dat_none" ]; then
 	BENCH_B=(trace-cmd report "$dat_none")
 	bench_pair "dlb_trace_read, uncompressed" "trace-cmd report, uncompressed"
 	r_report_none="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
+fi
+BENCH_A=("$T/tracestat" -n "$dat") BENCH_B=("$T/tracestat" -j 1 -n "$dat")
+bench_pair "dlb_trace_read, threads, zstd" "dlb_trace_read, 1 thread, zstd"
+r_par=$PAIR_RATIO r_par_cpu=$PAIR_CPU_RATIO
+if [ -s "$dat_none" ]; then
+	BENCH_A=("$T/tracestat" -n "$dat_none") BENCH_B=("$T/tracestat" -j 1 -n "$dat_none")
+	bench_pair "dlb_trace_read, threads, uncompressed" "dlb_trace_read, 1 thread, uncompressed"
+	r_par_none="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
+fi
+if [ -s "$dat_wide" ]; then
+	printf '# 8 CPU streams: %s (%s bytes)\n' "$(basename "$dat_wide")" "$(stat -c %s "$dat_wide")"
+	BENCH_A=("$T/tracestat" -n "$dat_wide") BENCH_B=("$T/tracestat" -j 1 -n "$dat_wide")
+	bench_pair "dlb_trace_read, threads, 8 streams" "dlb_trace_read, 1 thread, 8 streams"
+	r_wide1="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
+	BENCH_B=("$B/bare_iter" "$dat_wide")
+	bench_pair "dlb_trace_read, threads, 8 streams" "bare libtracecmd, 8 streams"
+	r_wide_bare="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
+	BENCH_A=("$T/tracestat" -j 8 -n "$dat_wide") BENCH_B=("$T/tracestat" -j 2 -n "$dat_wide")
+	bench_pair "dlb_trace_read, 8 threads, 8 streams" "dlb_trace_read, 2 threads, 8 streams"
+	r_wide82="$PAIR_RATIO (cpu $PAIR_CPU_RATIO)"
 fi
 BENCH_A=("$T/tracestat" -n "$txt") BENCH_B=("$B/strstr_lines" "$txt")
 bench_pair "text reader" "fgets + strstr (floor)"
@@ -120,6 +151,10 @@ printf '# ours / bare (bare time / ours): zstd %s, uncompressed %s   (goal >= 0.
 printf '# ours / trace-cmd report: zstd %s, uncompressed %s   (goal >= 8 zstd)\n' \
 	"$r_report" "${r_report_none:-?}"
 printf '# zstd through a copy / read directly: %s (> 1: the direct read is faster)\n' "$r_copy"
+printf '# decoding on %s threads (the default) / on one: zstd %s (cpu %s), uncompressed %s\n' \
+	"$(nproc)" "$r_par" "$r_par_cpu" "${r_par_none:-?}"
+printf '# 8 CPU streams: threads / one thread %s; / bare %s (goal >= 1.5); 8 / 2 threads %s\n' \
+	"${r_wide1:-?}" "${r_wide_bare:-?}" "${r_wide82:-?}"
 printf '# text: %s M lines/s; of fgets+strstr (floor time / ours): %s   (goal >= 0.7);\n' \
 	"$(rate "$lines" "$text")" "$r_floor"
 printf '#   %s x fgets+sscanf\n' "$r_text"

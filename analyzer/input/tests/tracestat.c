@@ -3,8 +3,10 @@
  * tracestat: read a trace with dlb_trace_read() and print what came out,
  * for the tests and the bench.  Not installed.
  *
- *   tracestat [-d] [-u] [-n] FILE
+ *   tracestat [-d [-s]] [-u] [-n] FILE
  *     -d, --dump      one canonical line per event (formats compare equal)
+ *     -s, --stats     with -d, the counts and quality record after the dump
+ *                     (one open for both: tests/parallel.sh under ASan)
  *     -u, --usec      timestamps rounded to µs in the dump (text traces)
  *     -n, --no-op     deliver to a no-op consumer, print only the event count
  *     -m, --memory    also print the anonymous memory in use after the read
@@ -16,13 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/event.h"
 #include "../trace_input.h"
 
 struct stat_ctx {
 	u64 by_type[DLB_EV_LOST + 1];
-	bool dump, usec;
+	bool dump, usec, stats;
 };
 
 static int noop(const struct dlb_event *ev, void *arg)
@@ -123,35 +126,50 @@ static void print_rss_anon(void)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tracestat [-d] [-u] [-n] FILE\n"
+	fprintf(f, "usage: tracestat [-d [-s]] [-u] [-n] [-m] [-j N] FILE\n"
 		   "  -d, --dump     one canonical line per event\n"
+		   "  -s, --stats    with -d, the counts and quality record after the dump\n"
 		   "  -u, --usec     timestamps in the dump rounded to microseconds\n"
 		   "  -n, --no-op    no-op consumer; print the event count only\n"
-		   "  -m, --memory   print the anonymous memory in use after the read\n");
+		   "  -m, --memory   print the anonymous memory in use after the read\n"
+		   "  -j, --jobs N   decoding threads for a trace.dat (default: the reader's)\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "dump", no_argument, NULL, 'd' },
+		{ "stats", no_argument, NULL, 's' },
 		{ "usec", no_argument, NULL, 'u' },
 		{ "no-op", no_argument, NULL, 'n' },
 		{ "memory", no_argument, NULL, 'm' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct stat_ctx c = { { 0 }, false, false };
+	struct stat_ctx c = { { 0 }, false, false, false };
 	struct dlb_trace *t;
 	struct dlb_err err = { 0 };
 	bool nop = false, mem = false;
+	int jobs = 0;
+	long long v;
 	int o, r;
 
-	while ((o = getopt_long(argc, argv, "dunmh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "dsunmj:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'd': c.dump = true; break;
+		case 's': c.stats = true; break;
 		case 'u': c.usec = true; break;
 		case 'n': nop = true; break;
 		case 'm': mem = true; break;
+		case 'j':
+			if (dlb_parse_ll(optarg, 1, 1024, &v)) {
+				fprintf(stderr, "tracestat: --jobs: '%s' is not a number in 1..1024\n",
+					optarg);
+				return DLB_EXIT_BAD_INPUT;
+			}
+			jobs = (int)v;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return DLB_EXIT_BAD_INPUT;
 		}
@@ -165,6 +183,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tracestat: %s\n", err.msg);
 		return err.code;
 	}
+	dlb_trace_set_jobs(t, jobs);
 	r = dlb_trace_read(t, nop ? noop : count, &c, &err);
 	if (r < 0) {
 		fprintf(stderr, "tracestat: %s\n", err.msg);
@@ -173,7 +192,7 @@ int main(int argc, char **argv)
 	}
 	if (nop)
 		printf("events %" PRIu64 "\n", dlb_trace_quality(t)->events);
-	else if (!c.dump)
+	else if (!c.dump || c.stats)
 		print_stats(&c, dlb_trace_quality(t));
 	if (mem)
 		print_rss_anon();

@@ -6,14 +6,9 @@
 # directly, the copy removed; without trace-cmd on PATH it is read directly.
 # (The memory it saves is measured by bench/input/bench_input.sh.)
 . "$DLB_SRC/tests/lib.sh"
-# Under SANITIZE the Makefile asks ASan for full stack unwinding on every
-# malloc (fast_unwind_on_malloc=0) so that leaks inside libtracecmd, which
-# has no frame pointers, match tests/lsan.supp.  libtracecmd's in-memory
-# decompression here mallocs per chunk: 253 s instead of ~35 s.  These
-# fixtures are valid files (no library error path), and our own frames
-# unwind fast: a leak of ours is still found, a library one would fail
-# loudly (unsuppressed), never pass silently.
-[ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS=$ASAN_OPTIONS:fast_unwind_on_malloc=1
+# libtracecmd's in-memory decompression mallocs per chunk: under SANITIZE
+# 253 s instead of ~35 s with slow unwinding (tests/lib.sh).
+asan_fast_unwind
 FIX=$DLB_SRC/analyzer/tests/fixtures
 TS=$DLB_BUILD/analyzer/input/tests/tracestat
 tmp=$(mktemp -d)
