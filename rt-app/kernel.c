@@ -40,6 +40,15 @@
  */
 #define START_LEAD_NS	NSEC_PER_MSEC
 
+/*
+ * A stuck run's threads and resources, left to the process exit
+ * (rtapp_kernel_run()); volatile: written only, the stores must stay.
+ */
+static struct {
+	struct rtapp_thread **volatile threads;
+	struct rtapp_res *volatile res;
+} abandoned;
+
 static void sleep_until(u64 t)
 {
 	sleep_until_run(NULL, t);
@@ -1156,6 +1165,17 @@ out:
 	teardown(run, sum);
 	if (run->io_fd >= 0)
 		close(run->io_fd);
+	if (run->stuck) {
+		/*
+		 * Left to the process exit with threads still blocked in them (on
+		 * the resources' locks, with their own buffers): kept reachable, not
+		 * freed by the caller, nor reported as leaks at the exit.
+		 */
+		abandoned.threads = run->threads;
+		abandoned.res = run->res;
+		run->threads = NULL;
+		run->res = NULL;
+	}
 	if (rc)
 		return err->code;
 	if (err->msg[0])
