@@ -69,7 +69,7 @@ stats=$(csv_awk 'FNR > 1 {
 	}
 	END {
 		if (_csv_bad) exit 2
-		print "t0", t0 + 0
+		print "t0", (t0 == "" ? 0 : t0)	# the field as written: mawk prints t0 + 0 as 1.45608e+13
 		for (t in name) {
 			s = name[t]; gsub(/[[:cntrl:]]/, "?", s); gsub(/[ \t]/, "_", s)
 			if (s == "") s = "?"

@@ -6,7 +6,7 @@
 # figures' data from a file whose columns are in another order), a failing
 # gnuplot leaves no figure behind, a folder with no run fails in one line.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 20
 command -v gnuplot >/dev/null || { skip_rest "gnuplot not installed"; exit 0; }
 tmp=$(mktemp -d /tmp/dlb-plot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -145,3 +145,23 @@ expect_eq "run.sh plot RELATIVE: exit 0, figures in ./RELATIVE/plots, nothing el
 	"$rc $(entries "$tmp/cwd/r/plots" | grep -o '\.png' | wc -l) $(entries "$tmp/cwd")" "0 4 r "
 err=$(cd "$tmp/cwd" && "$DLB_SRC/run.sh" plot . 2>&1 >/dev/null); rc=$?
 expect_eq "run.sh plot FOLDER-WITHOUT-RUN: exit 2, one line" "$rc $(wc -l <<< "$err")" "2 1"
+
+# a kernel's clock (ns since boot, 14 digits): time 0 is the first release,
+# exactly (mawk printed it as 1.45608e+13, so every figure of such a run
+# began 33.958 ms late here, and by up to ~50 ms on other clocks)
+mkdir -p "$tmp/kclock"
+{
+	head -1 "$tmp/run/jobs.csv"
+	echo "1000,a,0,14560833958389,14560833958389,14560837558389,14560843958389,marker,-6400000,3600000,0,3600000,0,,0,0,0,0"
+	echo "1001,b,0,14560833958389,14560833958389,14560835958389,14560843958389,marker,-8000000,2000000,0,2000000,0,,0,0,1,1"
+} > "$tmp/kclock/jobs.csv"
+{
+	echo "# tracer: nop"
+	echo "  <idle>-0 [000] d..2. 14560.833958: sched_switch: prev_comm=swapper prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=1000 next_prio=-1"
+	echo "  <idle>-0 [001] d..2. 14560.833958: sched_switch: prev_comm=swapper prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=b next_pid=1001 next_prio=-1"
+	echo "  b-1001 [001] d..2. 14560.835958: sched_switch: prev_comm=b prev_pid=1001 prev_prio=-1 prev_state=S ==> next_comm=swapper next_pid=0 next_prio=120"
+	echo "  a-1000 [000] d..2. 14560.837558: sched_switch: prev_comm=a prev_pid=1000 prev_prio=-1 prev_state=S ==> next_comm=swapper next_pid=0 next_prio=120"
+} > "$tmp/kclock/trace.txt"
+$PLOT "$tmp/kclock" > /dev/null 2>&1; rc=$?
+expect_eq "a kernel's clock: exit 0, job ends 3.6 and 2.0 ms after the first release" \
+	"$rc $(awk '{ printf "%.3f ", $3 }' "$tmp/kclock/plots/data/jobs.dat" 2>/dev/null)" "0 3.600 2.000 "
