@@ -3,7 +3,8 @@
 #   fmt ('png' or 'svg'), D (data folder), O (output folder), N (tasks),
 #   K (tasks named; the others are drawn together in grey), C (CPUs),
 #   W0, W (Gantt window start and length, ms), title_run, left (what was
-#   left out, '' if nothing); D/names.gp holds the K names and "other tasks".
+#   left out, '' if nothing), sched (1: the trace gave the schedule; 0: no
+#   Gantt, no DL utilisation); D/names.gp holds the K names and "other tasks".
 # Every plot reads each data file once (colours from a column): the cost
 # does not grow with the number of tasks.
 if (fmt eq 'png') {
@@ -23,27 +24,29 @@ ngroups = N > K ? K + 1 : K
 subtitle = left eq '' ? '' : "\n(".left.')'
 
 # ---- Gantt: a row per CPU ---------------------------------------------------------------------
-set output O.'/gantt.'.fmt
-set title sprintf('%s: schedule, %.1f to %.1f ms (x: deadline miss, triangle: throttled or overran its runtime, arrow: migration%s)%s', title_run, W0, W0 + W, N > K ? '; of the named tasks' : '', subtitle)
-set xlabel 'time since the first release (ms)'
-set ylabel 'CPU'
-set xrange [W0:W0 + W]
-set yrange [-0.7:C - 0.3]
-set ytics 1
-set style fill solid 0.9 border rgb '#333333'
-in_win(t) = (t >= W0 && t <= W0 + W) ? t : 1/0
-named(i, v) = int(i) < K ? v : 1/0
-other(i, v) = int(i) < K ? 1/0 : v
-# the other tasks without borders (a grey band, not a black one); misses,
-# throttles and migrations of the named tasks only
-plot D.'/gantt.dat' using (other($4, ($2 + $3) / 2)):1:(($3 - $2) / 2):(0.35) \
-		with boxxyerror fs solid 1.0 noborder lc rgb grey notitle, \
-	D.'/gantt.dat' using (named($4, ($2 + $3) / 2)):1:(($3 - $2) / 2):(0.35):(col($4)) \
-		with boxxyerror lc rgb variable notitle, \
-	for [i=0:ngroups-1] keyentry with boxes fs solid 0.9 lc rgb col(i) title names[i + 1], \
-	D.'/jobs.dat' using (named($1, in_win($3))):($6 == 1 ? $7 + 0.45 : 1/0) with points pt 2 ps 2 lw 3 lc rgb '#d62728' title 'miss', \
-	D.'/throttles.dat' using (named($3, in_win($1))):($2 - 0.45) with points pt 9 ps 1.2 lc rgb '#000000' title 'throttle', \
-	D.'/migrations.dat' using (named($4, in_win($1))):($2):(0):($3 - $2) with vectors head filled size screen 0.008,20 lw 1.5 lc rgb '#000000' title 'migration'
+if (sched) {
+	set output O.'/gantt.'.fmt
+	set title sprintf('%s: schedule, %.1f to %.1f ms (x: deadline miss, triangle: throttled or overran its runtime, arrow: migration%s)%s', title_run, W0, W0 + W, N > K ? '; of the named tasks' : '', subtitle)
+	set xlabel 'time since the first release (ms)'
+	set ylabel 'CPU'
+	set xrange [W0:W0 + W]
+	set yrange [-0.7:C - 0.3]
+	set ytics 1
+	set style fill solid 0.9 border rgb '#333333'
+	in_win(t) = (t >= W0 && t <= W0 + W) ? t : 1/0
+	named(i, v) = int(i) < K ? v : 1/0
+	other(i, v) = int(i) < K ? 1/0 : v
+	# the other tasks without borders (a grey band, not a black one); misses,
+	# throttles and migrations of the named tasks only
+	plot D.'/gantt.dat' using (other($4, ($2 + $3) / 2)):1:(($3 - $2) / 2):(0.35) \
+			with boxxyerror fs solid 1.0 noborder lc rgb grey notitle, \
+		D.'/gantt.dat' using (named($4, ($2 + $3) / 2)):1:(($3 - $2) / 2):(0.35):(col($4)) \
+			with boxxyerror lc rgb variable notitle, \
+		for [i=0:ngroups-1] keyentry with boxes fs solid 0.9 lc rgb col(i) title names[i + 1], \
+		D.'/jobs.dat' using (named($1, in_win($3))):($6 == 1 ? $7 + 0.45 : 1/0) with points pt 2 ps 2 lw 3 lc rgb '#d62728' title 'miss', \
+		D.'/throttles.dat' using (named($3, in_win($1))):($2 - 0.45) with points pt 9 ps 1.2 lc rgb '#000000' title 'throttle', \
+		D.'/migrations.dat' using (named($4, in_win($1))):($2):(0):($3 - $2) with vectors head filled size screen 0.008,20 lw 1.5 lc rgb '#000000' title 'migration'
+}
 
 # ---- response-time CDF per task ----------------------------------------------------------------
 reset
@@ -75,15 +78,17 @@ plot D.'/lateness.dat' using 1:2:(col($3)) with points pt 7 ps 0.7 lc rgb variab
 	for [i=0:ngroups-1] keyentry with points pt 7 ps 0.7 lc rgb col(i) title names[i + 1]
 
 # ---- DL utilisation per CPU --------------------------------------------------------------------
-reset
-set grid lc rgb '#dddddd'
-set key outside right top
-set output O.'/dl_util.'.fmt
-set title title_run.': SCHED_DEADLINE utilisation per CPU (50 ms bins)'
-set xlabel 'time since the first release (ms)'
-set ylabel 'DL busy (%)'
-set yrange [0:105]
-plot for [c=0:C-1] D.'/util.dat' index c using 1:3 with steps lw 2 title sprintf('cpu%d', c)
+if (sched) {
+	reset
+	set grid lc rgb '#dddddd'
+	set key outside right top
+	set output O.'/dl_util.'.fmt
+	set title title_run.': SCHED_DEADLINE utilisation per CPU (50 ms bins)'
+	set xlabel 'time since the first release (ms)'
+	set ylabel 'DL busy (%)'
+	set yrange [0:105]
+	plot for [c=0:C-1] D.'/util.dat' index c using 1:3 with steps lw 2 title sprintf('cpu%d', c)
+}
 
 # ---- conformance: the kernel's schedule above the oracle's -------------------------------------
 # (conf = 1: D/kgantt.dat, ogantt.dat (cpu start end idx), ojobs.dat (idx end miss cpu),

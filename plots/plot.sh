@@ -195,6 +195,15 @@ fi
 if [ ! -s "$data/throttles.dat" ]; then
 	awk '$8 == 1 && $3 != "NaN" { print $3, $7, $1 }' "$data/jobs.dat" > "$data/throttles.dat"
 fi
+# no schedule from the trace (none, or no switch of the run's tasks in it):
+# no Gantt, no DL utilisation, no conformance figure; said, the rest drawn
+sched=1
+if [ ! -s "$data/segments.dat" ]; then
+	sched=0
+	why="no trace (trace.dat, with trace-cmd, or trace.txt)"
+	[ -z "$trace" ] || why="no switch of the run's tasks in $(basename "$trace")"
+	echo "plot.sh: $dir: $why: the Gantt, DL utilisation and conformance figures are not drawn" >&2
+fi
 ncpus=$(awk 'NF { if ($1 + 1 > n) n = $1 + 1 } END { print n + 0 }' "$data/segments.dat")
 [ "$ncpus" -gt 0 ] || ncpus=$(awk '$7 != "" { if ($7 + 1 > n) n = $7 + 1 } END { print n + 0 }' "$data/jobs.dat")
 
@@ -219,7 +228,7 @@ rm -f "$data/gantt.cut"
 # The conformance figure's data (oracle-jobs.csv, oracle-slices.csv: docs/results.md).
 conf=0
 ojobs=$dir/oracle-jobs.csv oslices=$dir/oracle-slices.csv
-if [ -r "$ojobs" ] && [ -r "$oslices" ]; then
+if [ "$sched" = 1 ] && [ -r "$ojobs" ] && [ -r "$oslices" ]; then
 	# odivs.dat: n idx rel_ms dl_ms kind cause job: the divergent jobs by release
 	# (none, and placement after the misses when there are more than 8: they say little)
 	csv_awk -v t0="$t0" 'NR == FNR { idx[$2] = $1; name[$2] = $3; next }
@@ -279,7 +288,7 @@ trap 'exit 4' INT TERM HUP
 for fmt in png svg; do
 	progress "drawing $fmt"
 	if ! gnuplot -e "fmt='$fmt'; D='$data'; O='$tmp'; N=$ntasks; K=$shown; C=$ncpus; W0=$wstart; W=$win" \
-		-e "title_run=\"$title\"; left=\"$left\"; conf=$conf; runby=\"${runby:-kernel}\"; CW0=${cw0:-0}; divlist=\"${divlist:-}\"" \
+		-e "title_run=\"$title\"; left=\"$left\"; sched=$sched; conf=$conf; runby=\"${runby:-kernel}\"; CW0=${cw0:-0}; divlist=\"${divlist:-}\"" \
 		"$here/figures.gp" 2> "$tmp/gnuplot.err"; then
 		echo "plot.sh: gnuplot failed: $(grep -m1 . "$tmp/gnuplot.err")" >&2
 		exit 5

@@ -6,7 +6,7 @@
 # figures' data from a file whose columns are in another order), a failing
 # gnuplot leaves no figure behind, a folder with no run fails in one line.
 . "$(dirname "$0")/lib.sh"
-plan 20
+plan 21
 command -v gnuplot >/dev/null || { skip_rest "gnuplot not installed"; exit 0; }
 tmp=$(mktemp -d /tmp/dlb-plot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -165,3 +165,12 @@ mkdir -p "$tmp/kclock"
 $PLOT "$tmp/kclock" > /dev/null 2>&1; rc=$?
 expect_eq "a kernel's clock: exit 0, job ends 3.6 and 2.0 ms after the first release" \
 	"$rc $(awk '{ printf "%.3f ", $3 }' "$tmp/kclock/plots/data/jobs.dat" 2>/dev/null)" "0 3.600 2.000 "
+
+# jobs.csv without a trace (a dlb-analyze -o folder): the figures the jobs
+# allow, the others named on stderr in one line (before: gnuplot's 'no
+# valid points', exit 5, no figure)
+mkdir -p "$tmp/notrace" && cp "$tmp/kclock/jobs.csv" "$tmp/notrace/"
+$PLOT "$tmp/notrace" > /dev/null 2> "$tmp/err"; rc=$?
+expect_eq "jobs.csv alone: exit 0, the response and lateness figures, the rest said in one line" \
+	"$rc $(entries "$tmp/notrace/plots" | grep -o '[a-z_]*\.png' | tr '\n' ' ')$(wc -l < "$tmp/err") $(grep -c 'no trace.*the Gantt, DL utilisation and conformance figures are not drawn' "$tmp/err")" \
+	"0 lateness.png response_cdf.png 1 1"
