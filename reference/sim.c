@@ -904,7 +904,7 @@ struct dlb_sim *dlb_sim_create(const struct workload *wl, const struct dlb_sim_o
 	ops.trace_runtime = cb_runtime;
 	ops.trace_throttle = cb_throttle;
 	ops.trace_replenish = cb_replenish;
-	if (sim_unavail_uncharged(opts))
+	if (opts->irq_time_accounting && opts->nr_unavail)
 		ops.irq_time = sim_irq_time;
 	ops.arg = sim;
 	memset(&so, 0, sizeof(so));

@@ -161,8 +161,6 @@ u64 thr_exec(struct dlb_sim *sim, struct sim_thread *t);
 
 /* sim_unavail.c: unavailable CPU time */
 int sim_unavail_init(struct dlb_sim *sim, struct dlb_err *err);
-/* whether some interval is left out of the tasks' clock (irq with accounting) */
-bool sim_unavail_uncharged(const struct dlb_sim_opts *o);
 void sim_unavail_free(struct dlb_sim *sim);
 /* of [@a, @b), the time @cpu was unavailable */
 u64 sim_unavail_between(const struct dlb_sim *sim, int cpu, u64 a, u64 b);

@@ -48,27 +48,7 @@ void dlb_sim_opts_unavail(struct dlb_sim_opts *o, const struct dlb_jobs_trace *j
 	o->irq_time_accounting = jt->irq_time_acct == 1;
 }
 
-/*
- * Whether an interval of @kind, taken under the running task (not
- * switched), is left out of the tasks' clock: interrupts with
- * o.irq_time_accounting.
- */
-static bool ua_uncharged(const struct dlb_sim_opts *o, unsigned int kind)
-{
-	return o->irq_time_accounting && kind == DLB_UA_IRQ;
-}
-
-bool sim_unavail_uncharged(const struct dlb_sim_opts *o)
-{
-	size_t i;
-
-	for (i = 0; i < o->nr_unavail; i++)
-		if (ua_uncharged(o, o->unavail[i].kind))
-			return true;
-	return false;
-}
-
-/* Each CPU's running sum of uncharged time: sim_irq_time() in O(log n). */
+/* Each CPU's running sum of uncharged (irq-only) time: sim_irq_time() in O(log n). */
 static int irq_prefix(struct dlb_sim *sim, struct dlb_err *err)
 {
 	struct sim_ua_cpu *c;
@@ -80,8 +60,8 @@ static int irq_prefix(struct dlb_sim *sim, struct dlb_err *err)
 		if (!(c->irq = calloc(c->n + 1, sizeof(*c->irq))))
 			return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 		for (i = 0; i < c->n; i++)
-			c->irq[i + 1] = c->irq[i] + (ua_uncharged(&sim->o, c->v[i].kind) ?
-						     c->v[i].to - c->v[i].from : 0);
+			c->irq[i + 1] = c->irq[i] +
+				(c->v[i].kind == DLB_UA_IRQ ? c->v[i].to - c->v[i].from : 0);
 	}
 	return 0;
 }
@@ -158,7 +138,7 @@ int sim_unavail_init(struct dlb_sim *sim, struct dlb_err *err)
 	}
 	if (ua_tasks(sim, err))
 		return -1;
-	return sim_unavail_uncharged(o) ? irq_prefix(sim, err) : 0;
+	return o->irq_time_accounting ? irq_prefix(sim, err) : 0;
 }
 
 void sim_unavail_free(struct dlb_sim *sim)
@@ -209,11 +189,11 @@ u64 sim_unavail_between(const struct dlb_sim *sim, int cpu, u64 a, u64 b)
 
 /*
  * From @a, the instant @cpu has had @work outside its intervals taken
- * under the running task (the uncharged ones alone: @uncharged).  Switched
+ * under the running task (of kind irq alone: @irq_only).  Switched
  * intervals are not walked: the task is switched out at their start and
  * its CPU re-planned then.
  */
-static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool uncharged)
+static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool irq_only)
 {
 	const struct sim_ua_cpu *c;
 	u64 t = a, from;
@@ -223,8 +203,7 @@ static u64 ua_walk(const struct dlb_sim *sim, int cpu, u64 a, u64 work, bool unc
 		return a + work;
 	c = &sim->ua[cpu];
 	for (i = ua_after(c, a); i < c->n; i++) {
-		if ((uncharged && !ua_uncharged(&sim->o, c->v[i].kind)) ||
-		    (c->v[i].kind & SIM_UA_SWITCHED))
+		if ((irq_only && c->v[i].kind != DLB_UA_IRQ) || (c->v[i].kind & SIM_UA_SWITCHED))
 			continue;
 		from = dl_time_before(c->v[i].from, t) ? t : c->v[i].from;
 		if (from - t >= work)
@@ -242,10 +221,7 @@ u64 sim_avail_after(const struct dlb_sim *sim, int cpu, u64 a, u64 work)
 
 u64 sim_charged_after(const struct dlb_sim *sim, int cpu, u64 a, u64 budget)
 {
-	/* irq[]: some interval is uncharged (sim_unavail_init()) */
-	if (!sim->ua || cpu < 0 || cpu >= sim->o.nr_cpus || !sim->ua[cpu].irq)
-		return a + budget;
-	return ua_walk(sim, cpu, a, budget, true);
+	return sim->o.irq_time_accounting ? ua_walk(sim, cpu, a, budget, true) : a + budget;
 }
 
 u64 sim_irq_time(void *arg, int cpu, u64 now)
@@ -261,7 +237,7 @@ u64 sim_irq_time(void *arg, int cpu, u64 now)
 	i = ua_after(c, now);
 	sum = c->irq[i];
 	/* inside interval i: its part before @now */
-	if (i < c->n && ua_uncharged(&sim->o, c->v[i].kind) && dl_time_before(c->v[i].from, now))
+	if (i < c->n && c->v[i].kind == DLB_UA_IRQ && dl_time_before(c->v[i].from, now))
 		sum += now - c->v[i].from;
 	return sum;
 }
