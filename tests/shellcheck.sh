@@ -3,8 +3,9 @@
 #
 # Runs shellcheck on every shell script of the tree, one result per script:
 # files named *.sh or *.bash and files whose first line runs a shell, except
-# the recorded run folders under a fixtures/ folder (data, not scripts) and
-# rt-app's example scripts in workloads/rtapp-examples/ (upstream's files,
+# the recorded run folders under a fixtures/ folder (data, not scripts), the
+# user's own runs under results/ (run.sh's output: commands.sh is a record
+# of a run, not part of the tree) and rt-app's example scripts in workloads/rtapp-examples/ (upstream's files,
 # shipped unmodified).
 # Settings: .shellcheckrc; a finding is fixed, or disabled on its line with
 # the reason the code is right.
@@ -19,7 +20,7 @@ while IFS= read -r -d '' f; do
 	*) head -1 "$f" | grep -qE '^#!.*[/ ](ba)?sh\b' || continue ;;
 	esac
 	scripts+=("${f#./}")
-done < <(find . \( -name .git -o -name 'build' -o -name 'build-*' \) -prune -o \
+done < <(find . \( -name .git -o -name 'build' -o -name 'build-*' -o -path ./results \) -prune -o \
 	-type f ! -name '*.[ch]' ! -name '*.md' ! -name '*.json' -print0 | sort -z)
 
 plan $((${#scripts[@]} + 1))
