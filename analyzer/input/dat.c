@@ -16,6 +16,8 @@
 #include <string.h>
 #include <signal.h>
 #include <stdio.h>
+#include <dirent.h>
+#include <limits.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -841,6 +843,64 @@ static int dat_copy_finish(pid_t pid, char *copy)
 }
 
 /*
+ * Stop dat_copy_start()'s child before its end (the probe found the file
+ * corrupt) and remove what it made.  libtracecmd decompresses a CPU's data
+ * into "/tmp/trace_cpu_dataXXXXXX" (a fixed path, whatever TMPDIR says) and
+ * removes it only in tracecmd_close(): a conversion killed leaves it
+ * behind, one file per CPU decompressed so far.  So the child is stopped
+ * first (a stopped process creates nothing more), the files it holds open
+ * under that name are read from /proc/PID/fd, and they are removed once it
+ * is dead.  (A conversion that fails on its own exits with them left: that
+ * is trace-cmd's, docs/trace-formats.md.)
+ */
+#define DAT_CONVERT_TEMP	"/tmp/trace_cpu_data"
+#define DAT_CONVERT_TEMPS	64
+
+static void dat_copy_abort(pid_t pid, char *copy)
+{
+	char dir[64], link[PATH_MAX], temps[DAT_CONVERT_TEMPS][32];
+	int n = 0, status = 0, i;
+	pid_t r = -1;
+	struct dirent *e;
+	DIR *fds;
+
+	if (pid <= 0)
+		return;
+	if (!kill(pid, SIGSTOP))
+		while ((r = waitpid(pid, &status, WUNTRACED)) < 0 && errno == EINTR)
+			;
+	if (r == pid && !WIFSTOPPED(status)) {
+		/* it ended on its own and is reaped: its pid may be another's now */
+		unlink(copy);
+		copy[0] = '\0';
+		return;
+	}
+	if (r == pid) {
+		snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+		fds = opendir(dir);
+		while (fds && (e = readdir(fds)) && n < DAT_CONVERT_TEMPS) {
+			char path[sizeof(dir) + 256];
+			ssize_t len;
+
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			len = readlink(path, link, sizeof(link) - 1);
+			if (len <= 0 || (size_t)len >= sizeof(temps[0]))
+				continue;
+			link[len] = '\0';
+			if (!strncmp(link, DAT_CONVERT_TEMP, strlen(DAT_CONVERT_TEMP)) &&
+			    !strchr(link + strlen(DAT_CONVERT_TEMP), '/'))
+				memcpy(temps[n++], link, (size_t)len + 1);
+		}
+		if (fds)
+			closedir(fds);
+	}
+	kill(pid, SIGKILL);
+	dat_copy_finish(pid, copy);	/* reaps it; a killed child's copy is removed */
+	for (i = 0; i < n; i++)
+		unlink(temps[i]);
+}
+
+/*
  * The copy is not probed again: convert writes the metadata the probe has
  * just parsed, byte for byte (header pages, formats, kallsyms, printk,
  * cmdlines, decompressed), so libtracecmd parses the same bytes again;
@@ -930,9 +990,7 @@ int dat_open(struct dlb_trace *t, int fd, struct dlb_err *err)
 	if (dat_want_copy(fd, compressed))
 		convert = dat_copy_start(t->path, d->copy, sizeof(d->copy));
 	if (dat_probe(t->path, file_clock, sizeof(file_clock), err)) {
-		if (convert > 0)
-			kill(convert, SIGKILL);
-		dat_copy_finish(convert, d->copy);
+		dat_copy_abort(convert, d->copy);
 		return -1;
 	}
 	d->compressed_direct = compressed;

@@ -12,8 +12,8 @@ asan_fast_unwind
 FIX=$DLB_SRC/analyzer/tests/fixtures
 TS=$DLB_BUILD/analyzer/input/tests/tracestat
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-plan 8
+trap 'xargs rm -f < "$tmp/made" 2>/dev/null; rm -rf "$tmp"' EXIT
+plan 13
 if ! command -v trace-cmd > /dev/null; then
 	skip_rest "trace-cmd not installed"
 	exit 0
@@ -37,3 +37,34 @@ DLB_DAT_COPY_MIN=-1 "$TS" -d "$FIX/gen3/trace.dat" > "$tmp/direct" 2>&1
 check "no trace-cmd on PATH: same events, read directly" cmp -s "$tmp/direct" "$tmp/nocmd"
 check "no trace-cmd on PATH: no copy said" bash -c \
 	"! DLB_DAT_COPY_MIN=0 PATH=/nonexistent '$TS' '$FIX/gen3/trace.dat' | grep -q uncompressed_copy"
+
+# The probe finds the file corrupt while the conversion runs: the conversion
+# is stopped and what it made is removed, its copy and libtracecmd's temp
+# file (/tmp/trace_cpu_dataXXXXXX, a fixed path, open until the end: one a
+# CPU).  A stand-in trace-cmd holds such a file open and waits.  If the
+# probe fails before the stand-in has made its file, nothing can be checked:
+# up to 5 tries a file.
+mkdir -p "$tmp/bin" "$tmp/t"
+cat > "$tmp/bin/trace-cmd" <<'EOF'
+#!/bin/sh
+n=/tmp/trace_cpu_data$$x
+exec 3<>"$n"
+echo "$n" >> "$MADE"
+exec sleep 30
+EOF
+chmod +x "$tmp/bin/trace-cmd"
+: > "$tmp/made"
+for f in crash-buffer-instance oom-chunks-info; do
+	for try in 1 2 3 4 5; do
+		before=$(wc -l < "$tmp/made")
+		MADE=$tmp/made PATH=$tmp/bin:$PATH TMPDIR=$tmp/t DLB_DAT_COPY_MIN=0 \
+			"$TS" "$DLB_SRC/tests/fuzz/regress/trace_dat/$f.dat" > /dev/null 2>&1
+		rc=$?
+		[ "$(wc -l < "$tmp/made")" -gt "$before" ] && break
+	done
+	expect_eq "$f: corrupt (the probe), exit 2 after $try tries" "$rc" 2
+done
+check "the stand-in conversion made its temp file before the probe failed" test -s "$tmp/made"
+expect_eq "the conversions' temp files are removed" \
+	"$(while read -r n; do [ ! -e "$n" ] || echo "$n"; done < "$tmp/made")" ""
+expect_eq "their copies are removed" "$(find "$tmp/t" -type f | wc -l)" 0
