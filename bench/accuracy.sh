@@ -71,6 +71,12 @@ firsts() {
 # shellcheck disable=SC2317 # called through rounds
 spread() { firsts "$1" | sort -n | awk 'NR == 1 { a = $1 } { b = $1 } END { print b - a }'; }
 
+# steal: the time the host kept this machine's CPUs from running (all CPUs,
+# /proc/stat, in ticks of 1/CLK_TCK s): a vCPU not running delays its timers
+# and its threads alike, whichever tool runs (docs/rt-app.md)
+steal() { awk '$1 == "cpu" { print $9 }' /proc/stat; }
+TICK_MS=$((1000 / $(getconf CLK_TCK)))
+
 # run TOOL ROUND: one run, its logs in $TMP/TOOL.ROUND; dlboff: with the
 # offsets of rt-app's run of the same ROUND (made before it)
 run() {
@@ -85,8 +91,10 @@ run() {
 	fi
 	exec 9>/tmp/dlbench-kernel.lock
 	flock 9
+	s0=$(steal)
 	if [ "$1" = rtapp ]; then rt-app "$d.json"; else "$RTAPP" -n "$d.json"; fi > "$d.out" 2>&1
 	rc=$?
+	echo $(($(steal) - s0)) > "$d.steal"
 	flock -u 9
 	[ "$rc" -eq 0 ] || { echo "accuracy.sh: $1 failed (exit $rc):" >&2; tail -3 "$d.out" >&2; exit 3; }
 }
@@ -168,5 +176,16 @@ for t in dl_a:0 dl_b:1; do
 		echo
 	done
 done
+# per tool: the host's steal during its runs, and its wake-ups of 2 ms or more
+sum_steal() { local r n=0; for ((r = 1; r <= ROUNDS; r++)); do n=$((n + $(cat "$TMP/$1.$r.steal"))); done; echo $((n * TICK_MS)); }
+far() {
+	local f
+	for f in "$TMP/$1".*/rt-app-*.log; do grep -v '^#' "$f" | wakeups "$1"; done |
+		awk '$1 >= 2000' | wc -l
+}
+printf '# host steal during the runs (ms, all rounds, all CPUs): dlb-rtapp %s, dlb-rtapp+off %s, rt-app %s\n' \
+	"$(sum_steal dlb)" "$(sum_steal dlboff)" "$(sum_steal rtapp)"
+printf '# wake-ups of 2 ms or more (all rounds, both tasks): dlb-rtapp %s, dlb-rtapp+off %s, rt-app %s\n' \
+	"$(far dlb)" "$(far dlboff)" "$(far rtapp)"
 [ "$KEEP" -eq 1 ] && echo "# run folders: $TMP/{dlb,dlboff,rtapp}.1..$ROUNDS"
 exit 0
