@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "conform.h"
+#include "env.h"
 #include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
 #include "dlbench/grow.h"
@@ -376,97 +377,8 @@ static int not_done(struct dlb_conform *c, const char *why)
 struct witness {
 	struct dlb_summary *sum;
 	struct workload *wl;
-	u64 tick;		/* env.txt's config_HZ: the kernel's tick, ns */
-	char kernel[128];	/* env.txt's kernel= (uname -r), "" if none */
-	int irq_acct;		/* env.txt's config_IRQ_TIME_ACCOUNTING: 1 y, 0 n, -1 unknown */
-	/* env.txt's fair server reservation: every CPU's, and per CPU (NULL: none) */
-	bool fs_known;
-	u64 fs_runtime, fs_period;
-	u64 *fs_cpu;		/* DLB_MAX_CPUS runtime, period pairs; period 0: the CPU's not said */
+	struct dlb_env env;	/* env.txt's */
 };
-
-/*
- * run.sh's env.txt: the traced kernel (kernel=, uname -r) when the command
- * line did not say it, and its tick (config_HZ=N): mainline checks a DL
- * budget at ticks (sched feature HRTICK_DL is off by default), so a job
- * overruns its runtime until the next one; the replay does the same.  And
- * whether it charges interrupt time to tasks (config_IRQ_TIME_ACCOUNTING=
- * y, n or unknown).  A qemu run: the guest kernel's, guest_config_...; the
- * host's config_HZ is not the guest's, so without guest_config_HZ the tick
- * is unknown (0: budgets checked exactly).  And the fair servers'
- * reservation (fair_server_runtime_ns=, fair_server_period_ns=, every
- * CPU's; fair_server_cpuN_runtime_ns=, ..._period_ns= where CPUs differ),
- * a host's only: the guest's is not known (its kernel's default is used).
- */
-static int irq_acct_val(const char *v)
-{
-	return !strcmp(v, "y") ? 1 : !strcmp(v, "n") ? 0 : -1;
-}
-
-/* One fair_server_...= line of env.txt into @w (a host run's). */
-static void env_fair_server(struct witness *w, const char *line)
-{
-	unsigned long long v;
-	int cpu;
-
-	if (sscanf(line, "fair_server_runtime_ns=%llu", &v) == 1) {
-		w->fs_runtime = v;
-		w->fs_known = true;
-	} else if (sscanf(line, "fair_server_period_ns=%llu", &v) == 1) {
-		w->fs_period = v;
-		w->fs_known = true;
-	} else if (sscanf(line, "fair_server_cpu%d_runtime_ns=%llu", &cpu, &v) == 2 &&
-		   cpu >= 0 && cpu < DLB_MAX_CPUS &&
-		   (w->fs_cpu || (w->fs_cpu = calloc(2 * DLB_MAX_CPUS, sizeof(u64))))) {
-		w->fs_cpu[2 * cpu] = v;
-	} else if (sscanf(line, "fair_server_cpu%d_period_ns=%llu", &cpu, &v) == 2 &&
-		   cpu >= 0 && cpu < DLB_MAX_CPUS &&
-		   (w->fs_cpu || (w->fs_cpu = calloc(2 * DLB_MAX_CPUS, sizeof(u64))))) {
-		w->fs_cpu[2 * cpu + 1] = v;
-		w->fs_known = true;
-	}
-}
-
-static void env_read(const char *folder, struct witness *w)
-{
-	static const char host_irq[] = "config_IRQ_TIME_ACCOUNTING=";
-	static const char guest_irq[] = "guest_config_IRQ_TIME_ACCOUNTING=";
-	char path[4096], line[256];
-	int irq_host = -1, irq_guest = -1;
-	bool qemu = false;
-	unsigned long hz = 0, guest_hz = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/env.txt", folder);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "kernel=", 7))
-			snprintf(w->kernel, sizeof(w->kernel), "%s", line + 7);
-		else if (!strcmp(line, "backend=qemu"))
-			qemu = true;
-		else if (!strncmp(line, host_irq, sizeof(host_irq) - 1))
-			irq_host = irq_acct_val(line + sizeof(host_irq) - 1);
-		else if (!strncmp(line, guest_irq, sizeof(guest_irq) - 1))
-			irq_guest = irq_acct_val(line + sizeof(guest_irq) - 1);
-		else if (!strncmp(line, "fair_server_", 12))
-			env_fair_server(w, line);
-		else if (sscanf(line, "guest_config_HZ=%lu", &guest_hz) != 1)
-			sscanf(line, "config_HZ=%lu", &hz);
-	}
-	fclose(f);
-	if (qemu)
-		hz = guest_hz;
-	w->tick = hz >= 24 && hz <= 10000 ? NSEC_PER_SEC / hz : 0;
-	w->irq_acct = qemu ? irq_guest : irq_host;
-	if (qemu) {		/* the host's servers, not the guest's */
-		w->fs_known = false;
-		free(w->fs_cpu);
-		w->fs_cpu = NULL;
-	}
-}
 
 static void witness_load(struct dlb_conform *c, const char *folder, struct witness *w)
 {
@@ -474,7 +386,7 @@ static void witness_load(struct dlb_conform *c, const char *folder, struct witne
 	struct dlb_err e = { 0 };
 
 	memset(w, 0, sizeof(*w));
-	w->irq_acct = -1;
+	dlb_env_read(NULL, &w->env);
 	if (!folder)
 		return;
 	snprintf(path, sizeof(path), "%s/summary.json", folder);
@@ -485,14 +397,14 @@ static void witness_load(struct dlb_conform *c, const char *folder, struct witne
 		snprintf(path, sizeof(path), "%s", w->sum->workload);
 	if (!access(path, F_OK) && wl_load_file(path, NULL, &w->wl, &e))
 		note(c, "the run's workload is unreadable (%s): every task on every CPU", e.msg);
-	env_read(folder, w);
+	dlb_env_read(folder, &w->env);
 }
 
 static void witness_free(struct witness *w)
 {
 	dlb_summary_free(w->sum);
 	wl_free(w->wl);
-	free(w->fs_cpu);
+	dlb_env_free(&w->env);
 }
 
 static const struct dlb_summary_thread *witness_thread(const struct witness *w, int tid)
@@ -705,13 +617,15 @@ static void fair_server(const struct dlb_conform *c, const struct witness *w, in
 			u64 *runtime, u64 *period, const char **src)
 {
 	/* a period below the kernel's minimum (100 us, sched_fair_server_write()) is not one */
-	if (w->fs_cpu && w->fs_cpu[2 * cpu + 1] >= 100 * NSEC_PER_USEC) {
-		*runtime = w->fs_cpu[2 * cpu];
-		*period = w->fs_cpu[2 * cpu + 1];
+	const struct dlb_env *e = &w->env;
+
+	if (e->fs_cpu && e->fs_cpu[2 * cpu + 1] >= 100 * NSEC_PER_USEC) {
+		*runtime = e->fs_cpu[2 * cpu];
+		*period = e->fs_cpu[2 * cpu + 1];
 		*src = "env.txt";
-	} else if (w->fs_known && w->fs_period >= 100 * NSEC_PER_USEC) {
-		*runtime = w->fs_runtime;
-		*period = w->fs_period;
+	} else if (e->fs_known && e->fs_period >= 100 * NSEC_PER_USEC) {
+		*runtime = e->fs_runtime;
+		*period = e->fs_period;
 		*src = "env.txt";
 	} else {
 		dlb_sim_model_fair_server(c->model, runtime, period);
@@ -823,12 +737,12 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 	c->jt->end = dlb_metrics_run(m)->last_ts;
 	/* a reference run's accounting is exact unless it was asked otherwise */
 	if (o->backend && !strcmp(o->backend, "kernel"))
-		c->jt->tick = w->tick;
+		c->jt->tick = w->env.tick;
 	/* whether the traced kernel charged interrupts (a reference run has none) */
 	if (o->irq_time_accounting)
 		c->jt->irq_time_acct = o->irq_time_accounting == 'y';
 	else if (!o->backend || strcmp(o->backend, "reference"))
-		c->jt->irq_time_acct = w->irq_acct;
+		c->jt->irq_time_acct = w->env.irq_acct;
 	if (c->jt->irq_time_acct == 1)
 		note(c, "interrupt time not charged to the task it interrupts "
 		     "(CONFIG_IRQ_TIME_ACCOUNTING=y, %s)",
@@ -1585,8 +1499,8 @@ int dlb_conform_run(struct dlb_conform *c, const struct dlb_metrics *m,
 		return dlb_err_set(err, DLB_EXIT_INTERNAL, "out of memory");
 	c->asked = o->asked;
 	witness_load(c, o->folder, &w);
-	if (!o->kernel && w.kernel[0])
-		kernel = w.kernel;
+	if (!o->kernel && w.env.kernel[0])
+		kernel = w.env.kernel;
 	if (o->model) {
 		snprintf(c->model, sizeof(c->model), "%s", o->model);
 		c->model_src = "the command line";

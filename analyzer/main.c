@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "conform.h"
+#include "env.h"
 #include "crosscheck.h"
 #include "dlbench/cli.h"
 #include "dlbench/exitcode.h"
@@ -29,6 +30,7 @@ struct opts {
 	const char *input, *outdir, *kernel, *arch;
 	int cpus;
 	int jobs;			/* trace.dat decoding threads, 0: the default */
+	int tick_hz;			/* --tick-hz; 0: env.txt's config_HZ */
 	struct dlb_miss_limit max_misses;
 	enum dlb_expect expect;
 	const char *watch;
@@ -99,6 +101,9 @@ static void usage(FILE *f)
 "                            they reproduce (docs/conformance.md \"Overheads\")\n"
 "      --no-conformance      do not replay the run through the reference\n"
 "                            (docs/conformance.md)\n"
+"      --tick-hz HZ          the traced kernel's CONFIG_HZ (100, 250, 300, 1000),\n"
+"                            whatever env.txt says: with it, CPU stalls are\n"
+"                            looked for (docs/analyzer.md \"CPU stalls\")\n"
 "  -j, --jobs N              decode a trace.dat's CPUs on N threads (default: the\n"
 "                            online CPUs, or $DLB_TRACE_JOBS; 1: one thread); the\n"
 "                            reports are the same whatever N\n"
@@ -654,6 +659,14 @@ static int analyze(struct opts *o, struct dlb_err *err)
 	mo.nr_cpus = o->cpus ? o->cpus : q->nr_cpus;
 	mo.job_fn = on_job;
 	mo.job_arg = &sink;
+	mo.tick_ns = o->tick_hz ? NSEC_PER_SEC / (u64)o->tick_hz : 0;
+	if (!mo.tick_ns && folder) {
+		struct dlb_env env;
+
+		dlb_env_read(folder, &env);
+		mo.tick_ns = env.tick;
+		dlb_env_free(&env);
+	}
 	if (!o->no_conform) {
 		sink.conform = dlb_conform_create(err);
 		if (!sink.conform)
@@ -744,6 +757,7 @@ static int main_run(int argc, char **argv)
 		{ "replay-overheads", optional_argument, NULL, 'O' },
 		{ "no-conformance", no_argument, NULL, 'N' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "tick-hz", required_argument, NULL, 'H' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -841,6 +855,11 @@ static int main_run(int argc, char **argv)
 			if (dlb_parse_ll(optarg, 1, 1024, &v))
 				return die_usage("--jobs: '%s' is not a number in 1..1024", optarg);
 			o.jobs = (int)v;
+			break;
+		case 'H':
+			if (dlb_parse_ll(optarg, 24, 10000, &v))
+				return die_usage("--tick-hz: '%s' is not a number in 24..10000", optarg);
+			o.tick_hz = (int)v;
 			break;
 		case 'q':
 			o.quiet = true;

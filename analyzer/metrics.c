@@ -196,6 +196,7 @@ void dlb_metrics_finish(struct dlb_metrics *m)
 			cp->pub.unknown_ns = m->last_ts - m->run.first_ts;
 		}
 	}
+	stall_finish(m);
 	m->sorted = malloc((m->nr_tasks ? m->nr_tasks : 1) * sizeof(*m->sorted));
 	if (!m->sorted)
 		return;
@@ -291,6 +292,7 @@ void dlb_metrics_free(struct dlb_metrics *m)
 		free(m->cpus[i].rt_ts);
 		free(m->cpus[i].ua);
 		free(m->cpus[i].fa);
+		free(m->cpus[i].gap);
 	}
 	free(m->cpus);
 	free(m->waiting);

@@ -125,6 +125,20 @@ struct dlb_cpu_metrics {
 	u64 first_ts;			/* first event: the CPU's observed window starts */
 	u64 dl_ns, other_ns, idle_ns, unknown_ns;	/* time by what was running */
 	u64 switches, migrations_in, migrations_out;
+	/*
+	 * Stalls (analyzer/metrics_stall.c, docs/analyzer.md "CPU stalls"):
+	 * spans of 1.5 ticks or more in which the CPU, running a task, recorded
+	 * no event, not even its tick.  tick_ns: dlb_metrics_opts.tick_ns (0:
+	 * unknown).  stalls_checked: the trace could show them on this CPU.
+	 */
+	u64 tick_ns;
+	bool stalls_checked;
+	u64 stalls, stall_ns, stall_max_ns;
+};
+
+struct dlb_stall {
+	u64 from, to;			/* the last event before it, the first after it */
+	int pid;			/* the task that was running */
 };
 
 /*
@@ -147,6 +161,7 @@ struct dlb_cpu_metrics {
 	X(NO_EVENTS,		"no_events",		1, "the trace holds no events")	\
 	X(RUN_INCOMPLETE,	"run_incomplete",	1, "the generator says its run did not complete") \
 	X(MISSES_NOT_JUDGED,	"misses_not_judged",	1, "jobs of deadline tasks have no known deadline: their misses were not judged") \
+	X(CPU_STALLS,		"cpu_stalls",		0, "a CPU running a task recorded nothing, not even its tick, for 1.5 ticks or more: the host did not run it (steal) or its interrupts were off") \
 	X(SCHEDSTAT_DISAGREE,	"schedstat_disagree",	0, "the kernel's schedstats disagree with the trace") \
 	X(CLOCK_HEADER,		"clock_header",		0, "the trace file's header names another clock than the generator used")
 
@@ -193,6 +208,11 @@ struct dlb_metrics_opts {
 	 * tasks at every event, most of the replay's cost on many CPUs.
 	 */
 	bool jobs_only;
+	/*
+	 * The traced kernel's tick (CONFIG_HZ), ns; 0: unknown, CPU stalls are
+	 * not looked for (analyzer/metrics_stall.c).
+	 */
+	u64 tick_ns;
 };
 
 struct dlb_metrics;	/* opaque */
@@ -293,6 +313,13 @@ struct dlb_fair_sum {
 int dlb_metrics_unavail_fair(const struct dlb_metrics *m, int cpu, u64 runtime, u64 period,
 			     u64 origin, struct dlb_unavail **out, size_t *n,
 			     struct dlb_fair_sum *sum);
+
+/*
+ * @cpu's stalls (struct dlb_cpu_metrics), in time order, *@n of them (at
+ * most DLB_STALLS_KEPT a CPU: the counts go on); none where not checked.
+ */
+#define DLB_STALLS_KEPT	4096
+const struct dlb_stall *dlb_metrics_stalls(const struct dlb_metrics *m, int cpu, size_t *n);
 
 const char *dlb_quality_name(enum dlb_quality q);
 const char *dlb_quality_text(enum dlb_quality q);

@@ -100,6 +100,11 @@ struct cpu {
 	u64 fair_from;
 	struct dlb_unavail *fa;		/* found, closed, not capped */
 	size_t nr_fa, cap_fa;
+	/* stalls (metrics_stall.c) */
+	u64 ev_last;			/* its last event's time */
+	bool ev_busy;			/* after it, the CPU ran a task (known, not idle) */
+	struct dlb_stall *gap;		/* the first DLB_STALLS_KEPT */
+	size_t nr_gap, cap_gap;
 };
 
 struct named_params {
@@ -184,6 +189,11 @@ void task_seg(struct dlb_metrics *m, struct task *t, u64 ts);
 void task_seg_exec(struct dlb_metrics *m, struct task *t, u64 end);
 
 /* metrics_sched.c: the scheduler's events (and dlb_metrics_event, which dispatches) */
+/* metrics_stall.c: @ev on @c, before (stall_event) and after (stall_after) its effect */
+int stall_event(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev);
+void stall_after(struct cpu *c, const struct dlb_event *ev);
+void stall_finish(struct dlb_metrics *m);
+
 void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev);
 
 #endif

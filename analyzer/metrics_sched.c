@@ -331,6 +331,8 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 		c->pub.first_ts = ev->ts;
 	}
 	c->pub.events++;
+	if (stall_event(m, c, ev))
+		return -1;
 	/* markers: only those a running writer writes about itself (ev_marker) */
 	if (ev->pid > 0 && ev->type != DLB_EV_SWITCH && ev->type != DLB_EV_MARKER)
 		implicit_switch_in(m, c, ev);
@@ -338,6 +340,7 @@ int dlb_metrics_event(const struct dlb_event *ev, void *arg)
 		return -1;
 	if (ev_sched(m, c, ev))
 		return -1;
+	stall_after(c, ev);
 	return unavail_fair(m, ev->ts);
 }
 

@@ -446,6 +446,11 @@ static struct json_object *json_cpu(const struct dlb_cpu_metrics *c, int cpu)
 	jadd(o, "context_switches", ju64(c->switches));
 	jadd(o, "migrations_in", ju64(c->migrations_in));
 	jadd(o, "migrations_out", ju64(c->migrations_out));
+	/* stalls: null where the trace does not show the CPU's tick (not checked) */
+	jadd(o, "tick_ns", c->tick_ns ? ju64(c->tick_ns) : NULL);
+	jadd(o, "stalls", c->stalls_checked ? ju64(c->stalls) : NULL);
+	jadd(o, "stall_ns", c->stalls_checked ? ju64(c->stall_ns) : NULL);
+	jadd(o, "stall_max_ns", c->stalls_checked ? ju64(c->stall_max_ns) : NULL);
 	return o;
 }
 

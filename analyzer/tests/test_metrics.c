@@ -622,6 +622,112 @@ static void test_unavail_fair_latency(void **state)
 }
 
 /*
+ * CPU stalls (metrics_stall.c), tick 4 ms.  CPU 0 runs a hog from 0 to 100
+ * ms with its tick's interrupt every 4 ms, except none at 44 and 48 ms: it
+ * recorded nothing from 40.005 to 52 ms, a stall.  It is idle from 100 to
+ * 130 ms without an event: not a stall, then runs it to the end, 300 ms.
+ * CPU 1 runs a hog throughout; its ticks stop at 60 ms until a lost-events
+ * record at 80 ms: lost data, not a stall.  @irq: the ticks as interrupts (else as sched_stat_runtime
+ * charges, a trace without interrupt events); @cpu0_ticks: CPU 0's ticks
+ * are in the trace.
+ */
+static size_t stall_trace(struct dlb_event *ev, bool irq, bool cpu0_ticks)
+{
+	size_t n = 0;
+	u64 t;
+	int cpu;
+
+	ev[n++] = eb_switch(0, 0, 0, 120, 0, 200, 120);
+	ev[n++] = eb_switch(0, 1, 0, 120, 0, 201, 120);
+	for (t = 4000; t <= 300000; t += 4000)
+		for (cpu = 0; cpu < 2; cpu++) {
+			if (cpu == 0 && t == 100000)
+				ev[n++] = eb_switch(100000, 0, 200, 120, 1, 0, 120);
+			if (cpu == 0 && t == 132000)
+				ev[n++] = eb_switch(130000, 0, 0, 120, 0, 200, 120);
+			if (cpu == 1 && t == 80000)
+				ev[n++] = eb_lost(80000, 1, 0);
+			if (cpu == 0 && (!cpu0_ticks || t == 44000 || t == 48000 ||
+					 (t > 100000 && t < 132000)))
+				continue;
+			if (cpu == 1 && t > 60000 && t < 80000)
+				continue;
+			if (irq) {
+				ev[n++] = eb_irq(t * US, cpu, DLB_EV_IRQ_ENTRY);
+				ev[n++] = eb_irq(t * US + 5000, cpu, DLB_EV_IRQ_EXIT);
+			} else {
+				ev[n++] = eb_runtime(t, cpu, 200 + cpu, 4000);
+			}
+		}
+	return n;
+}
+
+static struct dlb_metrics *stall_metrics(u64 tick, bool irq, bool cpu0_ticks)
+{
+	struct dlb_metrics_opts o = { .tick_ns = tick };
+	struct dlb_event ev[512];
+	struct dlb_metrics *m = dlb_metrics_create(&o, NULL);
+
+	assert_non_null(m);
+	feed(m, ev, stall_trace(ev, irq, cpu0_ticks));
+	return m;
+}
+
+static void test_stalls(void **state)
+{
+	const struct dlb_cpu_metrics *c0, *c1;
+	const struct dlb_stall *st;
+	struct dlb_metrics *m;
+	size_t n;
+
+	(void)state;
+	m = stall_metrics(4000 * US, true, true);
+	c0 = dlb_metrics_cpu(m, 0);
+	c1 = dlb_metrics_cpu(m, 1);
+	assert_true(c0->stalls_checked && c1->stalls_checked);
+	assert_int_equal(c0->tick_ns, 4000 * US);
+	assert_int_equal(c0->stalls, 1);
+	assert_int_equal(c0->stall_ns, 52000 * US - (40000 * US + 5000));
+	assert_int_equal(c0->stall_max_ns, c0->stall_ns);
+	assert_int_equal(c1->stalls, 0);
+	st = dlb_metrics_stalls(m, 0, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(st[0].from, 40000 * US + 5000);
+	assert_int_equal(st[0].to, 52000 * US);
+	assert_int_equal(st[0].pid, 200);
+	assert_int_equal(dlb_metrics_run(m)->quality[DLB_Q_CPU_STALLS].count, 1);
+	assert_non_null(strstr(dlb_metrics_run(m)->quality[DLB_Q_CPU_STALLS].detail,
+			       "CPU 0, 11.995 ms from 40005000 ns, pid 200"));
+	dlb_metrics_free(m);
+
+	/* a 10 ms tick: 12 ms is less than 1.5 ticks */
+	m = stall_metrics(10000 * US, true, true);
+	assert_true(dlb_metrics_cpu(m, 0)->stalls_checked);
+	assert_int_equal(dlb_metrics_cpu(m, 0)->stalls, 0);
+	assert_int_equal(dlb_metrics_run(m)->quality[DLB_Q_CPU_STALLS].count, 0);
+	dlb_metrics_free(m);
+
+	/* the tick unknown, or no interrupt events: not checked */
+	m = stall_metrics(0, true, true);
+	assert_false(dlb_metrics_cpu(m, 0)->stalls_checked);
+	assert_int_equal(dlb_metrics_cpu(m, 0)->stalls, 0);
+	assert_null(dlb_metrics_stalls(m, 0, &n));
+	dlb_metrics_free(m);
+	m = stall_metrics(4000 * US, false, true);
+	assert_false(dlb_metrics_cpu(m, 0)->stalls_checked);
+	assert_int_equal(dlb_metrics_run(m)->quality[DLB_Q_CPU_STALLS].count, 0);
+	dlb_metrics_free(m);
+
+	/* CPU 0's tick not in the trace: its one busy span is not a stall, CPU 1 is checked */
+	m = stall_metrics(4000 * US, true, false);
+	assert_false(dlb_metrics_cpu(m, 0)->stalls_checked);
+	assert_int_equal(dlb_metrics_cpu(m, 0)->stalls, 0);
+	assert_true(dlb_metrics_cpu(m, 1)->stalls_checked);
+	assert_int_equal(dlb_metrics_run(m)->quality[DLB_Q_CPU_STALLS].count, 0);
+	dlb_metrics_free(m);
+}
+
+/*
  * A FIFO task's jobs (the reference writes release markers without dl=, the
  * task has no deadline): counted as jobs with response times, never as
  * misses, and its release does not make it an earliest-deadline waiter.
@@ -1012,6 +1118,7 @@ int main(void)
 		cmocka_unit_test(test_unavail_job),
 		cmocka_unit_test(test_unavail_fair),
 		cmocka_unit_test(test_unavail_fair_latency),
+		cmocka_unit_test(test_stalls),
 		cmocka_unit_test(test_job_without_deadline),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_no_sched_switch),

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU stalls: spans in which a CPU running a task recorded no event at all,
+ * not even its tick (docs/analyzer.md, "CPU stalls").  A busy CPU takes its
+ * tick every 1/HZ s (NO_HZ stops it only on an idle CPU, or on a nohz_full
+ * CPU running one task), and the tick leaves events: the timer interrupt's
+ * entry (x86's irq_vectors local_timer_entry, the arch timer's
+ * irq_handler_entry elsewhere) and the running task's charge
+ * (sched_stat_runtime).  A span of 1.5 ticks or more without an event on a
+ * CPU that ran a task is time in which that CPU executed nothing the kernel
+ * saw: a virtual CPU the host did not run (steal), or a CPU with interrupts
+ * off.  Either way its tasks waited and the timers due there (a release, a
+ * replenishment) fired late: the trace shows delays that are not the
+ * scheduler's.
+ *
+ * Checked only where the trace can show it: the tick is known
+ * (dlb_metrics_opts.tick_ns, from the run folder: the kernel's CONFIG_HZ),
+ * the trace has interrupt events, and on each CPU the spans found cover at
+ * most a tenth of its busy time (more is a trace that does not record the
+ * tick there: x86 without irq_vectors, a kernel charging only at switches),
+ * else that CPU is not checked.  A span that ends at a lost-events record
+ * is lost data, not a stall.
+ */
+#include <stdlib.h>
+
+#include "dlbench/grow.h"
+#include "metrics_local.h"
+
+/* @len is a stall: 1.5 ticks or more */
+static bool stall_len(u64 len, u64 tick)
+{
+	return 2 * len >= 3 * tick;
+}
+
+int stall_event(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev)
+{
+	u64 len = ev->ts - c->ev_last;
+
+	if (m->opts.jobs_only || !m->opts.tick_ns || !c->ev_busy || ev->type == DLB_EV_LOST ||
+	    !stall_len(len, m->opts.tick_ns))
+		return 0;
+	c->pub.stalls++;
+	c->pub.stall_ns += len;
+	if (len > c->pub.stall_max_ns)
+		c->pub.stall_max_ns = len;
+	if (c->nr_gap >= DLB_STALLS_KEPT)
+		return 0;
+	if (dlb_grow((void **)&c->gap, &c->cap_gap, c->nr_gap + 1, sizeof(*c->gap)))
+		return -1;
+	c->gap[c->nr_gap++] = (struct dlb_stall){ c->ev_last, ev->ts, c->curr_pid };
+	return 0;
+}
+
+void stall_after(struct cpu *c, const struct dlb_event *ev)
+{
+	c->ev_last = ev->ts;
+	c->ev_busy = c->known && c->curr_pid != 0;
+}
+
+/* Call after the CPUs' time is accounted: each CPU checked or not; the flag raised. */
+void stall_finish(struct dlb_metrics *m)
+{
+	const struct dlb_stall *worst = NULL;
+	u64 total = 0, ns = 0;
+	int cpu, nr_cpus = 0, worst_cpu = -1;
+
+	if (m->opts.jobs_only || !m->opts.tick_ns || !m->run.irq_events)
+		return;
+	for (cpu = 0; cpu <= m->max_cpu && cpu < m->nr_cpus_alloc; cpu++) {
+		struct cpu *c = &m->cpus[cpu];
+		u64 busy = c->pub.dl_ns + c->pub.other_ns;
+		size_t i;
+
+		c->pub.tick_ns = m->opts.tick_ns;
+		if (!busy)
+			continue;
+		if (c->pub.stall_ns * 10 > busy) {
+			/* not the host's: the tick is not in this trace */
+			c->pub.stalls = c->pub.stall_ns = c->pub.stall_max_ns = 0;
+			c->nr_gap = 0;
+			continue;
+		}
+		c->pub.stalls_checked = true;
+		total += c->pub.stalls;
+		ns += c->pub.stall_ns;
+		nr_cpus += c->pub.stalls > 0;
+		for (i = 0; i < c->nr_gap; i++)
+			if (!worst || c->gap[i].to - c->gap[i].from > worst->to - worst->from) {
+				worst = &c->gap[i];
+				worst_cpu = cpu;
+			}
+	}
+	if (worst)
+		dlb_metrics_flag(m, DLB_Q_CPU_STALLS, total,
+				 "longest: CPU %d, %.3f ms from %llu ns, pid %d running; %llu on %d "
+				 "CPUs, %.3f ms in all (tick %.3f ms)",
+				 worst_cpu, (double)(worst->to - worst->from) / 1e6,
+				 (unsigned long long)worst->from, worst->pid, (unsigned long long)total,
+				 nr_cpus, (double)ns / 1e6, (double)m->opts.tick_ns / 1e6);
+}
+
+const struct dlb_stall *dlb_metrics_stalls(const struct dlb_metrics *m, int cpu, size_t *n)
+{
+	*n = 0;
+	if (cpu < 0 || cpu >= m->nr_cpus_alloc || !m->cpus[cpu].pub.stalls_checked)
+		return NULL;
+	*n = m->cpus[cpu].nr_gap;
+	return m->cpus[cpu].gap;
+}
