@@ -14,6 +14,8 @@
 # header's wrong clock ("local": trace-cmd extract of an instance) loses to
 # record.txt's and is named in a note, to the run marker's with a warning.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
+# valid recordings only: fast malloc unwinding under SANITIZE (tests/lib.sh)
+asan_fast_unwind
 plan 24
 # shellcheck disable=SC2054  # the commas are dlb-analyze -p's NAME=RUNTIME,DEADLINE,PERIOD
 P10=(-p dl_a=2ms,10ms,10ms -p dl_b=3ms,15ms,20ms)

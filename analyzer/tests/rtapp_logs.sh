@@ -10,6 +10,8 @@
 # within TOL (the analyzer's end is the thread's switch-out or end marker, a
 # few µs after rt-app reads the clock; log times are whole µs).
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
+# valid recordings only: fast malloc unwinding under SANITIZE (tests/lib.sh)
+asan_fast_unwind
 plan 19
 TOL=100000	# ns
 if [ ! -d "$F/rtapp-cbs" ]; then

@@ -7,6 +7,8 @@
 # probe, not from a re-open).  Counted as open() calls of the file by our
 # processes (trace-cmd convert's own are not ours), under strace.
 . "$DLB_SRC/tests/lib.sh"
+# valid recordings only: fast malloc unwinding under SANITIZE (tests/lib.sh)
+asan_fast_unwind
 FIX=$DLB_SRC/analyzer/tests/fixtures
 TS=$DLB_BUILD/analyzer/input/tests/tracestat
 f=$FIX/gen3/trace.dat

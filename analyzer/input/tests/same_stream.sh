@@ -4,6 +4,8 @@
 # rendering gives the same event stream, event by event (tracestat -d: one
 # canonical line per event; -u rounds to µs as the text formats do).
 . "$DLB_SRC/tests/lib.sh"
+# valid recordings only: fast malloc unwinding under SANITIZE (tests/lib.sh)
+asan_fast_unwind
 FIX=$DLB_SRC/analyzer/tests/fixtures
 TS=$DLB_BUILD/analyzer/input/tests/tracestat
 tmp=$(mktemp -d)
