@@ -230,6 +230,7 @@ static void check_sched(struct dlb_metrics *m, const char *dir, const char *file
 static struct {
 	char clock[16], kernel[128], arch[32], status[32];
 	u64 lost;
+	unsigned long tick_hz;		/* the recorder measured the kernel's CONFIG_HZ */
 	bool interrupted, seen;
 } rec;
 
@@ -247,6 +248,8 @@ static void record_value(const char *k, const char *v)
 		rec.lost = strtoull(v, NULL, 10);
 	else if (!strcmp(k, "interrupted"))
 		rec.interrupted = strcmp(v, "0") != 0;
+	else if (!strcmp(k, "tick_hz"))
+		rec.tick_hz = strtoul(v, NULL, 10);
 }
 
 /*
@@ -276,6 +279,7 @@ static bool kv_load(const char *dir, const char *name, void (*value)(const char 
 
 static void record_load(const char *dir, struct dlb_report_info *ri)
 {
+	memset(&rec, 0, sizeof(rec));	/* this folder's, not an earlier one's */
 	if (!kv_load(dir, "record.txt", record_value))
 		return;
 	rec.seen = true;
@@ -515,6 +519,9 @@ int dlb_crosscheck_before(struct dlb_metrics *m, const char *dir, struct dlb_rep
 	size_t i;
 
 	record_load(dir, ri);
+	/* the tick for the CPU stall check, if neither --tick-hz nor env.txt gave it */
+	if (rec.tick_hz >= 24 && rec.tick_hz <= 10000)
+		dlb_metrics_set_tick(m, NSEC_PER_SEC / rec.tick_hz);
 	guest_load(dir, ri);
 	read_ops(dir, ri);
 	s = summary_load(dir, ri);

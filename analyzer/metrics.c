@@ -137,6 +137,12 @@ nomem:
 	return NULL;
 }
 
+void dlb_metrics_set_tick(struct dlb_metrics *m, u64 tick_ns)
+{
+	if (!m->opts.tick_ns && !m->started)
+		m->opts.tick_ns = tick_ns;
+}
+
 /* ---- end ---- */
 
 static int cmp_task(const void *a, const void *b)

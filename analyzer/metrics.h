@@ -238,6 +238,12 @@ int dlb_metrics_marker_event(const struct dlb_event *ev, const struct dlb_marker
 int dlb_metrics_set_params(struct dlb_metrics *m, int tid, const char *name,
 			   u64 runtime, u64 deadline, u64 period);
 
+/*
+ * The traced kernel's tick (ns) when dlb_metrics_opts.tick_ns gave none:
+ * another witness's (record.txt's measured tick_hz).  Before the first event.
+ */
+void dlb_metrics_set_tick(struct dlb_metrics *m, u64 tick_ns);
+
 /* The same for the task that will be called @name (rt-app logs, --params NAME=...). */
 int dlb_metrics_set_params_by_name(struct dlb_metrics *m, const char *name, u64 runtime,
 				   u64 deadline, u64 period);

@@ -237,7 +237,12 @@ struct run {
 	int child_status;	/* exit code, 128+signal, -1 while running */
 	bool interrupted;	/* we were signalled (SIGINT, SIGTERM, SIGHUP) */
 	u64 start, end;
+	/* the kernel's jiffies at the start and the end (rec_jiffies()): its tick */
+	u64 jiffies[2], ktime[2];
+	bool have_jiffies[2];
 };
+
+#define TIMER_LIST	"/proc/timer_list"
 
 static void reap(struct run *st, int flags)
 {
@@ -272,6 +277,7 @@ static void stop_child(struct rec *r, struct run *st)
 
 static int run_loop(struct rec *r, const struct opts *o, struct run *st, struct dlb_err *err)
 {
+	st->have_jiffies[0] = !rec_jiffies(TIMER_LIST, &st->jiffies[0], &st->ktime[0]);
 	st->start = now_ns();
 	if (o->cmd)
 		st->child = spawn(r, o->cmd);
@@ -290,6 +296,7 @@ static int run_loop(struct rec *r, const struct opts *o, struct run *st, struct 
 	}
 	stop_child(r, st);
 	st->end = now_ns();
+	st->have_jiffies[1] = !rec_jiffies(TIMER_LIST, &st->jiffies[1], &st->ktime[1]);
 	return 0;
 }
 
@@ -305,6 +312,7 @@ static int write_meta(const struct opts *o, struct rec *r, const struct run *st,
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	FILE *f;
 	int i, n, bad;
+	unsigned int hz;
 
 	snprintf(path, sizeof(path), "%s/record.txt", o->out_dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
@@ -335,6 +343,10 @@ static int write_meta(const struct opts *o, struct rec *r, const struct run *st,
 		fprintf(f, "%s%s", i ? " " : "", o->cmd[i]);
 	fprintf(f, "\ncommand_status=%d\ninterrupted=%d\nduration_ns=%llu\n",
 		st->child_status, st->interrupted, (unsigned long long)(st->end - st->start));
+	/* the traced kernel's CONFIG_HZ, measured: the analyzer's CPU stall check needs it */
+	if (st->have_jiffies[0] && st->have_jiffies[1] &&
+	    (hz = rec_tick_hz(st->jiffies[0], st->ktime[0], st->jiffies[1], st->ktime[1])))
+		fprintf(f, "tick_hz=%u\n", hz);
 	fprintf(f, "lost_events=%llu\n", (unsigned long long)rec_lost_events(r));
 	for (i = 0; i < rec_nr_cpus(r); i++)
 		fprintf(f, "lost_cpu%d=%llu\n", i, (unsigned long long)rec_lost_cpu(r, i));

@@ -524,3 +524,41 @@ void rec_free(struct rec *r)
 	}
 	free(r);
 }
+
+int rec_jiffies(const char *timer_list, u64 *jiffies, u64 *now)
+{
+	unsigned long long v;
+	char line[256];
+	bool have_now = false;
+	FILE *f = fopen(timer_list, "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!have_now && sscanf(line, "now at %llu nsecs", &v) == 1) {
+			*now = v;
+			have_now = true;
+		} else if (have_now && sscanf(line, "jiffies: %llu", &v) == 1) {
+			*jiffies = v;
+			fclose(f);
+			return 0;
+		}
+	}
+	fclose(f);
+	return -1;
+}
+
+unsigned int rec_tick_hz(u64 j0, u64 t0, u64 j1, u64 t1)
+{
+	static const unsigned int hz[] = { 100, 250, 300, 1000 };
+	double rate;
+	size_t i;
+
+	if (dl_time_before(j1, j0) || dl_time_before(t1, t0) || t1 - t0 < 100 * NSEC_PER_MSEC)
+		return 0;
+	rate = (double)(j1 - j0) * (double)NSEC_PER_SEC / (double)(t1 - t0);
+	for (i = 0; i < sizeof(hz) / sizeof(hz[0]); i++)
+		if (rate >= 0.92 * hz[i] && rate <= 1.08 * hz[i])
+			return hz[i];
+	return 0;
+}

@@ -128,6 +128,21 @@ u64 rec_lost_cpu(const struct rec *r, int cpu);
  */
 int rec_save(struct rec *r, const char *out_dir, const char **file, struct dlb_err *err);
 
+/*
+ * The kernel's jiffies and its clock (ktime, ns) read together from
+ * @timer_list (/proc/timer_list; root only): its "now at N nsecs" line and
+ * the first "jiffies: N" after it.  0, or -1 when either is missing.
+ */
+int rec_jiffies(const char *timer_list, u64 *jiffies, u64 *now);
+
+/*
+ * The tick rate, CONFIG_HZ, from two rec_jiffies() samples @j0, @t0 and
+ * @j1, @t1 at least 100 ms apart: their jiffies per second, taken as the
+ * nearest of 100, 250, 300 and 1000 when within 8 % of it (the samples are
+ * off by at most a tick each: 2 % at 250 Hz over 0.5 s).  0: none fits.
+ */
+unsigned int rec_tick_hz(u64 j0, u64 t0, u64 j1, u64 t1);
+
 /* Tracing off and the instance removed; NULL is fine. */
 void rec_free(struct rec *r);
 
