@@ -25,31 +25,31 @@ static int irq_acct_val(const char *v)
 	return !strcmp(v, "y") ? 1 : !strcmp(v, "n") ? 0 : -1;
 }
 
-/* One fair_server_...= line of env.txt into @w (a host run's). */
-static void env_fair_server(struct dlb_env *w, const char *line)
+/* One fair_server_...= line of env.txt into @e (a host run's). */
+static void env_fair_server(struct dlb_env *e, const char *line)
 {
 	unsigned long long v;
 	int cpu;
 
 	if (sscanf(line, "fair_server_runtime_ns=%llu", &v) == 1) {
-		w->fs_runtime = v;
-		w->fs_known = true;
+		e->fs_runtime = v;
+		e->fs_known = true;
 	} else if (sscanf(line, "fair_server_period_ns=%llu", &v) == 1) {
-		w->fs_period = v;
-		w->fs_known = true;
+		e->fs_period = v;
+		e->fs_known = true;
 	} else if (sscanf(line, "fair_server_cpu%d_runtime_ns=%llu", &cpu, &v) == 2 &&
 		   cpu >= 0 && cpu < DLB_MAX_CPUS &&
-		   (w->fs_cpu || (w->fs_cpu = calloc(2 * DLB_MAX_CPUS, sizeof(u64))))) {
-		w->fs_cpu[2 * cpu] = v;
+		   (e->fs_cpu || (e->fs_cpu = calloc(2 * DLB_MAX_CPUS, sizeof(u64))))) {
+		e->fs_cpu[2 * cpu] = v;
 	} else if (sscanf(line, "fair_server_cpu%d_period_ns=%llu", &cpu, &v) == 2 &&
 		   cpu >= 0 && cpu < DLB_MAX_CPUS &&
-		   (w->fs_cpu || (w->fs_cpu = calloc(2 * DLB_MAX_CPUS, sizeof(u64))))) {
-		w->fs_cpu[2 * cpu + 1] = v;
-		w->fs_known = true;
+		   (e->fs_cpu || (e->fs_cpu = calloc(2 * DLB_MAX_CPUS, sizeof(u64))))) {
+		e->fs_cpu[2 * cpu + 1] = v;
+		e->fs_known = true;
 	}
 }
 
-void dlb_env_read(const char *folder, struct dlb_env *w)
+void dlb_env_read(const char *folder, struct dlb_env *e)
 {
 	static const char host_irq[] = "config_IRQ_TIME_ACCOUNTING=";
 	static const char guest_irq[] = "guest_config_IRQ_TIME_ACCOUNTING=";
@@ -59,8 +59,8 @@ void dlb_env_read(const char *folder, struct dlb_env *w)
 	unsigned long hz = 0, guest_hz = 0;
 	FILE *f;
 
-	memset(w, 0, sizeof(*w));
-	w->irq_acct = -1;
+	memset(e, 0, sizeof(*e));
+	e->irq_acct = -1;
 	if (!folder)
 		return;
 	snprintf(path, sizeof(path), "%s/env.txt", folder);
@@ -70,7 +70,7 @@ void dlb_env_read(const char *folder, struct dlb_env *w)
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "kernel=", 7))
-			snprintf(w->kernel, sizeof(w->kernel), "%s", line + 7);
+			snprintf(e->kernel, sizeof(e->kernel), "%s", line + 7);
 		else if (!strcmp(line, "backend=qemu"))
 			qemu = true;
 		else if (!strncmp(line, host_irq, sizeof(host_irq) - 1))
@@ -78,22 +78,21 @@ void dlb_env_read(const char *folder, struct dlb_env *w)
 		else if (!strncmp(line, guest_irq, sizeof(guest_irq) - 1))
 			irq_guest = irq_acct_val(line + sizeof(guest_irq) - 1);
 		else if (!strncmp(line, "fair_server_", 12))
-			env_fair_server(w, line);
+			env_fair_server(e, line);
 		else if (sscanf(line, "guest_config_HZ=%lu", &guest_hz) != 1)
 			sscanf(line, "config_HZ=%lu", &hz);
 	}
 	fclose(f);
 	if (qemu)
 		hz = guest_hz;
-	w->tick = hz >= 24 && hz <= 10000 ? NSEC_PER_SEC / hz : 0;
-	w->irq_acct = qemu ? irq_guest : irq_host;
+	e->tick = hz >= 24 && hz <= 10000 ? NSEC_PER_SEC / hz : 0;
+	e->irq_acct = qemu ? irq_guest : irq_host;
 	if (qemu) {		/* the host's servers, not the guest's */
-		w->fs_known = false;
-		free(w->fs_cpu);
-		w->fs_cpu = NULL;
+		e->fs_known = false;
+		free(e->fs_cpu);
+		e->fs_cpu = NULL;
 	}
 }
-
 
 void dlb_env_free(struct dlb_env *e)
 {
