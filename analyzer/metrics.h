@@ -161,7 +161,6 @@ struct dlb_stall {
 	X(NO_EVENTS,		"no_events",		1, "the trace holds no events")	\
 	X(RUN_INCOMPLETE,	"run_incomplete",	1, "the generator says its run did not complete") \
 	X(MISSES_NOT_JUDGED,	"misses_not_judged",	1, "jobs of deadline tasks have no known deadline: their misses were not judged") \
-	X(CPU_STALLS,		"cpu_stalls",		0, "a CPU running a task recorded nothing, not even its tick, for 1.5 ticks or more: the host did not run it (steal) or its interrupts were off") \
 	X(SCHEDSTAT_DISAGREE,	"schedstat_disagree",	0, "the kernel's schedstats disagree with the trace") \
 	X(CLOCK_HEADER,		"clock_header",		0, "the trace file's header names another clock than the generator used")
 
@@ -191,6 +190,15 @@ struct dlb_run_metrics {
 	bool run_start_seen, run_end_seen;
 	enum dlb_run_status run_status;
 	struct dlb_quality_flag quality[DLB_Q_NR];
+	/*
+	 * CPU stalls (struct dlb_cpu_metrics): not a data-quality matter but
+	 * the machine's, summed over the CPUs checked (stall_cpus_checked 0:
+	 * none could be), and the longest.
+	 */
+	int stall_cpus_checked;
+	u64 stalls, stall_ns;
+	struct dlb_stall stall_max;	/* to == from: none */
+	int stall_max_cpu;
 };
 
 struct dlb_metrics_opts {

@@ -13,6 +13,9 @@
  * replenishment) fired late: the trace shows delays that are not the
  * scheduler's.
  *
+ * Not a data-quality flag: the data are whole, the machine is what they show
+ * (the run's sums, and report.txt's "# cpu stalls:" line).
+ *
  * Checked only where the trace can show it: the tick is known
  * (dlb_metrics_opts.tick_ns, from the run folder: the kernel's CONFIG_HZ),
  * the trace has interrupt events, and on each CPU the spans found cover at
@@ -57,14 +60,13 @@ void stall_after(struct cpu *c, const struct dlb_event *ev)
 	c->ev_busy = c->known && c->curr_pid != 0;
 }
 
-/* Call after the CPUs' time is accounted: each CPU checked or not; the flag raised. */
+/* Call after the CPUs' time is accounted: each CPU checked or not; the run's sums. */
 void stall_finish(struct dlb_metrics *m)
 {
-	const struct dlb_stall *worst = NULL;
-	u64 total = 0, ns = 0;
-	int cpu, nr_cpus = 0, worst_cpu = -1;
+	struct dlb_run_metrics *r = &m->run;
+	int cpu;
 
-	if (m->opts.jobs_only || !m->opts.tick_ns || !m->run.irq_events)
+	if (m->opts.jobs_only || !m->opts.tick_ns || !r->irq_events)
 		return;
 	for (cpu = 0; cpu <= m->max_cpu && cpu < m->nr_cpus_alloc; cpu++) {
 		struct cpu *c = &m->cpus[cpu];
@@ -81,22 +83,15 @@ void stall_finish(struct dlb_metrics *m)
 			continue;
 		}
 		c->pub.stalls_checked = true;
-		total += c->pub.stalls;
-		ns += c->pub.stall_ns;
-		nr_cpus += c->pub.stalls > 0;
+		r->stall_cpus_checked++;
+		r->stalls += c->pub.stalls;
+		r->stall_ns += c->pub.stall_ns;
 		for (i = 0; i < c->nr_gap; i++)
-			if (!worst || c->gap[i].to - c->gap[i].from > worst->to - worst->from) {
-				worst = &c->gap[i];
-				worst_cpu = cpu;
+			if (c->gap[i].to - c->gap[i].from > r->stall_max.to - r->stall_max.from) {
+				r->stall_max = c->gap[i];
+				r->stall_max_cpu = cpu;
 			}
 	}
-	if (worst)
-		dlb_metrics_flag(m, DLB_Q_CPU_STALLS, total,
-				 "longest: CPU %d, %.3f ms from %llu ns, pid %d running; %llu on %d "
-				 "CPUs, %.3f ms in all (tick %.3f ms)",
-				 worst_cpu, (double)(worst->to - worst->from) / 1e6,
-				 (unsigned long long)worst->from, worst->pid, (unsigned long long)total,
-				 nr_cpus, (double)ns / 1e6, (double)m->opts.tick_ns / 1e6);
 }
 
 const struct dlb_stall *dlb_metrics_stalls(const struct dlb_metrics *m, int cpu, size_t *n)

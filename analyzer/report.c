@@ -454,6 +454,30 @@ static struct json_object *json_cpu(const struct dlb_cpu_metrics *c, int cpu)
 	return o;
 }
 
+/* The run's CPU stalls (docs/analyzer.md "CPU stalls"); null when no CPU could be checked. */
+static struct json_object *json_stalls(const struct dlb_run_metrics *r)
+{
+	struct json_object *o, *x;
+
+	if (!r->stall_cpus_checked)
+		return NULL;
+	o = json_object_new_object();
+	jadd(o, "cpus_checked", json_object_new_int(r->stall_cpus_checked));
+	jadd(o, "count", ju64(r->stalls));
+	jadd(o, "ns", ju64(r->stall_ns));
+	if (r->stalls) {
+		x = json_object_new_object();
+		jadd(x, "cpu", json_object_new_int(r->stall_max_cpu));
+		jadd(x, "from_ns", ju64(r->stall_max.from));
+		jadd(x, "ns", ju64(r->stall_max.to - r->stall_max.from));
+		jadd(x, "pid", json_object_new_int(r->stall_max.pid));
+		jadd(o, "longest", x);
+	} else {
+		jadd(o, "longest", NULL);
+	}
+	return o;
+}
+
 static struct json_object *json_run(const struct dlb_run_metrics *r)
 {
 	struct json_object *o = json_object_new_object();
@@ -475,6 +499,7 @@ static struct json_object *json_run(const struct dlb_run_metrics *r)
 	jadd(o, "inversion_sum_ns", ju64(r->inversion_sum_ns));
 	jadd(o, "run_start_marker", json_object_new_boolean(r->run_start_seen));
 	jadd(o, "run_end_marker", json_object_new_boolean(r->run_end_seen));
+	jadd(o, "cpu_stalls", json_stalls(r));
 	return o;
 }
 
@@ -775,6 +800,14 @@ int dlb_report_txt(FILE *f, const struct dlb_metrics *m, const struct dlb_report
 	}
 	if (!any)
 		fprintf(f, "# data quality: complete\n");
+	if (r->stalls)
+		fprintf(f, "# cpu stalls: %llu, %.3f ms in all (CPUs checked: %d): a CPU running "
+			"a task recorded nothing, not even its tick, for 1.5 ticks or more (the host "
+			"did not run it, or its interrupts were off); longest: CPU %d, %.3f ms from "
+			"%llu ns, pid %d running\n",
+			(unsigned long long)r->stalls, (double)r->stall_ns / 1e6, r->stall_cpus_checked,
+			r->stall_max_cpu, (double)(r->stall_max.to - r->stall_max.from) / 1e6,
+			(unsigned long long)r->stall_max.from, r->stall_max.pid);
 	txt_kernel_checks(f, ri);
 	txt_kstats(f, ri);
 	if (ri->conform)

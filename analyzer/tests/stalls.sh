@@ -34,10 +34,12 @@ expect_eq "no tick known: not checked (null)" "$rc $(stalls)" "0 null null null 
 printf 'tick_hz=250\n' > "$T/f/record.txt"
 run "$A" -q -m -1 "$T/f"
 expect_eq "record.txt's tick_hz=250: one stall of 11.998 ms" "$(stalls)" "4000000 1 11998000 "
-check "the warning names it" grep -q \
-	'warning: cpu_stalls x1: .*longest: CPU 0, 11.998 ms from 100002000 ns, pid 2000 running' \
+check "report.txt names it" grep -qx '# cpu stalls: 1, 11.998 ms in all (CPUs checked: 1): .*; longest: CPU 0, 11.998 ms from 100002000 ns, pid 2000 running' \
 	"$T/f/report.txt"
-check "a warning: exit 0, the data complete" test "$rc" -eq 0
+expect_eq "the machine's, not the data's: exit 0, data complete, report.json's run" \
+	"$rc $(grep -c '^# data quality: complete$' "$T/f/report.txt") $("$J" "$T/f/report.json" \
+	run.cpu_stalls.cpus_checked run.cpu_stalls.count run.cpu_stalls.longest.cpu \
+	run.cpu_stalls.longest.ns | tr '\n' ' ')" "0 1 1 1 0 11998000 "
 printf 'config_HZ=100\n' > "$T/f/env.txt"
 run "$A" -q -m -1 "$T/f"
 expect_eq "env.txt's config_HZ=100 wins: 12 ms is less than 1.5 ticks" "$(stalls)" "10000000 0 0 "

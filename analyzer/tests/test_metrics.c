@@ -695,16 +695,20 @@ static void test_stalls(void **state)
 	assert_int_equal(st[0].from, 40000 * US + 5000);
 	assert_int_equal(st[0].to, 52000 * US);
 	assert_int_equal(st[0].pid, 200);
-	assert_int_equal(dlb_metrics_run(m)->quality[DLB_Q_CPU_STALLS].count, 1);
-	assert_non_null(strstr(dlb_metrics_run(m)->quality[DLB_Q_CPU_STALLS].detail,
-			       "CPU 0, 11.995 ms from 40005000 ns, pid 200"));
+	assert_int_equal(dlb_metrics_run(m)->stall_cpus_checked, 2);
+	assert_int_equal(dlb_metrics_run(m)->stalls, 1);
+	assert_int_equal(dlb_metrics_run(m)->stall_ns, c0->stall_ns);
+	assert_int_equal(dlb_metrics_run(m)->stall_max_cpu, 0);
+	assert_int_equal(dlb_metrics_run(m)->stall_max.from, 40000 * US + 5000);
+	assert_int_equal(dlb_metrics_run(m)->stall_max.to, 52000 * US);
 	dlb_metrics_free(m);
 
 	/* a 10 ms tick: 12 ms is less than 1.5 ticks */
 	m = stall_metrics(10000 * US, true, true);
 	assert_true(dlb_metrics_cpu(m, 0)->stalls_checked);
 	assert_int_equal(dlb_metrics_cpu(m, 0)->stalls, 0);
-	assert_int_equal(dlb_metrics_run(m)->quality[DLB_Q_CPU_STALLS].count, 0);
+	assert_int_equal(dlb_metrics_run(m)->stalls, 0);
+	assert_int_equal(dlb_metrics_run(m)->stall_cpus_checked, 2);
 	dlb_metrics_free(m);
 
 	/* the tick unknown, or no interrupt events: not checked */
@@ -715,7 +719,7 @@ static void test_stalls(void **state)
 	dlb_metrics_free(m);
 	m = stall_metrics(4000 * US, false, true);
 	assert_false(dlb_metrics_cpu(m, 0)->stalls_checked);
-	assert_int_equal(dlb_metrics_run(m)->quality[DLB_Q_CPU_STALLS].count, 0);
+	assert_int_equal(dlb_metrics_run(m)->stall_cpus_checked, 0);
 	dlb_metrics_free(m);
 
 	/* CPU 0's tick not in the trace: its one busy span is not a stall, CPU 1 is checked */
@@ -723,7 +727,8 @@ static void test_stalls(void **state)
 	assert_false(dlb_metrics_cpu(m, 0)->stalls_checked);
 	assert_int_equal(dlb_metrics_cpu(m, 0)->stalls, 0);
 	assert_true(dlb_metrics_cpu(m, 1)->stalls_checked);
-	assert_int_equal(dlb_metrics_run(m)->quality[DLB_Q_CPU_STALLS].count, 0);
+	assert_int_equal(dlb_metrics_run(m)->stall_cpus_checked, 1);
+	assert_int_equal(dlb_metrics_run(m)->stalls, 0);
 	dlb_metrics_free(m);
 }
 
