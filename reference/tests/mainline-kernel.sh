@@ -14,7 +14,8 @@
 #  - the fair server's lazy stop (6.17): a fair task runs 1 ms, sleeps 799
 #    ms, a FIFO hog arrives at 2 ms; the server, not stopped by the sleep,
 #    keeps its period and serves the task at its old zero-laxity instant
-#    (~952 ms), where 6.12-6.16 restart it at the wake-up (~1750 ms; a
+#    (~952 ms, or a period later when other fair tasks on the CPU took that
+#    service), where 6.12-6.16 restart it at the wake-up (~1750 ms; a
 #    kernel with the later revised wake-up for the server but no lazy stop:
 #    ~990 ms);
 #  - idle time charged to the fair server (6.12): a fair task runs 1 ms,
@@ -137,8 +138,15 @@ check "kernel: $kjobs fair jobs, mainline's $mljobs +-25%" \
 "$BIN/dlb-rtapp" -q -n -o "$T/lzk" "$T/lazy.json"
 expect_eq "kernel: the fair sleeper beside a FIFO hog exits 0" "$?" 0
 k=$(second_start "$T/lzk/rt-app-fair-1.log")
-check "kernel: served at $k us, the lazy stop's $lzml +-20 ms (not ~990 or ~1750 ms)" \
-	test "$k" -ge $((lzml - 20000)) -a "$k" -le $((lzml + 20000))
+# The server serves the fair class, not this task: other fair tasks on the
+# CPU (a build beside the test) may take its 50 ms at 952 ms, and the task
+# is served a period later, at 1952 ms (seen here under a make -j2 loop).
+# What the lazy stop decides is the phase, 952 ms modulo the server's 1 s
+# period; 6.12-6.16 restart the server at the wake-up (1750 ms), a revised
+# wake-up without the lazy stop serves at ~990 ms.
+ph=$(((k - lzml + 1000000) % 1000000))
+check "kernel: served at $k us, on the lazy stop's grid $lzml + k * 1 s +-20 ms (not ~990 or ~1750 ms)" \
+	test "$k" -ge $((lzml - 20000)) -a "$k" -le $((lzml + 1020000)) -a \( "$ph" -le 20000 -o "$ph" -ge 980000 \)
 "$BIN/dlb-rtapp" -q -n -o "$T/idk" "$T/idle.json"
 expect_eq "kernel: the fair task after an idle gap exits 0" "$?" 0
 k=$(first_end "$T/idk/rt-app-fair-1.log")
