@@ -103,6 +103,7 @@ struct cpu {
 	/* stalls (metrics_stall.c) */
 	u64 ev_last;			/* its last event's time */
 	bool ev_busy;			/* after it, the CPU ran a task (known, not idle) */
+	u64 busy_irqs;			/* interrupt entries recorded while it ran a task */
 	struct dlb_stall *gap;		/* the first DLB_STALLS_KEPT */
 	size_t nr_gap, cap_gap;
 };

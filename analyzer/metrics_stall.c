@@ -18,11 +18,14 @@
  *
  * Checked only where the trace can show it: the tick is known
  * (dlb_metrics_opts.tick_ns, from the run folder: the kernel's CONFIG_HZ),
- * the trace has interrupt events, and on each CPU the spans found cover at
- * most a tenth of its busy time (more is a trace that does not record the
- * tick there: x86 without irq_vectors, a kernel charging only at switches),
- * else that CPU is not checked.  A span that ends at a lost-events record
- * is lost data, not a stall.
+ * the trace has interrupt events, and each CPU shows its tick: out of the
+ * spans found, its busy time holds an interrupt entry at least every two
+ * ticks, else that CPU is not checked (fewer is a trace that does not
+ * record the tick there: x86 with irq: but not irq_vectors: events; unless
+ * a device interrupts that CPU as often, whose gaps would then be taken for
+ * stalls).  A CPU the host took a fifth of is checked: its spans are the
+ * finding, not a sign of a missing tick.  A span that ends at a lost-events
+ * record is lost data, not a stall.
  */
 #include <stdlib.h>
 
@@ -39,6 +42,8 @@ int stall_event(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev
 {
 	u64 len = ev->ts - c->ev_last;
 
+	if (c->ev_busy && ev->type == DLB_EV_IRQ_ENTRY)
+		c->busy_irqs++;
 	if (m->opts.jobs_only || !m->opts.tick_ns || !c->ev_busy || ev->type == DLB_EV_LOST ||
 	    !stall_len(len, m->opts.tick_ns))
 		return 0;
@@ -76,7 +81,8 @@ void stall_finish(struct dlb_metrics *m)
 		c->pub.tick_ns = m->opts.tick_ns;
 		if (!busy)
 			continue;
-		if (c->pub.stall_ns * 10 > busy) {
+		if (2 * c->busy_irqs * m->opts.tick_ns <
+		    (busy > c->pub.stall_ns ? busy - c->pub.stall_ns : 0)) {
 			/* not the host's: the tick is not in this trace */
 			c->pub.stalls = c->pub.stall_ns = c->pub.stall_max_ns = 0;
 			c->nr_gap = 0;

@@ -673,6 +673,31 @@ static struct dlb_metrics *stall_metrics(u64 tick, bool irq, bool cpu0_ticks)
 	return m;
 }
 
+/*
+ * A hog on CPU 0 for 400 ms, its tick every 4 ms, except in 7 spans of 12
+ * ms (from 40, 88, ..., 328 ms): 84 ms of 400 taken by the host.
+ */
+static struct dlb_metrics *stall_metrics_lossy(u64 tick)
+{
+	struct dlb_metrics_opts o = { .tick_ns = tick };
+	struct dlb_event ev[256];
+	struct dlb_metrics *m = dlb_metrics_create(&o, NULL);
+	size_t n = 0;
+	u64 t;
+
+	assert_non_null(m);
+	ev[n++] = eb_switch(0, 0, 0, 120, 0, 200, 120);
+	for (t = 4000; t <= 400000; t += 4000) {
+		if (t >= 40000 && t <= 340000 && (t - 40000) % 48000 > 0 &&
+		    (t - 40000) % 48000 < 12000)
+			continue;
+		ev[n++] = eb_irq(t * US, 0, DLB_EV_IRQ_ENTRY);
+		ev[n++] = eb_irq(t * US + 5000, 0, DLB_EV_IRQ_EXIT);
+	}
+	feed(m, ev, n);
+	return m;
+}
+
 static void test_stalls(void **state)
 {
 	const struct dlb_cpu_metrics *c0, *c1;
@@ -720,6 +745,13 @@ static void test_stalls(void **state)
 	m = stall_metrics(4000 * US, false, true);
 	assert_false(dlb_metrics_cpu(m, 0)->stalls_checked);
 	assert_int_equal(dlb_metrics_run(m)->stall_cpus_checked, 0);
+	dlb_metrics_free(m);
+
+	/* a host that took a fifth of CPU 0: its tick is in the trace, the stalls count */
+	m = stall_metrics_lossy(4000 * US);
+	assert_true(dlb_metrics_cpu(m, 0)->stalls_checked);
+	assert_int_equal(dlb_metrics_cpu(m, 0)->stalls, 7);
+	assert_int_equal(dlb_metrics_cpu(m, 0)->stall_ns, 7 * (12000 * US - 5000));
 	dlb_metrics_free(m);
 
 	/* CPU 0's tick not in the trace: its one busy span is not a stall, CPU 1 is checked */
