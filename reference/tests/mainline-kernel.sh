@@ -14,8 +14,7 @@
 #  - the fair server's lazy stop (6.17): a fair task runs 1 ms, sleeps 799
 #    ms, a FIFO hog arrives at 2 ms; the server, not stopped by the sleep,
 #    keeps its period and serves the task at its old zero-laxity instant
-#    (~952 ms, or a period later when other fair tasks on the CPU took that
-#    service), where 6.12-6.16 restart it at the wake-up (~1750 ms; a
+#    (~952 ms), where 6.12-6.16 restart it at the wake-up (~1750 ms; a
 #    kernel with the later revised wake-up for the server but no lazy stop:
 #    ~990 ms);
 #  - idle time charged to the fair server (6.12): a fair task runs 1 ms,
@@ -29,6 +28,8 @@
 #    100 ms period, alone: with "dl-flags": ["reclaim"] it reclaims the idle
 #    bandwidth and each job's run takes ~20 ms (median under 50 ms); without
 #    it, every job waits for the next replenishment (median run >= 90 ms).
+# The fair-server checks on the kernel need the CPU to themselves: with other
+# fair tasks runnable there they are counted skips (fair_run below).
 # Needs root and SCHED_DEADLINE; holds the machine-wide kernel lock.
 . "${DLB_SRC:-$(dirname "$0")/../..}/tests/lib.sh"
 plan 24
@@ -117,6 +118,70 @@ exec 9>/tmp/dlbench-kernel.lock
 flock 9
 chmod 755 "$T"
 
+# The fair server serves the fair class of a CPU, not one task: with other
+# fair work on that CPU (a build beside the test) its 50 ms a second are
+# shared, and when the test's fair task is served, and how much, is theirs
+# to decide as much as the kernel's (under a make -j2 loop here the lazy
+# sleeper was served at 1867, 1957 and 1993 ms instead of 952).  So the
+# kernel's fair-server checks are made only when no other fair task took
+# CPU time there during the run; else they are counted skips saying how
+# much.  (Runnable fair tasks are there even on a quiet machine: kernel
+# threads starved behind the hog, which take microseconds.)
+# fair_use: "CPU PID SUM_EXEC_MS COMM" of each fair task (sched/debug's
+# runnable-tasks tables, one a CPU: PID, sum-exec and prio are the 14th,
+# 9th and 7th fields from the end, after a name that may hold spaces)
+SD=/sys/kernel/debug/sched/debug
+fair_use() {
+	awk '$1 ~ /^cpu#/ { cpu = substr($1, 5) + 0; t = 0; next }
+		/runnable tasks:/ { t = 1; next }
+		t && NF >= 15 && $(NF - 13) ~ /^[0-9]+$/ && $(NF - 6) >= 100 {
+			print cpu, $(NF - 13), $(NF - 8), $2 }' "$SD" 2>/dev/null
+}
+# fair_run OUT CMD...: run CMD (exit code in $rc) while every fair task is
+# read every 50 ms from CPU 0; $rivals: the CPU time in ms taken meanwhile
+# by the fair tasks seen on $CPU (from before the run, or their first
+# sight, to their last; where they ran in between is not known, so a task
+# that left counts what it ran elsewhere: a skip too many rather than a
+# check made with rivals), not CMD's threads (its run names them hog, fair,
+# dlb-rtapp); -1 when sched/debug is unreadable
+fair_run() {
+	local out=$1 poller
+	shift
+	fair_use | sed 's/^/0 /' >"$out.use"
+	( n=1; while :; do fair_use | sed "s/^/$n /"; n=$((n + 1)); sleep 0.05; done ) \
+		>>"$out.use" 2>/dev/null &
+	poller=$!
+	taskset -pc 0 "$poller" >/dev/null 2>&1
+	"$@"
+	rc=$?
+	kill "$poller" 2>/dev/null
+	wait "$poller" 2>/dev/null
+	fair_use | sed 's/^/999999 /' >>"$out.use"
+	if ! grep -q '^999999 ' "$out.use"; then
+		rivals=-1
+		return
+	fi
+	rivals=$(awk -v c="$CPU" '$5 ~ /^(hog|fair|dlb-rtapp)/ { next }
+		!($3 in from) { from[$3] = $4 }
+		$2 == c { on[$3] = 1 }
+		{ last[$3] = $4 }
+		END { for (p in on) t += last[p] - from[p]; printf "%d", t }' "$out.use")
+}
+# fair_check NAME TEST...: check, or a counted skip when other fair tasks
+# took more than 50 ms in the 2 s run, half the server's 100 ms (counted
+# generously, see fair_run: 8-35 ms in quiet runs here, this machine's own
+# agent and kernel threads; 27-868 under a make -j2 loop, where the lazy
+# sleeper was served a period late with 146 and 313)
+fair_check() {
+	local name=$1
+	shift
+	if [ "$rivals" -gt 50 ]; then
+		skip "$name" "other fair tasks took $rivals ms of CPU $CPU during the run: the fair server's 50 ms were theirs too"
+	else
+		check "$name" "$@"
+	fi
+}
+
 "$BIN/dlb-rtapp" -q -n -o "$T/k" "$T/late.json"
 expect_eq "kernel: the constrained run exits 0" "$?" 0
 k=$(slack "$T/k/rt-app-late-0.log")
@@ -126,31 +191,24 @@ check "kernel: 4 +-1 complete jobs (got $jobs)" test "$jobs" -ge 3 -a "$jobs" -l
 check "kernel: slack $k us is mainline's $ml +-30 ms, not v4's $v4" \
 	test "$k" -ge $((ml - 30000)) -a "$k" -le $((ml + 30000))
 
-"$BIN/dlb-rtapp" -q -n -o "$T/fsk" "$T/fs.json"
-expect_eq "kernel: FIFO hog + fair task exits 0" "$?" 0
+fair_run "$T/fsk" "$BIN/dlb-rtapp" -q -n -o "$T/fsk" "$T/fs.json"
+expect_eq "kernel: FIFO hog + fair task exits 0" "$rc" 0
 read -r kjobs kfirst < <(fair_jobs "$T/fsk/rt-app-fair-1.log")
 # the kernel's first fair job at the model's zero-laxity instant within 30 ms
-check "kernel: first fair job at $kfirst us, mainline's $mlfirst +-30 ms (v4: never)" \
+fair_check "kernel: first fair job at $kfirst us, mainline's $mlfirst +-30 ms (v4: never)" \
 	test "$kfirst" -ge $((mlfirst - 30000)) -a "$kfirst" -le $((mlfirst + 30000))
-check "kernel: $kjobs fair jobs, mainline's $mljobs +-25%" \
+fair_check "kernel: $kjobs fair jobs, mainline's $mljobs +-25%" \
 	test "$kjobs" -ge $((mljobs * 3 / 4)) -a "$kjobs" -le $((mljobs * 5 / 4))
 
-"$BIN/dlb-rtapp" -q -n -o "$T/lzk" "$T/lazy.json"
-expect_eq "kernel: the fair sleeper beside a FIFO hog exits 0" "$?" 0
+fair_run "$T/lzk" "$BIN/dlb-rtapp" -q -n -o "$T/lzk" "$T/lazy.json"
+expect_eq "kernel: the fair sleeper beside a FIFO hog exits 0" "$rc" 0
 k=$(second_start "$T/lzk/rt-app-fair-1.log")
-# The server serves the fair class, not this task: other fair tasks on the
-# CPU (a build beside the test) may take its 50 ms at 952 ms, and the task
-# is served a period later, at 1952 ms (seen here under a make -j2 loop).
-# What the lazy stop decides is the phase, 952 ms modulo the server's 1 s
-# period; 6.12-6.16 restart the server at the wake-up (1750 ms), a revised
-# wake-up without the lazy stop serves at ~990 ms.
-ph=$(((k - lzml + 1000000) % 1000000))
-check "kernel: served at $k us, on the lazy stop's grid $lzml + k * 1 s +-20 ms (not ~990 or ~1750 ms)" \
-	test "$k" -ge $((lzml - 20000)) -a "$k" -le $((lzml + 1020000)) -a \( "$ph" -le 20000 -o "$ph" -ge 980000 \)
-"$BIN/dlb-rtapp" -q -n -o "$T/idk" "$T/idle.json"
-expect_eq "kernel: the fair task after an idle gap exits 0" "$?" 0
+fair_check "kernel: served at $k us, the lazy stop's $lzml +-20 ms (not ~990 or ~1750 ms)" \
+	test "$k" -ge $((lzml - 20000)) -a "$k" -le $((lzml + 20000))
+fair_run "$T/idk" "$BIN/dlb-rtapp" -q -n -o "$T/idk" "$T/idle.json"
+expect_eq "kernel: the fair task after an idle gap exits 0" "$rc" 0
 k=$(first_end "$T/idk/rt-app-fair-1.log")
-check "kernel: first fair job ends at $k us, mainline's $idml -15/+30 ms (no charge: ~961 ms)" \
+fair_check "kernel: first fair job ends at $k us, mainline's $idml -15/+30 ms (no charge: ~961 ms)" \
 	test "$k" -ge $((idml - 15000)) -a "$k" -le $((idml + 30000))
 
 "$BIN/dlb-rtapp" -q -n -o "$T/gk" "$T/grub.json"
