@@ -16,6 +16,20 @@ trap 'rm -rf "$tmp"' EXIT
 # qemu processes of this test: their command line names its folder
 no_qemu_left() { ! pgrep -f "qemu-system-.*$tmp/" >/dev/null; }
 
+# conform_why DIR: what a failed conformance check needs to be understood, as
+# diagnostics (the folder goes with the test's): the replay's counts and
+# notes, the jobs trace's head, its tasks' jobs in the run and the replay
+conform_why() {
+	local J=$DLB_BUILD/tests/tools/json-get
+	echo "#   replay: $("$J" "$1/report.json" conformance.run.unmatched_kernel_jobs \
+		conformance.run.unmatched_oracle_jobs conformance.affinity conformance.cpus 2>&1 |
+		tr '\n' ' ')(unmatched kernel, oracle; affinity; cpus)"
+	"$J" "$1/report.json" conformance.notes 2>&1 | sed 's/^/#   note: /'
+	head -n 12 "$1/jobs-trace.txt" 2>/dev/null | sed 's/^/#   jobs-trace: /'
+	grep -c . "$1/oracle-jobs.csv" 2>/dev/null | sed 's/^/#   oracle-jobs.csv lines: /'
+	grep '^# conformance' "$1/report.txt" 2>/dev/null | sed 's/^/#   /'
+}
+
 # good NAME IMAGE WORKLOAD WANT_ARCH MIN_JOBS: a run, its folder, its analysis
 good() {
 	local name=$1 img=$2 wl=$3 arch=$4 min=$5 d=$tmp/$1 rc arc missing='' jobs k t0=$SECONDS
@@ -61,8 +75,13 @@ good() {
 	read -r cj cu < <("$J" "$d/report.json" conformance.run.jobs \
 		conformance.run.kernel_only_misses.unexplained 2>/dev/null | tr '\n' ' ')
 	jobs=$(sed -n 's/^# duration .* \([0-9]*\) jobs.*/\1/p' "$d/report.txt")
-	check "$name: conformance: >= 80 % of $jobs jobs compared ($cj), unexplained kernel-only misses <= 10 % (${cu:-?})" \
-		test "${cj:-0}" -ge $((${jobs:-1} * 4 / 5)) -a $((${cu:-99} * 10)) -le "${cj:-0}"
+	k="$name: conformance: >= 80 % of $jobs jobs compared ($cj), unexplained kernel-only misses <= 10 % (${cu:-?})"
+	if [ "${cj:-0}" -ge $((${jobs:-1} * 4 / 5)) ] && [ $((${cu:-99} * 10)) -le "${cj:-0}" ]; then
+		pass "$k"
+	else
+		fail "$k"
+		conform_why "$d"
+	fi
 	# structure, not timing (the vCPUs share 2 busy host cores: a 1 s run
 	# released 125 to 370 jobs here): the trace holds every job the generator
 	# began, and every thread ran at least MIN of them
