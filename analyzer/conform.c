@@ -735,9 +735,13 @@ static int extract(struct dlb_conform *c, const struct dlb_metrics *m,
 		t0 = w->sum->start_ns;
 	c->jt->t0 = t0;
 	c->jt->end = dlb_metrics_run(m)->last_ts;
-	/* a reference run's accounting is exact unless it was asked otherwise */
-	if (o->backend && !strcmp(o->backend, "kernel"))
-		c->jt->tick = w->env.tick;
+	/*
+	 * The traced kernel's tick, where the analysis found it (--tick-hz,
+	 * env.txt's config_HZ, record.txt's measured tick_hz); a reference
+	 * run's accounting is exact unless it was asked otherwise.
+	 */
+	if (!o->backend || strcmp(o->backend, "reference"))
+		c->jt->tick = dlb_metrics_tick(m);
 	/* whether the traced kernel charged interrupts (a reference run has none) */
 	if (o->irq_time_accounting)
 		c->jt->irq_time_acct = o->irq_time_accounting == 'y';

@@ -143,6 +143,11 @@ void dlb_metrics_set_tick(struct dlb_metrics *m, u64 tick_ns)
 		m->opts.tick_ns = tick_ns;
 }
 
+u64 dlb_metrics_tick(const struct dlb_metrics *m)
+{
+	return m->opts.tick_ns;
+}
+
 /* ---- end ---- */
 
 static int cmp_task(const void *a, const void *b)

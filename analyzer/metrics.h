@@ -252,6 +252,13 @@ int dlb_metrics_set_params(struct dlb_metrics *m, int tid, const char *name,
  */
 void dlb_metrics_set_tick(struct dlb_metrics *m, u64 tick_ns);
 
+/*
+ * The traced kernel's tick (ns) as the analysis took it: the options', else
+ * dlb_metrics_set_tick()'s; 0 unknown.  The one answer for the stall check
+ * and the conformance replay.
+ */
+u64 dlb_metrics_tick(const struct dlb_metrics *m);
+
 /* The same for the task that will be called @name (rt-app logs, --params NAME=...). */
 int dlb_metrics_set_params_by_name(struct dlb_metrics *m, const char *name, u64 runtime,
 				   u64 deadline, u64 period);

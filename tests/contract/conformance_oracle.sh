@@ -21,7 +21,7 @@
 #   replay the later deadline waits 6 ms behind the other and misses by
 #   1 ms, never throttled: waited.
 . "${DLB_SRC:-$(dirname "$0")/../..}/analyzer/tests/cli-lib.bash"
-plan 11
+plan 12
 J=$DLB_BUILD/tests/tools/json-get
 for t in dlb-analyze dlb-rtapp; do
 	[ -x "$BIN/$t" ] || { skip_rest "$t not built yet"; exit 0; }
@@ -139,6 +139,19 @@ for d in q1 q0; do
 	got+="$d $rc $(sed -n 's/^tick //p' "$T/$d/jobs-trace.txt") "
 done
 expect_eq "qemu run: the guest kernel's tick, not the host's" "$got" "q1 0 1000000 q0 0 0 "
+# the replay ticks at the tick the analysis found, wherever it came from
+# (docs/analyzer.md "CPU stalls"): record.txt's tick_hz, which dlb-record
+# measured in the guest, when env.txt does not know it; --tick-hz over
+# env.txt; --tick-hz for a trace alone
+printf 'tick_hz=300\n' >"$T/q0/record.txt"
+run "$A" -q -m -1 "$T/q0"
+got="q0+record.txt $rc $(sed -n 's/^tick //p' "$T/q0/jobs-trace.txt") "
+run "$A" -q -m -1 --tick-hz 1000 "$T/k"
+got+="k--tick-hz $rc $(sed -n 's/^tick //p' "$T/k/jobs-trace.txt") "
+run "$A" -q -m -1 --tick-hz 100 "$T/k/trace.txt" -o "$T/bare"
+got+="trace--tick-hz $rc $(sed -n 's/^tick //p' "$T/bare/jobs-trace.txt")"
+expect_eq "the replay's tick: record.txt's, --tick-hz's, as the stall check's" "$got" \
+	"q0+record.txt 0 3333333 k--tick-hz 0 1000000 trace--tick-hz 0 10000000"
 run "$A" -q -m -1 --irq-time-accounting maybe "$T/kn"
 expect_eq "--irq-time-accounting maybe: a usage error" "$rc $(head -n 1 "$T/err")" \
 	"2 dlb-analyze: --irq-time-accounting: 'maybe' is not y or n (try --help)"
