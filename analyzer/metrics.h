@@ -60,6 +60,15 @@ struct dlb_job {
 	u64 wakeup_lat;		/* begin - rel */
 	u64 exec;		/* c_j */
 	u64 unavail_ns;		/* of exec, the time its CPU was unavailable (interrupts) */
+	/*
+	 * CPU stalls it met (metrics_stall.c, docs/analyzer.md "CPU stalls"),
+	 * from its wake-up to its end: while it ran (stall_exec_ns, in exec),
+	 * while it waited on a stalled CPU's runqueue, and its wake-up's delay
+	 * past its release by a stall of the CPU that woke it.  stall_known
+	 * false: stalls are not looked for (tick unknown, no interrupt events).
+	 */
+	bool stall_known;
+	u64 stall_ns, stall_exec_ns;
 	bool miss;
 	bool overrun;
 	u64 overrun_ns;		/* c_j - dl_runtime when overrun */
@@ -117,6 +126,12 @@ struct dlb_task_metrics {
 	u64 inversion_ns;		/* G-EDF priority inversion time */
 	u64 preemptions, switches_in, cpu_time;
 	u64 dl_predicted, dl_mispredicted;	/* waiting-deadline predictions checked */
+	/*
+	 * Its jobs that met CPU stalls (struct dlb_job stall_ns), its misses
+	 * late by no more than the stalls they met, its overruns by no more
+	 * than the stalls they ran through: without the host they were not.
+	 */
+	u64 stalled_jobs, stall_misses, stall_overruns;
 };
 
 struct dlb_cpu_metrics {
@@ -199,6 +214,7 @@ struct dlb_run_metrics {
 	u64 stalls, stall_ns;
 	struct dlb_stall stall_max;	/* to == from: none */
 	int stall_max_cpu;
+	u64 stalled_jobs, stall_misses, stall_overruns;	/* the tasks' sums */
 };
 
 struct dlb_metrics_opts {

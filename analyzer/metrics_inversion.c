@@ -39,6 +39,7 @@ int task_set_ready(struct dlb_metrics *m, struct task *t, bool ready)
 		m->waiting_alloc = n;
 	}
 	t->wait_idx = (int)m->nr_waiting;
+	t->ready_ts = m->last_ts;
 	m->waiting[m->nr_waiting++] = t;
 	return 0;
 }

@@ -135,6 +135,7 @@ void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 	}
 	if (j.migrations)
 		p->migrated_jobs++;
+	stall_job(m, t, &j);
 	if (m->opts.job_fn)
 		m->opts.job_fn(&j, m->opts.job_arg);
 
@@ -144,6 +145,8 @@ void job_finish(struct dlb_metrics *m, struct task *t, u64 end)
 	t->thr_job = 0;
 	t->held = false;
 	t->woke_since_done = false;
+	t->st_wait = 0;
+	t->wake_st = (struct dlb_stall){ 0 };
 	t->last_valid = true;
 	t->last_rel = t->rel;
 	t->last_dl = t->dl_valid ? t->dl : 0;
@@ -247,6 +250,7 @@ static void job_begin(struct dlb_metrics *m, struct task *t, const struct dlb_ma
 	t->cpu_begin = ev->cpu;
 	t->exec = 0;
 	t->ua_exec = 0;
+	t->st_exec = 0;
 	t->preempt_job = 0;
 	t->sw_job = 0;
 	t->moved_job = 0;

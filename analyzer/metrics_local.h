@@ -20,6 +20,11 @@ struct task {
 	u64 seg_start;			/* start of the running segment counted in exec */
 	u64 ua_seg;			/* its CPU's unavail_upto() at seg_start */
 	u64 ua_exec;			/* of exec, the time its CPU was unavailable */
+	u64 st_seg;			/* its CPU's stall_upto() at seg_start */
+	u64 st_exec;			/* of exec, its CPU's stalls */
+	u64 st_wait;			/* since its last job ended, stalls it waited in */
+	struct dlb_stall wake_st;	/* its waker CPU's last stall at its last wake-up */
+	u64 ready_ts;			/* ready (wait_idx >= 0) since */
 	int wait_idx;			/* index in m->waiting, -1 when not ready */
 	int rq_cpu;			/* ready: the CPU whose runqueue holds it, -1 unknown */
 	bool unthr_lazy;		/* account_inversion ended its throttle, at unthr_at */
@@ -104,6 +109,9 @@ struct cpu {
 	u64 ev_last;			/* its last event's time */
 	bool ev_busy;			/* after it, the CPU ran a task (known, not idle) */
 	u64 busy_irqs;			/* interrupt entries recorded while it ran a task */
+	u64 busy_live;			/* time it ran a task, out of stalls, so far */
+	u64 st_total;			/* its stalls so far that showed its tick before */
+	struct dlb_stall st_last;	/* the last of them */
 	struct dlb_stall *gap;		/* the first DLB_STALLS_KEPT */
 	size_t nr_gap, cap_gap;
 };
@@ -194,6 +202,12 @@ void task_seg_exec(struct dlb_metrics *m, struct task *t, u64 end);
 int stall_event(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev);
 void stall_after(struct cpu *c, const struct dlb_event *ev);
 void stall_finish(struct dlb_metrics *m);
+/* @cpu's stalls that jobs meet (stall_event's guard), their time so far; 0 for -1 */
+u64 stall_upto(const struct dlb_metrics *m, int cpu);
+/* @j, task @t's job ending: the stalls it met (struct dlb_job), counted in @t and the run */
+void stall_job(struct dlb_metrics *m, struct task *t, struct dlb_job *j);
+/* @t wakes on @cpu: that CPU's last stall may have made it late */
+void stall_wakeup(struct dlb_metrics *m, struct task *t, int cpu);
 
 void implicit_switch_in(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev);
 

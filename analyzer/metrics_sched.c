@@ -178,8 +178,21 @@ static int ev_wakeup(struct dlb_metrics *m, const struct dlb_event *ev)
 		t->last_wakeup = ev->ts;
 		t->woke_since_done = true;
 		wakeup_deadline(m, t, ev->ts);
+		stall_wakeup(m, t, ev->cpu);
 	}
 	return task_set_ready(m, t, true);
+}
+
+/*
+ * sched_waking: the CPU that wakes it, where its timer fired (sched_wakeup
+ * may come from the CPU it wakes on, queued there): that CPU's last stall.
+ */
+static void ev_waking(struct dlb_metrics *m, const struct dlb_event *ev)
+{
+	struct task *t = task_find(m, ev->wake.pid);
+
+	if (t && !t->in_job && t->cpu < 0)
+		stall_wakeup(m, t, ev->cpu);
 }
 
 static int ev_migrate(struct dlb_metrics *m, const struct dlb_event *ev)
@@ -353,6 +366,9 @@ static int ev_sched(struct dlb_metrics *m, struct cpu *c, const struct dlb_event
 	case DLB_EV_WAKEUP:
 	case DLB_EV_WAKEUP_NEW:
 		return ev_wakeup(m, ev);
+	case DLB_EV_WAKING:
+		ev_waking(m, ev);
+		return 0;
 	case DLB_EV_MIGRATE:
 		return ev_migrate(m, ev);
 	case DLB_EV_MARKER:

@@ -26,6 +26,16 @@
  * stalls).  A CPU the host took a fifth of is checked: its spans are the
  * finding, not a sign of a missing tick.  A span that ends at a lost-events
  * record is lost data, not a stall.
+ *
+ * The jobs that met one (struct dlb_job stall_ns), as they end: the check
+ * above needs the whole trace, so a job takes a span when its CPU had shown
+ * its tick up to it (two interrupt entries at least, one per two ticks of
+ * its busy time so far).  A job meets a stall when it runs through it
+ * (its exec holds it; a kernel with steal time accounting did not charge
+ * it), waits through it on that CPU's runqueue, or is woken late by it:
+ * the timer of its release was due on a CPU that stalled.  A miss late by
+ * no more than the stalls its job met, an overrun by no more than those it
+ * ran through, would not have been without them.
  */
 #include <stdlib.h>
 
@@ -38,15 +48,39 @@ static bool stall_len(u64 len, u64 tick)
 	return 2 * len >= 3 * tick;
 }
 
+/* @c's stall @s, that it showed its tick before: to its tasks that waited there */
+static void stall_waiters(struct dlb_metrics *m, const struct cpu *c, const struct dlb_stall *s)
+{
+	int cpu = (int)(c - m->cpus);
+	size_t i;
+
+	for (i = 0; i < m->nr_waiting; i++) {
+		struct task *t = m->waiting[i];
+		u64 from = dl_time_before(s->from, t->ready_ts) ? t->ready_ts : s->from;
+
+		if (t->rq_cpu == cpu && dl_time_before(from, s->to))
+			t->st_wait += s->to - from;
+	}
+}
+
 int stall_event(struct dlb_metrics *m, struct cpu *c, const struct dlb_event *ev)
 {
-	u64 len = ev->ts - c->ev_last;
+	u64 len = ev->ts - c->ev_last, tick = m->opts.tick_ns;
 
 	if (c->ev_busy && ev->type == DLB_EV_IRQ_ENTRY)
 		c->busy_irqs++;
-	if (m->opts.jobs_only || !m->opts.tick_ns || !c->ev_busy || ev->type == DLB_EV_LOST ||
-	    !stall_len(len, m->opts.tick_ns))
+	if (m->opts.jobs_only || !tick || !c->ev_busy || ev->type == DLB_EV_LOST)
 		return 0;
+	if (!stall_len(len, tick)) {
+		c->busy_live += len;
+		return 0;
+	}
+	/* for the jobs now: the CPU showed its tick so far (stall_finish's rule) */
+	if (c->busy_irqs >= 2 && 2 * c->busy_irqs * tick >= c->busy_live) {
+		c->st_total += len;
+		c->st_last = (struct dlb_stall){ c->ev_last, ev->ts, c->curr_pid };
+		stall_waiters(m, c, &c->st_last);
+	}
 	c->pub.stalls++;
 	c->pub.stall_ns += len;
 	if (len > c->pub.stall_max_ns)
@@ -63,6 +97,54 @@ void stall_after(struct cpu *c, const struct dlb_event *ev)
 {
 	c->ev_last = ev->ts;
 	c->ev_busy = c->known && c->curr_pid != 0;
+}
+
+u64 stall_upto(const struct dlb_metrics *m, int cpu)
+{
+	return cpu >= 0 && cpu < m->nr_cpus_alloc ? m->cpus[cpu].st_total : 0;
+}
+
+/* sched_waking's CPU or sched_wakeup's: the later stall of the two */
+void stall_wakeup(struct dlb_metrics *m, struct task *t, int cpu)
+{
+	if (cpu >= 0 && cpu < m->nr_cpus_alloc &&
+	    dl_time_before(t->wake_st.to, m->cpus[cpu].st_last.to))
+		t->wake_st = m->cpus[cpu].st_last;
+}
+
+/* The part of [@from, @to) in @s */
+static u64 overlap(const struct dlb_stall *s, u64 from, u64 to)
+{
+	u64 a = dl_time_before(from, s->from) ? s->from : from;
+	u64 b = dl_time_before(s->to, to) ? s->to : to;
+
+	return dl_time_before(a, b) ? b - a : 0;
+}
+
+void stall_job(struct dlb_metrics *m, struct task *t, struct dlb_job *j)
+{
+	struct dlb_task_metrics *p = &t->pub;
+
+	j->stall_known = !m->opts.jobs_only && m->opts.tick_ns && m->run.irq_events;
+	if (!j->stall_known)
+		return;
+	j->stall_exec_ns = t->st_exec;
+	j->stall_ns = t->st_exec + t->st_wait;
+	/* its release's timer fired late: the waker stalled from before the release on */
+	if (t->woke_for_job && j->wakeup != j->rel)
+		j->stall_ns += overlap(&t->wake_st, j->rel, j->wakeup);
+	if (!j->stall_ns)
+		return;
+	p->stalled_jobs++;
+	m->run.stalled_jobs++;
+	if (j->miss && (u64)j->lateness <= j->stall_ns) {
+		p->stall_misses++;
+		m->run.stall_misses++;
+	}
+	if (j->overrun && j->overrun_ns <= j->stall_exec_ns) {
+		p->stall_overruns++;
+		m->run.stall_overruns++;
+	}
 }
 
 /* Call after the CPUs' time is accounted: each CPU checked or not; the run's sums. */

@@ -219,12 +219,14 @@ static u64 unavail_upto(const struct dlb_metrics *m, int cpu, u64 ts)
 /*
  * A job's exec is sched_switch accounting: it holds the interrupts taken
  * while it ran.  ua_exec keeps that part, which the conformance replay
- * gives back as unavail intervals rather than as the job's demand.
+ * gives back as unavail intervals rather than as the job's demand; st_exec
+ * the CPU's stalls (metrics_stall.c).
  */
 void task_seg(struct dlb_metrics *m, struct task *t, u64 ts)
 {
 	t->seg_start = ts;
 	t->ua_seg = unavail_upto(m, t->cpu, ts);
+	t->st_seg = stall_upto(m, t->cpu);
 }
 
 void task_seg_exec(struct dlb_metrics *m, struct task *t, u64 end)
@@ -233,6 +235,7 @@ void task_seg_exec(struct dlb_metrics *m, struct task *t, u64 end)
 		return;
 	t->exec += end - t->seg_start;
 	t->ua_exec += unavail_upto(m, t->cpu, end) - t->ua_seg;
+	t->st_exec += stall_upto(m, t->cpu) - t->st_seg;
 }
 
 const struct dlb_unavail *dlb_metrics_unavail(const struct dlb_metrics *m, int cpu, size_t *n)

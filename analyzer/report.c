@@ -374,6 +374,24 @@ static bool task_inflation(const struct dlb_task_metrics *t, s64 *out)
 	return true;
 }
 
+/*
+ * The jobs that met CPU stalls, the misses and overruns within them
+ * (struct dlb_task_metrics); null when no CPU could be checked.
+ */
+static struct json_object *json_stalled(const struct dlb_run_metrics *r, u64 jobs, u64 misses,
+					u64 overruns)
+{
+	struct json_object *o;
+
+	if (!r->stall_cpus_checked)
+		return NULL;
+	o = json_object_new_object();
+	jadd(o, "met", ju64(jobs));
+	jadd(o, "misses_within", ju64(misses));
+	jadd(o, "overruns_within", ju64(overruns));
+	return o;
+}
+
 static struct json_object *json_task(const struct dlb_metrics *m, size_t i)
 {
 	const struct dlb_task_metrics *t = dlb_metrics_task(m, i);
@@ -417,6 +435,8 @@ static struct json_object *json_task(const struct dlb_metrics *m, size_t i)
 	jadd(o, "exec_unmigrated_ns", jstat(&t->exec_unmigrated));
 	jadd(o, "exec_inflation_ns", task_inflation(t, &infl) ? js64(infl) : NULL);
 	jadd(o, "inversion_ns", ju64(t->inversion_ns));
+	jadd(o, "cpu_stalls", json_stalled(dlb_metrics_run(m), t->stalled_jobs, t->stall_misses,
+					   t->stall_overruns));
 	jadd(o, "preemptions", ju64(t->preemptions));
 	jadd(o, "context_switches", ju64(t->switches_in));
 	jadd(o, "cpu_time_ns", ju64(t->cpu_time));
@@ -465,6 +485,7 @@ static struct json_object *json_stalls(const struct dlb_run_metrics *r)
 	jadd(o, "cpus_checked", json_object_new_int(r->stall_cpus_checked));
 	jadd(o, "count", ju64(r->stalls));
 	jadd(o, "ns", ju64(r->stall_ns));
+	jadd(o, "jobs", json_stalled(r, r->stalled_jobs, r->stall_misses, r->stall_overruns));
 	if (r->stalls) {
 		x = json_object_new_object();
 		jadd(x, "cpu", json_object_new_int(r->stall_max_cpu));
@@ -804,10 +825,13 @@ int dlb_report_txt(FILE *f, const struct dlb_metrics *m, const struct dlb_report
 		fprintf(f, "# cpu stalls: %llu, %.3f ms in all (CPUs checked: %d): a CPU running "
 			"a task recorded nothing, not even its tick, for 1.5 ticks or more (the host "
 			"did not run it, or its interrupts were off); longest: CPU %d, %.3f ms from "
-			"%llu ns, pid %d running\n",
+			"%llu ns, pid %d running; %llu jobs met one, %llu misses and %llu overruns "
+			"were within the stalls their jobs met\n",
 			(unsigned long long)r->stalls, (double)r->stall_ns / 1e6, r->stall_cpus_checked,
 			r->stall_max_cpu, (double)(r->stall_max.to - r->stall_max.from) / 1e6,
-			(unsigned long long)r->stall_max.from, r->stall_max.pid);
+			(unsigned long long)r->stall_max.from, r->stall_max.pid,
+			(unsigned long long)r->stalled_jobs, (unsigned long long)r->stall_misses,
+			(unsigned long long)r->stall_overruns);
 	txt_kernel_checks(f, ri);
 	txt_kstats(f, ri);
 	if (ri->conform)
@@ -823,7 +847,7 @@ void dlb_jobs_csv_header(FILE *f)
 {
 	fputs("tid,name,job,release_ns,begin_ns,end_ns,deadline_ns,release_source,lateness_ns,"
 	      "response_ns,wakeup_latency_ns,exec_ns,miss,overrun_ns,migrations,preemptions,"
-	      "cpu_begin,cpu_end\n", f);
+	      "cpu_begin,cpu_end,stall_ns\n", f);
 }
 
 /* A name is quoted when it holds a comma, a quote or a newline (RFC 4180). */
@@ -863,5 +887,8 @@ void dlb_jobs_csv_row(FILE *f, const struct dlb_job *j)
 	fprintf(f, ",%s,", !j->dl_known ? "" : j->miss ? "1" : "0");
 	if (j->overrun)
 		fprintf(f, "%llu", (unsigned long long)j->overrun_ns);
-	fprintf(f, ",%u,%u,%d,%d\n", j->migrations, j->preemptions, j->cpu_begin, j->cpu_end);
+	fprintf(f, ",%u,%u,%d,%d,", j->migrations, j->preemptions, j->cpu_begin, j->cpu_end);
+	if (j->stall_known)
+		fprintf(f, "%llu", (unsigned long long)j->stall_ns);
+	fputc('\n', f);
 }

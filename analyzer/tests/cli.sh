@@ -16,8 +16,8 @@ expect_eq "miss: table row" "$(grep '^dl_a ' "$T/out")" \
 expect_eq "miss: report.txt is the table" "$(grep '^dl_a ' "$T/miss/report.txt")" \
 	"$(grep '^dl_a ' "$T/out")"
 expect_eq "miss: jobs.csv" "$(tail -n +2 "$T/miss/jobs.csv")" \
-"100,dl_a,0,100000000000,100000010000,100003100000,100010000000,marker,-6900000,3100000,10000,2000000,0,,1,1,0,1
-100,dl_a,1,100010000000,100010030000,100020530000,100020000000,marker,530000,10530000,30000,10500000,1,8500000,0,0,1,1"
+"100,dl_a,0,100000000000,100000010000,100003100000,100010000000,marker,-6900000,3100000,10000,2000000,0,,1,1,0,1,
+100,dl_a,1,100010000000,100010030000,100020530000,100020000000,marker,530000,10530000,30000,10500000,1,8500000,0,0,1,1,"
 check "miss: report.json versioned" grep -q '"report_version": 2,' "$T/miss/report.json"
 check "miss: report.json lateness max" grep -q '"max": 530000,' "$T/miss/report.json"
 check "miss: report.json inversion" grep -q '"inversion_ns": 1110000,' "$T/miss/report.json"
