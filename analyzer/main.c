@@ -58,8 +58,8 @@ static void usage(FILE *f)
 "\n"
 "INPUT is a trace (trace.dat, kernel text, trace-cmd report output) or a run\n"
 "folder (trace.dat or trace.txt, summary.json, rt-app logs, .sched snapshots).\n"
-"Writes report.txt, report.json and jobs.csv into the output folder and prints\n"
-"the table.\n"
+"Writes report.txt, report.json, jobs.csv and stalls.csv into the output folder\n"
+"and prints the table.\n"
 "\n"
 "  -o, --output DIR          write the reports into DIR (default: the run folder;\n"
 "                            for a trace file, only the table on stdout)\n"
@@ -518,6 +518,13 @@ static int write_reports(const struct opts *o, struct dlb_metrics *m, struct dlb
 				   dlb_strerror(errno));
 	if (write_verdict_txt(o->outdir, m, ri, err))
 		return -1;
+	f = open_out(o->outdir, "stalls.csv", err);
+	if (!f)
+		return -1;
+	dlb_stalls_csv(f, m);
+	if (fclose(f))
+		return dlb_err_set(err, DLB_EXIT_ENV, "%s/stalls.csv: %s", o->outdir,
+				   dlb_strerror(errno));
 	f = open_out(o->outdir, "report.json", err);
 	if (!f)
 		return -1;

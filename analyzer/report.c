@@ -850,6 +850,21 @@ void dlb_jobs_csv_header(FILE *f)
 	      "cpu_begin,cpu_end,stall_ns\n", f);
 }
 
+void dlb_stalls_csv(FILE *f, const struct dlb_metrics *m)
+{
+	const struct dlb_stall *s;
+	int cpu;
+	size_t i, n;
+
+	fputs("cpu,from_ns,to_ns,pid\n", f);
+	for (cpu = 0; cpu < dlb_metrics_nr_cpus(m); cpu++) {
+		s = dlb_metrics_stalls(m, cpu, &n);
+		for (i = 0; i < n; i++)
+			fprintf(f, "%d,%llu,%llu,%d\n", cpu, (unsigned long long)s[i].from,
+				(unsigned long long)s[i].to, s[i].pid);
+	}
+}
+
 /* A name is quoted when it holds a comma, a quote or a newline (RFC 4180). */
 void dlb_csv_str(FILE *f, const char *s)
 {

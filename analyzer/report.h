@@ -128,6 +128,12 @@ int dlb_report_txt(FILE *f, const struct dlb_metrics *m, const struct dlb_report
 /* jobs.csv */
 void dlb_jobs_csv_header(FILE *f);
 void dlb_jobs_csv_row(FILE *f, const struct dlb_job *j);
+/*
+ * stalls.csv: the CPU stalls (docs/analyzer.md "CPU stalls") of the CPUs
+ * checked, by CPU then time, the first DLB_STALLS_KEPT of each; the header
+ * alone when there are none or none could be checked (report.json says).
+ */
+void dlb_stalls_csv(FILE *f, const struct dlb_metrics *m);
 /* A CSV field: quoted when it holds a comma, a quote or a newline (RFC 4180). */
 void dlb_csv_str(FILE *f, const char *s);
 

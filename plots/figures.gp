@@ -4,7 +4,9 @@
 #   K (tasks named; the others are drawn together in grey), C (CPUs),
 #   W0, W (Gantt window start and length, ms), title_run, left (what was
 #   left out, '' if nothing), sched (1: the trace gave the schedule; 0: no
-#   Gantt, no DL utilisation); D/names.gp holds the K names and "other tasks".
+#   Gantt, no DL utilisation), gstalls (CPU stalls in the Gantt window,
+#   D/gstalls.dat), stallmiss (misses within stalls, D/stallmiss.dat);
+#   D/names.gp holds the K names and "other tasks".
 # Every plot reads each data file once (colours from a column): the cost
 # does not grow with the number of tasks.
 if (fmt eq 'png') {
@@ -26,7 +28,7 @@ subtitle = left eq '' ? '' : "\n(".left.')'
 # ---- Gantt: a row per CPU ---------------------------------------------------------------------
 if (sched) {
 	set output O.'/gantt.'.fmt
-	set title sprintf('%s: schedule, %.1f to %.1f ms (x: deadline miss, triangle: throttled or overran its runtime, arrow: migration%s)%s', title_run, W0, W0 + W, N > K ? '; of the named tasks' : '', subtitle)
+	set title sprintf('%s: schedule, %.1f to %.1f ms (x: deadline miss, triangle: throttled or overran its runtime, arrow: migration%s%s)%s', title_run, W0, W0 + W, N > K ? '; of the named tasks' : '', gstalls ? '; hatched: a CPU stall, nothing recorded' : '', subtitle)
 	set xlabel 'time since the first release (ms)'
 	set ylabel 'CPU'
 	set xrange [W0:W0 + W]
@@ -38,7 +40,11 @@ if (sched) {
 	other(i, v) = int(i) < K ? 1/0 : v
 	# the other tasks without borders (a grey band, not a black one); misses,
 	# throttles and migrations of the named tasks only
-	plot D.'/gantt.dat' using (other($4, ($2 + $3) / 2)):1:(($3 - $2) / 2):(0.35) \
+	# a CPU stall (docs/analyzer.md "CPU stalls"): hatched, over the whole row
+	plot D.'/gstalls.dat' using (($2 + $3) / 2):1:(($3 - $2) / 2):(0.48) \
+			with boxxyerror fs pattern 4 border rgb '#555555' lc rgb '#555555' notitle, \
+		(gstalls ? 1/0 : NaN) with boxes fs pattern 4 lc rgb '#555555' title (gstalls ? 'CPU stall' : ''), \
+		D.'/gantt.dat' using (other($4, ($2 + $3) / 2)):1:(($3 - $2) / 2):(0.35) \
 			with boxxyerror fs solid 1.0 noborder lc rgb grey notitle, \
 		D.'/gantt.dat' using (named($4, ($2 + $3) / 2)):1:(($3 - $2) / 2):(0.35):(col($4)) \
 			with boxxyerror lc rgb variable notitle, \
@@ -74,8 +80,11 @@ set xzeroaxis lt 1 lw 2 lc rgb '#d62728'
 # keep the deadline (0) in view even when every job is early
 set yrange [*:100<*]
 set offsets 0, 0, graph 0.05, graph 0.05
+# misses within the CPU stalls their jobs met (all of them, ringed)
 plot D.'/lateness.dat' using 1:2:(col($3)) with points pt 7 ps 0.7 lc rgb variable notitle, \
-	for [i=0:ngroups-1] keyentry with points pt 7 ps 0.7 lc rgb col(i) title names[i + 1]
+	for [i=0:ngroups-1] keyentry with points pt 7 ps 0.7 lc rgb col(i) title names[i + 1], \
+	D.'/stallmiss.dat' using 1:2 with points pt 6 ps 1.6 lw 1.5 lc rgb '#000000' \
+		title (stallmiss ? 'miss within CPU stalls' : '')
 
 # ---- DL utilisation per CPU --------------------------------------------------------------------
 if (sched) {

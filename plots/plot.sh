@@ -5,9 +5,11 @@
 #
 # Figures of one analyzed run folder into RUNDIR/plots/, PNG and SVG:
 #   gantt          a window of the schedule: a row per CPU, a colour per DL task,
-#                  misses (red x), throttles (triangles), migrations (arrows)
+#                  misses (red x), throttles (triangles), migrations (arrows),
+#                  CPU stalls hatched (stalls.csv)
 #   response_cdf   response-time CDF per task
-#   lateness       lateness of the jobs, per task (above 0: a miss)
+#   lateness       lateness of the jobs, per task (above 0: a miss); the misses
+#                  within the CPU stalls their jobs met ringed
 #   dl_util        DL utilisation per CPU over time
 #   conformance    the kernel's schedule above the oracle's (the reference
 #                  replaying the run's jobs, docs/conformance.md) on one
@@ -30,7 +32,7 @@
 # Exit: 0 ok, 2 RUNDIR holds no analyzed run (no or empty jobs.csv), 3 no
 # gnuplot or RUNDIR/plots not writable, 4 interrupted, 5 gnuplot failed.
 set -u
-usage() { sed -n '4,31p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//'; }
 ntop=10
 maxseg=20000	# Gantt segments drawn at most
 while getopts "t:s:h" o; do
@@ -95,12 +97,16 @@ fi
 progress "$ntasks tasks, $(($(wc -l < "$jobs") - 1)) jobs"
 
 # jobs.dat: idx job t_end_ms lateness_us response_us miss cpu_end overran
+# within (a miss late by no more than the CPU stalls its job met: jobs.csv's
+# stall_ns, docs/analyzer.md "The jobs that met a stall")
 csv_awk -v t0="$t0" 'NR == FNR { idx[$2] = $1; next }
 	FNR > 1 && (v("tid") in idx) {
 		lat = v("lateness_ns"); rsp = v("response_ns"); end = v("end_ns"); o = v("overrun_ns")
+		st = has("stall_ns") ? v("stall_ns") : ""; miss = (v("miss") == "1")	# older jobs.csv: none
 		print idx[v("tid")], v("job"), (end == "") ? "NaN" : (end - t0) / 1e6,
 			(lat == "") ? "NaN" : lat / 1000, (rsp == "") ? "NaN" : rsp / 1000,
-			(v("miss") == "1"), v("cpu_end"), (o != "" && o + 0 > 0)
+			miss, v("cpu_end"), (o != "" && o + 0 > 0),
+			(miss && st != "" && lat != "" && lat + 0 <= st + 0)
 	}
 	END { if (_csv_bad) exit 2 }' "$data/tasks.dat" "$jobs" > "$data/jobs.dat" || exit 2
 
@@ -128,6 +134,17 @@ awk -v K="$shown" '$3 != "NaN" && $4 != "NaN" { if ($3 > tmax) tmax = $3; g[NR] 
 		for (i in g) { k = g[i] SUBSEP int(t[i] / w); if (!(k in m) || l[i] > m[k]) { m[k] = l[i]; at[k] = t[i] } }
 		for (k in m) { split(k, p, SUBSEP); print at[k], m[k], p[1] }
 	}' "$data/jobs.dat" | sort -g > "$data/lateness.dat"
+
+# stallmiss.dat: t_end_ms lateness_us of the misses within stalls (the first 2000)
+awk '$9 == 1 && $3 != "NaN" && $4 != "NaN" && ++n <= 2000 { print $3, $4 }' "$data/jobs.dat" \
+	> "$data/stallmiss.dat"
+# stalls.dat: cpu start_ms end_ms, the CPU stalls (stalls.csv: docs/results.md)
+: > "$data/stalls.dat"
+if [ -r "$dir/stalls.csv" ]; then
+	csv_awk -v t0="$t0" 'FNR > 1 { print v("cpu"), (v("from_ns") - t0) / 1e6, (v("to_ns") - t0) / 1e6 }
+		END { if (_csv_bad) exit 2 }' "$dir/stalls.csv" > "$data/stalls.dat" ||
+		{ echo "plot.sh: $dir/stalls.csv: unreadable as a stalls table" >&2; exit 2; }
+fi
 
 # window start: 0, or half a window before the first miss
 wstart=$(awk -v w="$win" '$6 == 1 && $3 != "NaN" { s = $3 - w / 2; if (s < 0) s = 0; print s; exit }' "$data/jobs.dat")
@@ -224,6 +241,11 @@ if [ -s "$data/gantt.cut" ]; then
 	left="${left:+$left; }$note"
 fi
 rm -f "$data/gantt.cut"
+# gstalls.dat: the window's stalls, clipped (cpu start_ms end_ms)
+awk -v a="$wstart" -v w="$win" '$3 > a && $2 < a + w {
+	print $1, ($2 < a ? a : $2), ($3 > a + w ? a + w : $3) }' "$data/stalls.dat" > "$data/gstalls.dat"
+gstalls=$(wc -l < "$data/gstalls.dat")
+stallmiss=$(wc -l < "$data/stallmiss.dat")
 
 # The conformance figure's data (oracle-jobs.csv, oracle-slices.csv: docs/results.md).
 conf=0
@@ -289,6 +311,7 @@ for fmt in png svg; do
 	progress "drawing $fmt"
 	if ! gnuplot -e "fmt='$fmt'; D='$data'; O='$tmp'; N=$ntasks; K=$shown; C=$ncpus; W0=$wstart; W=$win" \
 		-e "title_run=\"$title\"; left=\"$left\"; sched=$sched; conf=$conf; runby=\"${runby:-kernel}\"; CW0=${cw0:-0}; divlist=\"${divlist:-}\"" \
+		-e "gstalls=$gstalls; stallmiss=$stallmiss" \
 		"$here/figures.gp" 2> "$tmp/gnuplot.err"; then
 		echo "plot.sh: gnuplot failed: $(grep -m1 . "$tmp/gnuplot.err")" >&2
 		exit 5

@@ -6,7 +6,7 @@
 # figures' data from a file whose columns are in another order), a failing
 # gnuplot leaves no figure behind, a folder with no run fails in one line.
 . "$(dirname "$0")/lib.sh"
-plan 21
+plan 23
 command -v gnuplot >/dev/null || { skip_rest "gnuplot not installed"; exit 0; }
 tmp=$(mktemp -d /tmp/dlb-plot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -174,3 +174,23 @@ $PLOT "$tmp/notrace" > /dev/null 2> "$tmp/err"; rc=$?
 expect_eq "jobs.csv alone: exit 0, the response and lateness figures, the rest said in one line" \
 	"$rc $(entries "$tmp/notrace/plots" | grep -o '[a-z_]*\.png' | tr '\n' ' ')$(wc -l < "$tmp/err") $(grep -c 'no trace.*the Gantt, DL utilisation and conformance figures are not drawn' "$tmp/err")" \
 	"0 lateness.png response_cdf.png 1 1"
+
+# CPU stalls (docs/analyzer.md "CPU stalls"): stalls.csv's spans in the
+# Gantt window hatched on their CPU's row, the misses within the stalls
+# their jobs met ringed in the lateness figure.  t7's job 0 misses by 30 us
+# and met 100 us of stalls (within); its job 1 met 10 us (not); t0 is t1's
+# first release (90 us); the second stall is outside the 100 ms window.
+mkdir -p "$tmp/st"
+cp "$tmp/conf/trace.txt" "$tmp/st/"
+awk -F, -v OFS=, 'NR == 1 { print $0, "stall_ns"; next }
+	{ print $0, ($1 == 1007 && $3 == 0 ? 100000 : $1 == 1007 && $3 == 1 ? 10000 : 0) }' \
+	"$tmp/conf/jobs.csv" > "$tmp/st/jobs.csv"
+printf 'cpu,from_ns,to_ns,pid\n1,600000,700000,1007\n1,300000000,301000000,1007\n' > "$tmp/st/stalls.csv"
+$PLOT "$tmp/st" > /dev/null 2> "$tmp/err"; rc=$?
+expect_eq "stalls: exit 0; the window's stall on CPU 1; the one miss within stalls" \
+	"$rc $(cat "$tmp/st/plots/data/gstalls.dat") | $(cat "$tmp/st/plots/data/stallmiss.dat")" \
+	"0 1 0.51 0.61 | 0.62 30"
+expect_eq "stalls: in the figures' legends; none in those of a run without" \
+	"$(grep -c '>CPU stall<' "$tmp/st/plots/gantt.svg") $(grep -c '>miss within CPU stalls<' \
+		"$tmp/st/plots/lateness.svg") $(cat "$tmp/conf/plots/gantt.svg" \
+		"$tmp/conf/plots/lateness.svg" | grep -c 'CPU stall')" "1 1 0"

@@ -30,10 +30,13 @@ mkdir "$T/f"
 stalls() { "$J" "$T/f/report.json" cpus.0.tick_ns cpus.0.stalls cpus.0.stall_ns | tr '\n' ' '; }
 
 run "$A" -q -m -1 "$T/f"
-expect_eq "no tick known: not checked (null)" "$rc $(stalls)" "0 null null null "
+expect_eq "no tick known: not checked (null); stalls.csv its header" \
+	"$rc $(stalls)$(tr '\n' ' ' < "$T/f/stalls.csv")" "0 null null null cpu,from_ns,to_ns,pid "
 printf 'tick_hz=250\n' > "$T/f/record.txt"
 run "$A" -q -m -1 "$T/f"
-expect_eq "record.txt's tick_hz=250: one stall of 11.998 ms" "$(stalls)" "4000000 1 11998000 "
+expect_eq "record.txt's tick_hz=250: one stall of 11.998 ms, in stalls.csv" \
+	"$(stalls)$(tr '\n' ' ' < "$T/f/stalls.csv")" \
+	"4000000 1 11998000 cpu,from_ns,to_ns,pid 0,100002000,112000000,2000 "
 check "report.txt names it" grep -qx '# cpu stalls: 1, 11.998 ms in all (CPUs checked: 1): .*; longest: CPU 0, 11.998 ms from 100002000 ns, pid 2000 running; 0 jobs met one, 0 misses and 0 overruns were within the stalls their jobs met' \
 	"$T/f/report.txt"
 expect_eq "the machine's, not the data's: exit 0, data complete, report.json's run" \
