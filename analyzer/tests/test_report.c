@@ -157,12 +157,12 @@ static void test_txt_csv(void **state)
 	assert_string_equal(csv,
 		"tid,name,job,release_ns,begin_ns,end_ns,deadline_ns,release_source,lateness_ns,"
 		"response_ns,wakeup_latency_ns,exec_ns,miss,overrun_ns,migrations,preemptions,"
-		"cpu_begin,cpu_end\n"
-		"42,dl_x,0,0,10000,1010000,10000000,marker,-8990000,1010000,10000,1000000,0,,0,0,0,0\n"
+		"cpu_begin,cpu_end,stall_ns\n"
+		"42,dl_x,0,0,10000,1010000,10000000,marker,-8990000,1010000,10000,1000000,0,,0,0,0,0,\n"
 		"42,dl_x,1,10000000,10010000,11010000,20000000,marker,-8990000,1010000,10000,1000000,0,,"
-		"0,0,0,0\n"
+		"0,0,0,0,\n"
 		"42,dl_x,2,20000000,20010000,30510000,30000000,marker,510000,10510000,10000,10500000,1,"
-		"8500000,0,0,0,0\n");
+		"8500000,0,0,0,0,\n");
 	dlb_metrics_free(m);
 }
 

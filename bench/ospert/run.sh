@@ -218,10 +218,11 @@ plot_all() {	# plot_all DIR
 }
 
 # report.json of a run folder: "jobs misses migrations" of the run block
+# (its counts: a number after the key; run.cpu_stalls.jobs is an object)
 report_run() {
-	awk '/"run": \{/ { r = 1 } r && /"jobs":/ { gsub(/[^0-9]/, ""); j = $0 }
-		r && /"misses":/ { gsub(/[^0-9]/, ""); m = $0 }
-		r && /"migrations":/ { gsub(/[^0-9]/, ""); g = $0 }
+	awk '/"run": \{/ { r = 1 } r && /"jobs": [0-9]/ { gsub(/[^0-9]/, ""); j = $0 }
+		r && /"misses": [0-9]/ { gsub(/[^0-9]/, ""); m = $0 }
+		r && /"migrations": [0-9]/ { gsub(/[^0-9]/, ""); g = $0 }
 		r && /^  \}/ { print j + 0, m + 0, g + 0; exit }' "$1"
 }
 
