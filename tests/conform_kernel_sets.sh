@@ -38,7 +38,7 @@ check "Dhall set: the run completes, conformance done (exit $rc, $("$J" "$tmp/d/
 	test "$rc" -eq 0 -a "$("$J" "$tmp/d/report.json" conformance.status 2>/dev/null)" = "done"
 grep '^# conformance' "$tmp/d/report.txt" 2>/dev/null | sed 's/^/# /'
 dhall_heavy "Dhall set" "$tmp/d"
-meets_all "Dhall set: light" "$(per_task "$tmp/d" light)"
+meets_all "Dhall set: light" "$(per_task "$tmp/d" light)" 10 5 5 "$tmp/d"
 check_dl_bw "Dhall set" "$tmp/d/summary.json"
 
 "$RUN" run "$DLB_SRC/workloads/suites/cbs-isolation.json" -b kernel -M 100% -o "$tmp/c" \
@@ -48,5 +48,5 @@ check "CBS isolation: the run completes, conformance done (exit $rc, $("$J" "$tm
 	test "$rc" -eq 0 -a "$("$J" "$tmp/c/report.json" conformance.status 2>/dev/null)" = "done"
 grep '^# conformance' "$tmp/c/report.txt" 2>/dev/null | sed 's/^/# /'
 misses_all "CBS isolation: hog" "$(per_task "$tmp/c" hog)"
-meets_all "CBS isolation: victims" "$(per_task "$tmp/c" victim)"
+meets_all "CBS isolation: victims" "$(per_task "$tmp/c" victim)" 10 5 5 "$tmp/c"
 check_dl_bw "CBS isolation" "$tmp/c/summary.json"

@@ -142,14 +142,25 @@ misses_all() {
 		test "$j" -ge "${3:-10}" -a $((km * 100)) -ge $((j * kp)) -a $((om * 100)) -ge $((j * op))
 }
 
-# meets_all WHAT "jobs km om ko ku" [MIN [PCT [UPCT]]]: of >= MIN (default 10)
-# jobs the replay missed <= PCT % (default 5), and the kernel's own misses not
-# explained by an overrun are <= UPCT % (default 5)
+# meets_all WHAT "jobs km om ko ku" [MIN [PCT [UPCT [DIR]]]]: of >= MIN (default
+# 10) jobs the replay missed <= PCT % (default 5), and the kernel's own misses
+# not explained by an overrun are <= UPCT % (default 5); failed, with DIR (the
+# run folder): what the host did to the run, as diagnostics (its CPU stalls,
+# the jobs that met one: docs/analyzer.md "CPU stalls")
 meets_all() {
-	local j km om ko ku pct=${4:-5} up=${5:-5}
+	local j km om ko ku pct=${4:-5} up=${5:-5} k
 	read -r j km om ko ku <<<"$2"
-	check "$1: keeps its deadlines in the replay (<= $pct %), the kernel's misses explained (<= $up % not) (jobs $j, replay $om, kernel $km: $ko its own, $ku unexplained)" \
-		test "$j" -ge "${3:-10}" -a $((om * 100)) -le $((j * pct)) -a $((ku * 100)) -le $((j * up))
+	k="$1: keeps its deadlines in the replay (<= $pct %), the kernel's misses explained (<= $up % not) (jobs $j, replay $om, kernel $km: $ko its own, $ku unexplained)"
+	if [ "$j" -ge "${3:-10}" ] && [ $((om * 100)) -le $((j * pct)) ] && [ $((ku * 100)) -le $((j * up)) ]; then
+		pass "$k"
+		return
+	fi
+	fail "$k"
+	[ -n "${6:-}" ] || return 0
+	grep -h '^# cpu stalls' "$6/report.txt" 2>/dev/null | sed 's/^/#   /' || echo "#   no CPU stall found"
+	# shellcheck disable=SC2016 # an awk program
+	csv_awk 'FNR > 1 && v("stall_ns") + 0 > 0 { n++; if (v("miss") == "1") m++ }
+		END { printf "#   jobs of the run that met a stall: %d, of them missed: %d\n", n, m }' "$6/jobs.csv" 2>/dev/null
 }
 
 # dhall_predict DIR: Dhall's effect on the run's own arrivals and demands,
