@@ -62,13 +62,13 @@ struct dlb_job {
 	u64 unavail_ns;		/* of exec, the time its CPU was unavailable (interrupts) */
 	/*
 	 * CPU stalls it met (metrics_stall.c, docs/analyzer.md "CPU stalls"),
-	 * from its wake-up to its end: while it ran (stall_exec_ns, in exec),
+	 * from its wake-up to its end: while it ran (in exec),
 	 * while it waited on a stalled CPU's runqueue, and its wake-up's delay
 	 * past its release by a stall of the CPU that woke it.  stall_known
 	 * false: stalls are not looked for (tick unknown, no interrupt events).
 	 */
 	bool stall_known;
-	u64 stall_ns, stall_exec_ns;
+	u64 stall_ns;
 	bool miss;
 	bool overrun;
 	u64 overrun_ns;		/* c_j - dl_runtime when overrun */

@@ -48,6 +48,12 @@ static bool stall_len(u64 len, u64 tick)
 	return 2 * len >= 3 * tick;
 }
 
+/* Stalls are looked for: the tick is known, the trace has interrupts (the header) */
+static bool stalls_on(const struct dlb_metrics *m)
+{
+	return !m->opts.jobs_only && m->opts.tick_ns && m->run.irq_events;
+}
+
 /* @c's stall @s, that it showed its tick before: to its tasks that waited there */
 static void stall_waiters(struct dlb_metrics *m, const struct cpu *c, const struct dlb_stall *s)
 {
@@ -125,10 +131,9 @@ void stall_job(struct dlb_metrics *m, struct task *t, struct dlb_job *j)
 {
 	struct dlb_task_metrics *p = &t->pub;
 
-	j->stall_known = !m->opts.jobs_only && m->opts.tick_ns && m->run.irq_events;
+	j->stall_known = stalls_on(m);
 	if (!j->stall_known)
 		return;
-	j->stall_exec_ns = t->st_exec;
 	j->stall_ns = t->st_exec + t->st_wait;
 	/* its release's timer fired late: the waker stalled from before the release on */
 	if (t->woke_for_job && j->wakeup != j->rel)
@@ -141,7 +146,7 @@ void stall_job(struct dlb_metrics *m, struct task *t, struct dlb_job *j)
 		p->stall_misses++;
 		m->run.stall_misses++;
 	}
-	if (j->overrun && j->overrun_ns <= j->stall_exec_ns) {
+	if (j->overrun && j->overrun_ns <= t->st_exec) {
 		p->stall_overruns++;
 		m->run.stall_overruns++;
 	}
@@ -153,7 +158,7 @@ void stall_finish(struct dlb_metrics *m)
 	struct dlb_run_metrics *r = &m->run;
 	int cpu;
 
-	if (m->opts.jobs_only || !m->opts.tick_ns || !r->irq_events)
+	if (!stalls_on(m))
 		return;
 	for (cpu = 0; cpu <= m->max_cpu && cpu < m->nr_cpus_alloc; cpu++) {
 		struct cpu *c = &m->cpus[cpu];
