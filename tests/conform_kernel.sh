@@ -12,13 +12,16 @@
 #    least 25 per CPU in the 1 s, a 250 Hz tick gives ~250; in all under 10 %
 #    of the CPU time: 23 ms of 2.2 s measured) and no note says it is missing;
 #  - a planted overrun: a "run" of 200 us with a calibration of 1 ns per loop
-#    (a loop takes tens of ns) burns 5 to 12 ms against a 1 ms runtime and a
-#    5 ms deadline (a smaller one finishes inside the kernel's 4 ms tick, before
-#    the budget is even checked: 6 of 50 jobs missed with 60 us); replayed with the work each job asked for (--replay-asked), the
-#    oracle meets what the kernel misses: kernel-only misses, their cause
-#    overrun, at least half of the jobs (18 of 19 alone; 13 of 18 seen under
-#    CI's sanitizer pass with the plain pass beside it), unexplained at most
-#    one in ten (1 of 18 "waited" in a quiet CI: a timer's late wake-up).
+#    (a loop takes 13 to 60 ns) burns 2.6 to 12 ms against a 1 ms runtime and
+#    a 5 ms deadline; replayed with the work each job asked for
+#    (--replay-asked), the oracle meets what the kernel misses.  Whether a
+#    job is throttled depends on where the 4 ms tick falls in its run (the
+#    budget is checked at the tick): at 2.6 ms about 4 jobs in 10 alone, then
+#    the deficit the throttle leaves makes the later jobs late too.  So the
+#    kernel misses at least 5 jobs (18 to 20 of 20 measured; 9 of 19 once,
+#    on a quiet host), and of its misses at least 9 in 10 are kernel-only,
+#    cause overrun, and at most one in ten of the jobs is unexplained (1 of
+#    18 "waited" in a quiet CI: a timer's late wake-up).
 . "$(dirname "$0")/lib.sh"
 plan 9
 require need_root need_tracefs need_sched_deadline
@@ -96,6 +99,8 @@ rc=$?
 check_dl_bw "planted overrun" "$tmp/p/summary.json"
 "$BIN/dlb-analyze" -q -m -1 --replay-asked -o "$tmp/pa" "$tmp/p" >"$tmp/pa.out" 2>&1
 read -r jobs _ over unx < <(konly "$tmp/pa")
+km=$("$J" "$tmp/pa/report.json" conformance.run.kernel_misses 2>/dev/null)
 grep '^# conformance' "$tmp/pa/report.txt" | sed 's/^/# /'
-check "planted overrun (run exit $rc): kernel-only misses, cause overrun, >= half of $jobs jobs ($over), unexplained <= 1 in 10 ($unx)" \
-	test "${jobs:-0}" -ge 10 -a $((${over:-0} * 2)) -ge "${jobs:-0}" -a $((${unx:-99} * 10)) -le "${jobs:-0}"
+check "planted overrun (run exit $rc): of $jobs jobs the kernel misses >= 5 ($km), >= 9 in 10 of them kernel-only, cause overrun ($over), unexplained <= 1 in 10 of the jobs ($unx)" \
+	test "${jobs:-0}" -ge 10 -a "${km:-0}" -ge 5 -a $((${over:-0} * 10)) -ge $((${km:-0} * 9)) \
+	-a $((${unx:-99} * 10)) -le "${jobs:-0}"
