@@ -11,12 +11,15 @@
 #    2 ms budget every job and misses; the victims keep their deadlines, on
 #    the kernel and in the replay.
 # Tolerances (a shared, noisy host): "misses every job" is at least 80 % of
-# the task's jobs compared on both sides; "keeps its deadlines": the replay
-# misses at most 5 % of them, and of the jobs the kernel alone misses, at
-# most 5 % of the jobs are not explained by an overrun (a job of 3 ms of
-# work against 3.5 ms of runtime was charged more than its runtime 7 times
-# in 50 on this busy VM, and throttled: a miss the replay classifies as
-# overrun, not a scheduling decision).
+# the task's jobs compared on both sides; "keeps its deadlines" is about the
+# jobs the algorithm promises their deadline (per_job's ontime set: within
+# their runtime, woken on time, their task idle): the replay misses at most
+# 5 % of them, and of the jobs the kernel alone misses, at most 5 % of them
+# are not explained by an overrun.  A job of 3 ms of work against 3.5 ms of
+# runtime was charged more than its runtime 7 times in 50 on this busy VM
+# (a vCPU descheduled mid-job is charged to it) and throttled, on the kernel
+# and in the replay: 4 replay misses in 50 failed the check once when it
+# counted every job.
 . "$(dirname "$0")/lib.sh"
 plan 8
 require need_root need_tracefs need_sched_deadline
@@ -38,7 +41,7 @@ check "Dhall set: the run completes, conformance done (exit $rc, $("$J" "$tmp/d/
 	test "$rc" -eq 0 -a "$("$J" "$tmp/d/report.json" conformance.status 2>/dev/null)" = "done"
 grep '^# conformance' "$tmp/d/report.txt" 2>/dev/null | sed 's/^/# /'
 dhall_heavy "Dhall set" "$tmp/d"
-meets_all "Dhall set: light" "$(per_task "$tmp/d" light)" 10 5 5 "$tmp/d"
+meets_ontime "Dhall set: light" "$tmp/d" light 10 5 5
 check_dl_bw "Dhall set" "$tmp/d/summary.json"
 
 "$RUN" run "$DLB_SRC/workloads/suites/cbs-isolation.json" -b kernel -M 100% -o "$tmp/c" \
@@ -48,5 +51,5 @@ check "CBS isolation: the run completes, conformance done (exit $rc, $("$J" "$tm
 	test "$rc" -eq 0 -a "$("$J" "$tmp/c/report.json" conformance.status 2>/dev/null)" = "done"
 grep '^# conformance' "$tmp/c/report.txt" 2>/dev/null | sed 's/^/# /'
 misses_all "CBS isolation: hog" "$(per_task "$tmp/c" hog)"
-meets_all "CBS isolation: victims" "$(per_task "$tmp/c" victim)" 10 5 5 "$tmp/c"
+meets_ontime "CBS isolation: victims" "$tmp/c" victim 10 5 5
 check_dl_bw "CBS isolation" "$tmp/c/summary.json"

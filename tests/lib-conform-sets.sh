@@ -163,6 +163,24 @@ meets_all() {
 		END { printf "#   jobs of the run that met a stall: %d, of them missed: %d\n", n, m }' "$6/jobs.csv" 2>/dev/null
 }
 
+# meets_ontime WHAT DIR PREFIX MIN PCT UPCT [WHY]: meets_all, with DIR's
+# diagnostics, on per_job's ontime set of the tasks PREFIX (the jobs the
+# algorithm promises their deadline: within their runtime, woken on time,
+# their task idle; a job the host's stalls charged past its runtime is
+# throttled on both sides, no scheduling decision); a counted skip with the
+# figures when that set has fewer than MIN jobs, WHY saying what made it small
+meets_ontime() {
+	local s n
+	s=$(per_job "$2" "$3" ontime)
+	read -r n _ <<<"$s"
+	if [ "${n:-0}" -ge "$4" ]; then
+		meets_all "$1 (ontime jobs)" "$s" "$4" "$5" "$6" "$2"
+	else
+		skip "$1: keeps its deadlines" \
+			"only ${n:-?} of $(per_task "$2" "$3" | cut -d' ' -f1) jobs within budget, woke on time and found their task idle, fewer than $4: ${7:-the host was too busy}"
+	fi
+}
+
 # dhall_predict DIR: Dhall's effect on the run's own arrivals and demands,
 # worked out from the jobs trace: a light takes a CPU from its wake-up for
 # its demand, ahead of the heavy job only if its deadline (its wake-up plus
