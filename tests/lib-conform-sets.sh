@@ -212,10 +212,11 @@ meets_ontime() {
 # oracle-jobs.csv): a kernel that queued a light behind the other while the
 # heavy ran on the other CPU (a G-EDF inversion the report counts, seen on
 # this host under load: 11 releases in a row of one run) gave the heavy the
-# CPU, and Dhall's effect predicts no miss there.  A release counts where the three jobs are within their
-# runtimes, and on each side (the run's jobs.csv, the replay's
-# oracle-jobs.csv) where both lights' previous jobs had ended by it (else
-# a light begins when its previous job ends, not at its wake-up).  Prints
+# CPU, and Dhall's effect predicts no miss there.  A release counts where
+# the three jobs are within their runtimes, and on each side (the run's
+# jobs.csv, the replay's oracle-jobs.csv) where both lights' previous jobs
+# had ended by it (else a light begins when its previous job ends, not at
+# its wake-up).  Prints
 # "jobs predicted_misses kernel_misses" for the run's side, then the same
 # for the replay's: the misses are of the predicted ones.
 dhall_predict() {
@@ -263,13 +264,14 @@ dhall_predict() {
 # light queued behind the other): a counted skip with the figures then, not
 # a failure
 dhall_heavy() {
-	local kn kp km on op om pc=${4:-80}
+	local kn kp km on op om pc=${4:-80} k
 	read -r kn kp km on op om < <(dhall_predict "$2")
 	if [ "${kp:-0}" -ge "${3:-10}" ] && [ "${op:-0}" -ge "${3:-10}" ]; then
+		k="$1: heavy: misses the jobs Dhall's effect predicts to miss, on the kernel (>= $pc %: $km of $kp, of $kn jobs) and in the replay (>= $pc %: $om of $op, of $on)"
 		if [ $((km * 100)) -ge $((kp * pc)) ] && [ $((om * 100)) -ge $((op * pc)) ]; then
-			pass "$1: heavy: misses the jobs Dhall's effect predicts to miss, on the kernel (>= $pc %: $km of $kp, of $kn jobs) and in the replay (>= $pc %: $om of $op, of $on)"
+			pass "$k"
 		else
-			fail "$1: heavy: misses the jobs Dhall's effect predicts to miss, on the kernel (>= $pc %: $km of $kp, of $kn jobs) and in the replay (>= $pc %: $om of $op, of $on)"
+			fail "$k"
 			keep_failed "$2"
 		fi
 	else
