@@ -157,8 +157,8 @@ misses_all() {
 # test's pid: the evidence outlives the test's temporary folder
 keep_failed() {
 	[ -n "${DLB_KEEP_FAILED:-}" ] || return 0
-	mkdir -p "$DLB_KEEP_FAILED" && cp -r "$1" "$DLB_KEEP_FAILED/$(basename "$1")-$$" &&
-		echo "#   run folder kept: $DLB_KEEP_FAILED/$(basename "$1")-$$"
+	local to=$DLB_KEEP_FAILED/${1##*/}-$$
+	mkdir -p "$DLB_KEEP_FAILED" && cp -r "$1" "$to" && echo "#   run folder kept: $to"
 }
 
 # meets_all WHAT "jobs km om ko ku" [MIN [PCT [UPCT [DIR]]]]: of >= MIN (default
